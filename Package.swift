@@ -1,0 +1,44 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// sclm — a StoryContent-compatible content-sync manager for Linux.
+///
+/// The target graph follows DESIGN §2: system-library targets at the bottom, domain libraries in the
+/// middle, the command tree on top and a one-file executable. Lower targets never import higher ones.
+let package = Package(
+    name: "sclm",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "sclm", targets: ["sclm"])
+    ],
+    targets: [
+        // MARK: System libraries (apt: libsqlite3-dev libcurl4-openssl-dev libarchive-dev libssl-dev pkg-config)
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+
+        // MARK: Libraries
+        .target(name: "SCLMCore"),
+        .target(name: "SCLMStore", dependencies: ["SCLMCore", "CSQLite"]),
+        .target(name: "SCLMCommands", dependencies: ["SCLMCore", "SCLMStore"]),
+
+        // MARK: Executable
+        .executableTarget(name: "sclm", dependencies: ["SCLMCommands"]),
+        .executableTarget(name: "sclm-bench", dependencies: ["SCLMCore", "SCLMStore"]),
+
+        // MARK: Test support and tests
+        .target(name: "SCLMTestSupport", dependencies: ["SCLMCore", "SCLMStore"], path: "Tests/SCLMTestSupport"),
+        .testTarget(name: "SCLMCoreTests", dependencies: ["SCLMCore", "SCLMTestSupport"]),
+        .testTarget(name: "SCLMStoreTests", dependencies: ["SCLMStore", "SCLMTestSupport", "CSQLite"]),
+        .testTarget(name: "SCLMEndToEndTests", dependencies: ["sclm", "SCLMTestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
+
+for target in package.targets where [.regular, .test, .executable].contains(target.type) {
+    target.swiftSettings = (target.swiftSettings ?? []) + [
+        .enableUpcomingFeature("ExistentialAny"),
+        .enableUpcomingFeature("MemberImportVisibility"),
+    ]
+}

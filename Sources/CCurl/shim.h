@@ -1,0 +1,66 @@
+#ifndef SCLM_CCURL_SHIM_H
+#define SCLM_CCURL_SHIM_H
+
+#include <curl/curl.h>
+
+// curl_easy_setopt, curl_easy_getinfo and curl_multi_setopt are variadic, which Swift cannot call.
+// Each wrapper below fixes one argument kind (see curl_easy_setopt(3) for the kind each option takes).
+
+/// Write/header callback signature (`CURLOPT_WRITEFUNCTION`, `CURLOPT_HEADERFUNCTION`).
+typedef size_t (*sclm_curl_write_callback)(char *data, size_t size, size_t count, void *userdata);
+/// Transfer-info callback signature (`CURLOPT_XFERINFOFUNCTION`).
+typedef int (*sclm_curl_xferinfo_callback)(void *userdata, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal,
+                                           curl_off_t ulnow);
+
+/// Wraps `curl_easy_setopt` for options taking a `long`.
+static inline CURLcode sclm_curl_easy_setopt_long(CURL *handle, CURLoption option, long value) {
+    return curl_easy_setopt(handle, option, value);
+}
+/// Wraps `curl_easy_setopt` for options taking a `curl_off_t` (the `_LARGE` options).
+static inline CURLcode sclm_curl_easy_setopt_off(CURL *handle, CURLoption option, curl_off_t value) {
+    return curl_easy_setopt(handle, option, value);
+}
+/// Wraps `curl_easy_setopt` for options taking a C string (libcurl copies it).
+static inline CURLcode sclm_curl_easy_setopt_string(CURL *handle, CURLoption option, const char *value) {
+    return curl_easy_setopt(handle, option, value);
+}
+/// Wraps `curl_easy_setopt` for options taking an opaque pointer (`*DATA`, `CURLOPT_PRIVATE`, `CURLOPT_SHARE`).
+static inline CURLcode sclm_curl_easy_setopt_pointer(CURL *handle, CURLoption option, void *value) {
+    return curl_easy_setopt(handle, option, value);
+}
+/// Wraps `curl_easy_setopt` for options taking a `struct curl_slist *` (`CURLOPT_HTTPHEADER`).
+static inline CURLcode sclm_curl_easy_setopt_slist(CURL *handle, CURLoption option, struct curl_slist *value) {
+    return curl_easy_setopt(handle, option, value);
+}
+/// Wraps `curl_easy_setopt` for `CURLOPT_WRITEFUNCTION` and `CURLOPT_HEADERFUNCTION`.
+static inline CURLcode sclm_curl_easy_setopt_write_callback(CURL *handle, CURLoption option,
+                                                            sclm_curl_write_callback value) {
+    return curl_easy_setopt(handle, option, value);
+}
+/// Wraps `curl_easy_setopt` for `CURLOPT_XFERINFOFUNCTION`.
+static inline CURLcode sclm_curl_easy_setopt_xferinfo_callback(CURL *handle, CURLoption option,
+                                                               sclm_curl_xferinfo_callback value) {
+    return curl_easy_setopt(handle, option, value);
+}
+/// Wraps `curl_easy_getinfo` for infos returning a `long` (`CURLINFO_RESPONSE_CODE`).
+static inline CURLcode sclm_curl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+/// Wraps `curl_easy_getinfo` for infos returning a `curl_off_t` (`CURLINFO_SIZE_DOWNLOAD_T`).
+static inline CURLcode sclm_curl_easy_getinfo_off(CURL *handle, CURLINFO info, curl_off_t *value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+/// Wraps `curl_easy_getinfo` for infos returning a `char *` owned by the handle (`CURLINFO_EFFECTIVE_URL`).
+static inline CURLcode sclm_curl_easy_getinfo_string(CURL *handle, CURLINFO info, char **value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+/// Wraps `curl_easy_getinfo` for infos returning a pointer (`CURLINFO_PRIVATE`).
+static inline CURLcode sclm_curl_easy_getinfo_pointer(CURL *handle, CURLINFO info, void **value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+/// Wraps `curl_multi_setopt` for options taking a `long`.
+static inline CURLMcode sclm_curl_multi_setopt_long(CURLM *handle, CURLMoption option, long value) {
+    return curl_multi_setopt(handle, option, value);
+}
+
+#endif

@@ -1,0 +1,108 @@
+import SCLMCore
+
+/// A command of the `sclm` tree, shaped like swift-argument-parser's `ParsableCommand`.
+///
+/// A command declares its name, help and options in ``configuration``; ``CommandParser`` parses argv
+/// against it and hands the result to ``init(parsing:)``. Group commands list ``CommandConfiguration/subcommands``
+/// and, by default, print their help when run.
+///
+/// Implementations must: read every declared option in `init(parsing:)`, throw ``ValidationError`` for bad
+/// values (exit 64), write results to ``CommandContext/stdout`` and diagnostics to the logger.
+public protocol Command: Sendable {
+    /// Name, help and options.
+    static var configuration: CommandConfiguration { get }
+    /// Builds the command from parsed arguments.
+    ///
+    /// - Throws: ``ValidationError`` for missing or malformed values.
+    init(parsing arguments: ParsedArguments) throws
+    /// Checks values that depend on each other; runs before ``run(_:)``.
+    ///
+    /// - Throws: ``ValidationError``.
+    func validate() throws
+    /// Does the work.
+    ///
+    /// - Throws: any error; ``CommandRunner`` maps it to an exit code.
+    func run(_ context: CommandContext) async throws
+}
+
+extension Command {
+    public func validate() throws {}
+
+    public func run(_ context: CommandContext) async throws {
+        context.stdout.write(HelpFormatter.help(for: Self.self, path: context.commandPath))
+    }
+}
+
+/// The static description of a command.
+public struct CommandConfiguration: Sendable {
+    /// The name typed on the command line (kebab case).
+    public var commandName: String
+    /// One sentence ending in a period.
+    public var abstract: String
+    /// Longer help shown below the abstract.
+    public var discussion: String
+    /// Positional arguments, for help and arity checks.
+    public var arguments: [ArgumentSpec]
+    /// Options and flags of this command (global options are added by the parser).
+    public var options: [OptionSpec]
+    /// Child commands.
+    public var subcommands: [any Command.Type]
+
+    /// Declares a command.
+    public init(
+        commandName: String, abstract: String, discussion: String = "", arguments: [ArgumentSpec] = [],
+        options: [OptionSpec] = [], subcommands: [any Command.Type] = []
+    ) {
+        self.commandName = commandName
+        self.abstract = abstract
+        self.discussion = discussion
+        self.arguments = arguments
+        self.options = options
+        self.subcommands = subcommands
+    }
+}
+
+/// A named option (`--jobs N`) or flag (`--strict`).
+public struct OptionSpec: Sendable, Equatable {
+    /// All spellings, short first (`["-j", "--jobs"]`); the last is the canonical name.
+    public let names: [String]
+    /// The placeholder of the value (`N`, `ID|NAME`), or `nil` for a flag.
+    public let valueName: String?
+    /// One short sentence.
+    public let help: String
+    /// Whether the option may be given several times.
+    public let isRepeatable: Bool
+
+    /// Declares an option that takes a value.
+    public static func option(_ names: String..., value: String, help: String, repeatable: Bool = false) -> OptionSpec {
+        OptionSpec(names: names, valueName: value, help: help, isRepeatable: repeatable)
+    }
+
+    /// Declares a flag.
+    public static func flag(_ names: String..., help: String) -> OptionSpec {
+        OptionSpec(names: names, valueName: nil, help: help, isRepeatable: true)
+    }
+
+    /// The name used to look the option up in ``ParsedArguments``.
+    public var canonicalName: String { names.last ?? "" }
+}
+
+/// A positional argument.
+public struct ArgumentSpec: Sendable, Equatable {
+    /// The placeholder (`path`, `key`).
+    public let name: String
+    /// One short sentence.
+    public let help: String
+    /// Whether it may be left out.
+    public let isOptional: Bool
+    /// Whether it takes all remaining values.
+    public let isRepeating: Bool
+
+    /// Declares a positional argument.
+    public init(_ name: String, help: String, optional: Bool = false, repeating: Bool = false) {
+        self.name = name
+        self.help = help
+        self.isOptional = optional
+        self.isRepeating = repeating
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import SCLMCore
+import SCLMStore
+import Synchronization
+
+/// What a running command gets from the runner: options, home, configuration, store and output.
+///
+/// Services are opened lazily and at most once (the store is created with the home on first use), so a
+/// command that does not need the database never touches it. Tests build a context with a temporary home.
+public final class CommandContext: Sendable {
+    /// `--home`, `--json`, `-v`, `-q`.
+    public let globals: GlobalOptions
+    /// The process environment (for configuration overrides).
+    public let environment: [String: String]
+    /// The resolved sclm home.
+    public let home: Home
+    /// The command names from the root, e.g. `["sclm", "config", "get"]`.
+    public let commandPath: [String]
+    /// Results and protocol lines.
+    public let stdout: StandardStream
+    /// Diagnostics.
+    public let logger: Logger
+    /// Terminal facts (TTY, colour, width).
+    public let terminal: TerminalInfo
+    /// The current time.
+    public let clock: any WallClock
+    private let openedStore = Mutex<ContentStore?>(nil)
+
+    /// Creates a context.
+    public init(
+        globals: GlobalOptions, environment: [String: String], commandPath: [String],
+        stdout: StandardStream = .standardOutput, terminal: TerminalInfo, clock: any WallClock = SystemClock()
+    ) {
+        self.globals = globals
+        self.environment = environment
+        self.home = Home.resolve(explicit: globals.home, environment: environment)
+        self.commandPath = commandPath
+        self.stdout = stdout
+        self.terminal = terminal
+        self.clock = clock
+        self.logger = Logger(minimumLevel: globals.logLevel, usesColor: terminal.usesColor)
+    }
+
+    /// Whether `--json` was given.
+    public var wantsJSON: Bool { globals.json }
+
+    /// The home's configuration with environment overrides.
+    ///
+    /// - Throws: `SCLMError` for an unreadable or malformed `config.json`.
+    public func configuration() throws -> Configuration {
+        try Configuration.load(from: home.configPath, environment: environment)
+    }
+
+    /// The home's database, created (with the home) and migrated on first use.
+    ///
+    /// - Throws: `SCLMError`/`StoreError` when the home or database cannot be opened.
+    public func store() throws -> ContentStore {
+        try openedStore.withLock { cached in
+            if let cached { return cached }
+            try home.prepare()
+            let store = try ContentStore(path: home.databasePath)
+            if store.migratedFrom == 0 { logger.debug("created database \(home.databasePath)") }
+            cached = store
+            return store
+        }
+    }
+
+    /// Prints one line on stdout.
+    public func print(_ line: String = "") {
+        stdout.writeLine(line)
+    }
+
+    /// Prints `value` as one line of compact JSON with sorted keys on stdout.
+    public func printJSON(_ value: some Encodable) {
+        stdout.writeLine(JSONOutput.line(value))
+    }
+}
+
+/// The one JSON encoding of command output: compact, sorted keys, ISO-8601 dates, unescaped slashes.
+public enum JSONOutput {
+    /// `value` as one line of JSON.
+    public static func line(_ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(Timestamp.string(from: date))
+        }
+        guard let data = try? encoder.encode(value) else { return "null" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,0 +1,163 @@
+/// The command chosen from argv, with its arguments and the global options.
+public struct Invocation: Sendable {
+    /// The command type to run.
+    public let command: any Command.Type
+    /// The command names from the root, e.g. `["sclm", "config", "set"]`.
+    public let path: [String]
+    /// The command's own arguments.
+    public let arguments: ParsedArguments
+    /// `--home`, `--json`, `-v`, `-q`.
+    public let globals: GlobalOptions
+}
+
+/// Parses argv against a command tree: subcommand names, options (`--x v`, `--x=v`), flags, positionals
+/// and global options anywhere before `--`.
+public struct CommandParser: Sendable {
+    /// The root command.
+    public let root: any Command.Type
+
+    /// Creates a parser for the tree under `root`.
+    public init(root: any Command.Type) { self.root = root }
+
+    /// A usage error that happened while parsing, with the command it concerns.
+    public struct Failure: Error {
+        /// The command whose usage to print.
+        public let path: [String]
+        /// What is wrong.
+        public let error: ValidationError
+    }
+
+    /// Parses `argv` (without the program name).
+    ///
+    /// - Throws: ``CleanExit`` for help and version, ``Failure`` for usage errors.
+    public func parse(_ argv: [String]) throws -> Invocation {
+        var state = State(command: root, path: [root.configuration.commandName])
+        if argv.first == "help" { return try helpInvocation(Array(argv.dropFirst())) }
+        do {
+            try state.consume(argv)
+        } catch let error as ValidationError {
+            throw Failure(path: state.path, error: error)
+        }
+        if state.wantsVersion { throw CleanExit.version }
+        if state.wantsHelp { throw CleanExit.helpRequested(path: state.path) }
+        do {
+            try Self.checkArity(state.arguments.positionals, of: state.command)
+        } catch let error as ValidationError {
+            throw Failure(path: state.path, error: error)
+        }
+        return Invocation(command: state.command, path: state.path, arguments: state.arguments, globals: state.globals)
+    }
+
+    /// Finds the command at `path` (names after the root).
+    public func command(at path: [String]) -> (any Command.Type)? {
+        var current = root
+        for name in path.dropFirst() {
+            guard let next = current.configuration.subcommands.first(where: { $0.configuration.commandName == name })
+            else { return nil }
+            current = next
+        }
+        return current
+    }
+
+    private func helpInvocation(_ names: [String]) throws -> Invocation {
+        let path = [root.configuration.commandName] + names.filter { !$0.hasPrefix("-") }
+        guard command(at: path) != nil else {
+            throw Failure(path: [root.configuration.commandName], error: ValidationError("unknown command '\(path.dropFirst().joined(separator: " "))'"))
+        }
+        throw CleanExit.helpRequested(path: path)
+    }
+
+    private static func checkArity(_ positionals: [String], of command: any Command.Type) throws {
+        let specs = command.configuration.arguments
+        let required = specs.filter { !$0.isOptional }.count
+        if positionals.count < required {
+            let missing = specs.filter { !$0.isOptional }[positionals.count]
+            throw ValidationError("missing <\(missing.name)>")
+        }
+        if !specs.contains(where: \.isRepeating), positionals.count > specs.count {
+            throw ValidationError("unexpected argument '\(positionals[specs.count])'")
+        }
+    }
+
+    private struct State {
+        var command: any Command.Type
+        var path: [String]
+        var arguments = ParsedArguments()
+        var globals = GlobalOptions()
+        var wantsHelp = false
+        var wantsVersion = false
+
+        mutating func consume(_ argv: [String]) throws {
+            var index = 0
+            var onlyPositionals = false
+            while index < argv.count {
+                let token = argv[index]
+                index += 1
+                if onlyPositionals || token == "-" || !token.hasPrefix("-") {
+                    try positional(token)
+                } else if token == "--" {
+                    onlyPositionals = true
+                } else {
+                    try option(token, argv: argv, index: &index)
+                }
+            }
+        }
+
+        private mutating func positional(_ token: String) throws {
+            let subcommands = command.configuration.subcommands
+            if arguments.positionals.isEmpty, !subcommands.isEmpty {
+                guard let next = subcommands.first(where: { $0.configuration.commandName == token }) else {
+                    throw ValidationError("unknown command '\(token)'")
+                }
+                command = next
+                path.append(token)
+                return
+            }
+            arguments.positionals.append(token)
+        }
+
+        private mutating func option(_ token: String, argv: [String], index: inout Int) throws {
+            let (name, inline) = Self.split(token)
+            if try global(name, inline: inline, argv: argv, index: &index) { return }
+            guard let spec = command.configuration.options.first(where: { $0.names.contains(name) }) else {
+                throw ValidationError("unknown option '\(name)'")
+            }
+            guard spec.valueName != nil else {
+                if inline != nil { throw ValidationError("flag '\(name)' does not take a value") }
+                arguments.addFlag(spec.canonicalName)
+                return
+            }
+            let value = try Self.value(for: name, inline: inline, argv: argv, index: &index)
+            if !spec.isRepeatable, arguments.value(spec.canonicalName) != nil {
+                throw ValidationError("option '\(name)' may only be given once")
+            }
+            arguments.addValue(value, for: spec.canonicalName)
+        }
+
+        private mutating func global(_ name: String, inline: String?, argv: [String], index: inout Int) throws -> Bool {
+            switch name {
+            case "--home": globals.home = try Self.value(for: name, inline: inline, argv: argv, index: &index)
+            case "--json": globals.json = true
+            case "-v", "--verbose": globals.verbose = true
+            case "-q", "--quiet": globals.quiet = true
+            case "-h", "--help": wantsHelp = true
+            case "--version" where !command.configuration.options.contains(where: { $0.names.contains(name) }):
+                wantsVersion = true
+            default: return false
+            }
+            return true
+        }
+
+        private static func split(_ token: String) -> (String, String?) {
+            guard token.hasPrefix("--"), let equals = token.firstIndex(of: "=") else { return (token, nil) }
+            return (String(token[..<equals]), String(token[token.index(after: equals)...]))
+        }
+
+        private static func value(for name: String, inline: String?, argv: [String], index: inout Int) throws -> String {
+            if let inline { return inline }
+            guard index < argv.count else { throw ValidationError("option '\(name)' needs a value") }
+            defer { index += 1 }
+            return argv[index]
+        }
+    }
+}

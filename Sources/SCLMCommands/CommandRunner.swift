@@ -1,0 +1,126 @@
+import Dispatch
+import Foundation
+import SCLMCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Runs the command tree as a process: parse, run with signal handling, map the outcome to an exit code.
+///
+/// SIGINT and SIGTERM cancel the running command's task (exit 130 once it has unwound); a second signal
+/// exits at once. SIGPIPE is ignored so a closed stdout is an error, not a crash.
+public enum CommandRunner {
+    /// Parses `argv`, runs the chosen command and returns the process exit status.
+    public static func run(root: any Command.Type, argv: [String], environment: [String: String]) async -> Int32 {
+        signal(SIGPIPE, SIG_IGN)
+        let parser = CommandParser(root: root)
+        let terminal = TerminalInfo.current(environment: environment)
+        let invocation: Invocation
+        do {
+            invocation = try parser.parse(argv)
+        } catch {
+            return report(parseError: error, parser: parser)
+        }
+        let context = CommandContext(
+            globals: invocation.globals, environment: environment, commandPath: invocation.path, terminal: terminal)
+        let task = Task {
+            let command = try invocation.command.init(parsing: invocation.arguments)
+            try command.validate()
+            try await command.run(context)
+        }
+        let signals = SignalWatcher { task.cancel() }
+        defer { signals.stop() }
+        switch await task.result {
+        case .success: return 0
+        case .failure(let error): return report(error, invocation: invocation, context: context)
+        }
+    }
+
+    private static func report(parseError error: any Error, parser: CommandParser) -> Int32 {
+        switch error {
+        case CleanExit.version:
+            StandardStream.standardOutput.writeLine("sclm \(SCLMVersion.current)")
+            return 0
+        case CleanExit.helpRequested(let path):
+            let command = parser.command(at: path) ?? parser.root
+            StandardStream.standardOutput.write(HelpFormatter.help(for: command, path: path))
+            return 0
+        case let failure as CommandParser.Failure:
+            printUsageError(failure.error, command: parser.command(at: failure.path) ?? parser.root, path: failure.path)
+            return ErrorCategory.usage.exitCode
+        default:
+            StandardStream.standardError.writeLine("Error: \(error.userMessage)")
+            return ErrorCategory.internal.exitCode
+        }
+    }
+
+    private static func report(_ error: any Error, invocation: Invocation, context: CommandContext) -> Int32 {
+        switch error {
+        case let exit as ExitCode:
+            return exit.status
+        case let validation as ValidationError:
+            printUsageError(validation, command: invocation.command, path: invocation.path)
+            return ErrorCategory.usage.exitCode
+        default:
+            let category = error.category
+            let message = error.userMessage
+            StandardStream.standardError.writeLine("Error: \(message)")
+            if context.wantsJSON {
+                context.printJSON(ErrorReport(error: .init(category: category.rawValue, message: message, exitCode: category.exitCode)))
+            }
+            return category.exitCode
+        }
+    }
+
+    private static func printUsageError(_ error: ValidationError, command: any Command.Type, path: [String]) {
+        let stream = StandardStream.standardError
+        stream.writeLine("Error: \(error.message)")
+        stream.writeLine("Usage: \(HelpFormatter.usage(for: command, path: path))")
+        stream.writeLine("  See '\(path.joined(separator: " ")) --help' for more information.")
+    }
+
+    /// The `--json` shape of a failure, printed on stdout in addition to the stderr line.
+    struct ErrorReport: Encodable {
+        struct Details: Encodable {
+            let category: String
+            let message: String
+            let exitCode: Int32
+        }
+        let error: Details
+    }
+}
+
+/// Turns SIGINT/SIGTERM into a cancellation callback; a second signal exits 130 immediately.
+final class SignalWatcher {
+    private let sources: [any DispatchSourceSignal]
+
+    init(onSignal: @escaping @Sendable () -> Void) {
+        let queue = DispatchQueue(label: "sclm.signals")
+        let count = Counter()
+        sources = [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler {
+                if count.increment() > 1 { exit(ErrorCategory.cancelled.exitCode) }
+                StandardStream.standardError.writeLine("Cancelling… (press Ctrl-C again to quit at once)")
+                onSignal()
+            }
+            source.resume()
+            return source
+        }
+    }
+
+    func stop() {
+        for source in sources { source.cancel() }
+    }
+
+    /// Only touched on the watcher's serial queue.
+    private final class Counter: @unchecked Sendable {
+        private var value = 0
+        func increment() -> Int {
+            value += 1
+            return value
+        }
+    }
+}

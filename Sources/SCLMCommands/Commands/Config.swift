@@ -1,0 +1,144 @@
+import Foundation
+import SCLMCore
+
+extension SCLM {
+    /// `sclm config`: read and change `config.json`.
+    public struct Config: Command {
+        public static let configuration = CommandConfiguration(
+            commandName: "config",
+            abstract: "Read and change settings in the home's config.json.",
+            discussion: """
+                Settings are dotted keys (api.url, auth.clientId, …). Environment variables override the
+                file (SCLM_API_URL, SCLM_AUTH_URL, SCLM_CLIENT_ID, SCLM_CLIENT_SECRET, SCLM_USERNAME,
+                SCLM_PASSWORD). Secrets are always shown masked.
+                """,
+            subcommands: [Get.self, Set.self, Unset.self, List.self]
+        )
+
+        public init(parsing arguments: ParsedArguments) throws {}
+    }
+}
+
+extension SCLM.Config {
+    /// `sclm config get KEY`.
+    public struct Get: Command {
+        public static let configuration = CommandConfiguration(
+            commandName: "get", abstract: "Print the effective value of a setting.",
+            arguments: [ArgumentSpec("key", help: "The setting, e.g. api.url.")])
+
+        let key: ConfigKey
+
+        public init(parsing arguments: ParsedArguments) throws {
+            key = try ConfigEntry.key(named: arguments.positional(0, named: "key"))
+        }
+
+        public func run(_ context: CommandContext) async throws {
+            let entry = ConfigEntry(key: key, configuration: try context.configuration())
+            if context.wantsJSON {
+                context.printJSON(entry)
+            } else {
+                context.print(entry.value ?? "")
+            }
+        }
+    }
+
+    /// `sclm config set KEY VALUE`.
+    public struct Set: Command {
+        public static let configuration = CommandConfiguration(
+            commandName: "set", abstract: "Store a setting in config.json.",
+            discussion: "Give '-' as the value to read it from stdin, so secrets stay out of the process list.",
+            arguments: [
+                ArgumentSpec("key", help: "The setting, e.g. auth.clientId."),
+                ArgumentSpec("value", help: "The new value, or '-' to read one line from stdin."),
+            ])
+
+        let key: ConfigKey
+        let value: String
+
+        public init(parsing arguments: ParsedArguments) throws {
+            key = try ConfigEntry.key(named: arguments.positional(0, named: "key"))
+            value = try arguments.positional(1, named: "value")
+        }
+
+        public func run(_ context: CommandContext) async throws {
+            let newValue = value == "-" ? (readLine(strippingNewline: true) ?? "") : value
+            try ConfigEntry.update(context: context) { configuration in
+                try configuration.set(key, to: newValue)
+            }
+            if context.wantsJSON {
+                context.printJSON(ConfigEntry(key: key, configuration: try context.configuration()))
+            }
+        }
+    }
+
+    /// `sclm config unset KEY`.
+    public struct Unset: Command {
+        public static let configuration = CommandConfiguration(
+            commandName: "unset", abstract: "Remove a setting from config.json (its default applies again).",
+            arguments: [ArgumentSpec("key", help: "The setting to remove.")])
+
+        let key: ConfigKey
+
+        public init(parsing arguments: ParsedArguments) throws {
+            key = try ConfigEntry.key(named: arguments.positional(0, named: "key"))
+        }
+
+        public func run(_ context: CommandContext) async throws {
+            try ConfigEntry.update(context: context) { configuration in
+                try configuration.set(key, to: nil)
+            }
+        }
+    }
+
+    /// `sclm config list`.
+    public struct List: Command {
+        public static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "List every setting with its effective value and source.")
+
+        public init(parsing arguments: ParsedArguments) throws {}
+
+        public func run(_ context: CommandContext) async throws {
+            let configuration = try context.configuration()
+            let entries = ConfigKey.all.map { ConfigEntry(key: $0, configuration: configuration) }
+            if context.wantsJSON {
+                context.printJSON(entries)
+            } else {
+                let rows = entries.map { [$0.key, $0.value ?? "(unset)", $0.source.rawValue] }
+                context.print(TextTable.columns(header: ["KEY", "VALUE", "SOURCE"], rows: rows))
+            }
+        }
+    }
+}
+
+/// One setting as shown to the user (secrets masked).
+struct ConfigEntry: Encodable, Equatable {
+    let key: String
+    let value: String?
+    let source: ConfigSource
+    let secret: Bool
+    let help: String
+
+    init(key: ConfigKey, configuration: Configuration) {
+        let resolved = configuration.resolved(key)
+        self.key = key.name
+        self.value = resolved.value.map { Configuration.display($0, for: key) }
+        self.source = resolved.source
+        self.secret = key.isSecret
+        self.help = key.help
+    }
+
+    static func key(named name: String) throws -> ConfigKey {
+        guard let key = ConfigKey.named(name) else {
+            throw ValidationError(
+                "unknown setting '\(name)'; known settings: \(ConfigKey.all.map(\.name).joined(separator: ", "))")
+        }
+        return key
+    }
+
+    static func update(context: CommandContext, _ change: (inout Configuration) throws -> Void) throws {
+        try context.home.prepare()
+        var configuration = try context.configuration()
+        try change(&configuration)
+        try configuration.save(to: context.home.configPath)
+    }
+}

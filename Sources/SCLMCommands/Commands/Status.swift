@@ -1,0 +1,99 @@
+import Foundation
+import SCLMCore
+import SCLMStore
+
+extension SCLM {
+    /// `sclm status`: where the home is, the schema version, what is stored and when it was last synced.
+    public struct Status: Command {
+        public static let configuration = CommandConfiguration(
+            commandName: "status",
+            abstract: "Show the sclm home, database schema, stored counts and the last sync.",
+            discussion: "Creates the home and an empty database when they do not exist yet."
+        )
+
+        public init(parsing arguments: ParsedArguments) throws {}
+
+        public func run(_ context: CommandContext) async throws {
+            let store = try context.store()
+            let report = try await store.read { db in try StatusReport.read(from: db, home: context.home) }
+            if context.wantsJSON {
+                context.printJSON(report)
+            } else {
+                context.print(report.text)
+            }
+        }
+    }
+}
+
+/// What `sclm status` reports.
+struct StatusReport: Encodable, Equatable {
+    struct Counts: Codable, Equatable {
+        var clients = 0
+        var presentations = 0
+        var installed = 0
+        var updatesAvailable = 0
+        var slides = 0
+        var mediaFiles = 0
+        var sessions = 0
+        var unfinishedSessions = 0
+        var pendingEvents = 0
+    }
+
+    var home: String
+    var database: String
+    var schemaVersion: Int
+    var counts: Counts
+    var lastSync: String?
+    var lastSyncResult: String?
+
+    private enum CodingKeys: String, CodingKey {
+        case home, database, schemaVersion, counts, lastSync, lastSyncResult
+    }
+
+    /// Encodes every key, `null` included, so the `--json` shape never changes.
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(home, forKey: .home)
+        try container.encode(database, forKey: .database)
+        try container.encode(schemaVersion, forKey: .schemaVersion)
+        try container.encode(counts, forKey: .counts)
+        try container.encode(lastSync, forKey: .lastSync)
+        try container.encode(lastSyncResult, forKey: .lastSyncResult)
+    }
+
+    static func read(from db: Database, home: Home) throws -> StatusReport {
+        var counts = Counts()
+        counts.clients = try db.fetchCount("SELECT count(*) FROM clients")
+        counts.presentations = try db.fetchCount("SELECT count(*) FROM presentations")
+        counts.installed = try db.fetchCount("SELECT count(*) FROM presentations WHERE installedRevision IS NOT NULL")
+        counts.updatesAvailable = try db.fetchCount("SELECT count(*) FROM presentations WHERE syncState = 3")
+        counts.slides = try db.fetchCount("SELECT count(*) FROM slides")
+        counts.mediaFiles = try db.fetchCount("SELECT count(*) FROM media_files")
+        counts.sessions = try db.fetchCount("SELECT count(*) FROM sessions")
+        counts.unfinishedSessions = try db.fetchCount("SELECT count(*) FROM sessions WHERE state IN (0, 3, 4)")
+        counts.pendingEvents = try db.fetchCount(
+            """
+            SELECT (SELECT count(*) FROM sessions WHERE synchronized = 0 AND state = 1)
+                 + (SELECT count(*) FROM session_actions WHERE synchronized = 0)
+                 + (SELECT count(*) FROM custom_events WHERE synchronized = 0)
+            """)
+        return StatusReport(
+            home: home.root, database: home.databasePath, schemaVersion: try db.userVersion, counts: counts,
+            lastSync: try db.preference(scope: PreferenceKey.sclmScope, key: PreferenceKey.lastSyncAt),
+            lastSyncResult: try db.preference(scope: PreferenceKey.sclmScope, key: PreferenceKey.lastSyncResult))
+    }
+
+    var text: String {
+        TextTable.keyValues([
+            ("home", home),
+            ("database", "\(database) (schema v\(schemaVersion))"),
+            ("clients", "\(counts.clients)"),
+            ("presentations", "\(counts.presentations) (\(counts.installed) installed, \(counts.updatesAvailable) updates available)"),
+            ("slides", "\(counts.slides)"),
+            ("media files", "\(counts.mediaFiles)"),
+            ("sessions", "\(counts.sessions) (\(counts.unfinishedSessions) unfinished)"),
+            ("pending events", "\(counts.pendingEvents)"),
+            ("last sync", lastSync.map { "\($0) (\(lastSyncResult ?? "unknown"))" } ?? "never"),
+        ])
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+/// The options, flags and positionals given to one command.
+public struct ParsedArguments: Sendable, Equatable {
+    /// Positional values in order.
+    public var positionals: [String] = []
+    /// Values per canonical option name, in the order given.
+    var values: [String: [String]] = [:]
+    /// Number of times each flag was given, per canonical name.
+    var flags: [String: Int] = [:]
+
+    /// Creates an empty set of arguments.
+    public init() {}
+
+    /// Whether flag `name` was given.
+    public func flag(_ name: String) -> Bool { (flags[name] ?? 0) > 0 }
+
+    /// The last value of option `name`, or `nil`.
+    public func value(_ name: String) -> String? { values[name]?.last }
+
+    /// Every value of option `name`, in order.
+    public func values(_ name: String) -> [String] { values[name] ?? [] }
+
+    /// The value of option `name` as an integer in `range`, or `nil` when absent.
+    ///
+    /// - Throws: ``ValidationError`` for a non-integer or out-of-range value.
+    public func integer(_ name: String, in range: ClosedRange<Int> = Int.min...Int.max) throws -> Int? {
+        guard let text = value(name) else { return nil }
+        guard let number = Int(text), range.contains(number) else {
+            let bounds = range.upperBound == Int.max ? "at least \(range.lowerBound)" : "\(range.lowerBound)…\(range.upperBound)"
+            throw ValidationError("\(name) needs an integer \(bounds), got '\(text)'")
+        }
+        return number
+    }
+
+    /// The value of option `name`, which must be one of `choices`, or `nil` when absent.
+    ///
+    /// - Throws: ``ValidationError`` listing the choices.
+    public func choice(_ name: String, from choices: [String]) throws -> String? {
+        guard let text = value(name) else { return nil }
+        guard let match = choices.first(where: { $0.caseInsensitiveCompare(text) == .orderedSame }) else {
+            throw ValidationError("\(name) must be one of \(choices.joined(separator: ", ")), got '\(text)'")
+        }
+        return match
+    }
+
+    /// The positional at `index`.
+    ///
+    /// - Throws: ``ValidationError`` naming `name` when it is missing.
+    public func positional(_ index: Int, named name: String) throws -> String {
+        guard positionals.indices.contains(index) else { throw ValidationError("missing <\(name)>") }
+        return positionals[index]
+    }
+
+    mutating func addValue(_ value: String, for name: String) { values[name, default: []].append(value) }
+    mutating func addFlag(_ name: String) { flags[name, default: 0] += 1 }
+}

@@ -1,0 +1,29 @@
+import Foundation
+import SCLMCore
+
+/// The root `sclm` command.
+public struct SCLM: Command {
+    public static let configuration = CommandConfiguration(
+        commandName: "sclm",
+        abstract: "Keep StoryCLM content in sync on Linux, host it headlessly and validate packages.",
+        discussion: """
+            sclm logs in to a StoryCLM-compatible backend, keeps clients and presentations in SQLite,
+            downloads and safely unpacks presentation packages, hosts HTML5 content through a JSON
+            command bridge and validates content packages in CI.
+
+            Data lives in the sclm home: --home, else $SCLM_HOME, else $XDG_DATA_HOME/sclm.
+            Exit codes: 0 ok, 1 some work failed, 64 usage, 69 service unavailable, 70 internal,
+            74 I/O, 75 temporary failure, 77 login needed, 130 cancelled.
+            """,
+        subcommands: [Status.self, Config.self]
+    )
+
+    public init(parsing arguments: ParsedArguments) throws {}
+
+    /// Runs sclm with the process's arguments and environment, then exits with the command's status.
+    public static func main() async -> Never {
+        let argv = Array(CommandLine.arguments.dropFirst())
+        let status = await CommandRunner.run(root: SCLM.self, argv: argv, environment: ProcessInfo.processInfo.environment)
+        exit(status)
+    }
+}

@@ -1,0 +1,43 @@
+/// An error that knows its ``ErrorCategory``.
+///
+/// Every module error (`StoreError`, `HTTPError`, `ArchiveError`, …) conforms. Its `description` is one
+/// sentence that says what failed and what to do, and never contains tokens, passwords or bodies.
+public protocol CategorizedError: Error, Sendable, CustomStringConvertible {
+    /// The broad class of this failure.
+    var category: ErrorCategory { get }
+}
+
+extension Error {
+    /// The category of any error: its own for a ``CategorizedError``, `.cancelled` for
+    /// `CancellationError`, `.internal` otherwise.
+    public var category: ErrorCategory {
+        switch self {
+        case let error as any CategorizedError: error.category
+        case is CancellationError: .cancelled
+        default: .internal
+        }
+    }
+
+    /// A one-line, user-facing description of any error.
+    public var userMessage: String {
+        switch self {
+        case let error as any CategorizedError: error.description
+        case is CancellationError: "cancelled"
+        default: String(describing: self)
+        }
+    }
+}
+
+/// A plain categorized error with a message, for failures that need no dedicated type.
+public struct SCLMError: CategorizedError, Equatable {
+    public let category: ErrorCategory
+    public let message: String
+
+    /// Creates an error of `category` whose description is `message`.
+    public init(_ category: ErrorCategory, _ message: String) {
+        self.category = category
+        self.message = message
+    }
+
+    public var description: String { message }
+}

@@ -1,0 +1,77 @@
+/// One setting of `config.json`: its name, help, default, environment override and secrecy.
+///
+/// Keys are dotted (`api.url`, `iot.secret`). Secret keys are shown masked by `sclm config` and never
+/// logged. A key with ``isStorable`` false can only come from its environment variable.
+public struct ConfigKey: Sendable, Hashable, CustomStringConvertible {
+    /// The dotted name, as used by `sclm config get|set`.
+    public let name: String
+    /// One sentence for `sclm config list --help` and the README.
+    public let help: String
+    /// The value used when neither the environment nor the file sets one.
+    public let defaultValue: String?
+    /// The environment variable that overrides the file, if any.
+    public let environmentVariable: String?
+    /// Whether the value is a credential to be masked in output.
+    public let isSecret: Bool
+    /// Whether `sclm config set` may write it to `config.json`.
+    public let isStorable: Bool
+
+    /// Declares a key.
+    public init(
+        _ name: String, help: String, default defaultValue: String? = nil, environment: String? = nil,
+        secret: Bool = false, storable: Bool = true
+    ) {
+        self.name = name
+        self.help = help
+        self.defaultValue = defaultValue
+        self.environmentVariable = environment
+        self.isSecret = secret
+        self.isStorable = storable
+    }
+
+    public var description: String { name }
+
+    public static func == (lhs: ConfigKey, rhs: ConfigKey) -> Bool { lhs.name == rhs.name }
+    public func hash(into hasher: inout Hasher) { hasher.combine(name) }
+}
+
+extension ConfigKey {
+    /// The StoryCLM content API base URL.
+    public static let apiURL = ConfigKey(
+        "api.url", help: "StoryCLM content API base URL.", default: "https://api.storyclm.com",
+        environment: "SCLM_API_URL")
+    /// The StoryCLM auth server base URL.
+    public static let authURL = ConfigKey(
+        "auth.url", help: "StoryCLM auth server base URL.", default: "https://auth.storyclm.com",
+        environment: "SCLM_AUTH_URL")
+    /// The OAuth client id of this application.
+    public static let clientId = ConfigKey(
+        "auth.clientId", help: "OAuth client id of the application.", environment: "SCLM_CLIENT_ID")
+    /// The OAuth client secret of this application.
+    public static let clientSecret = ConfigKey(
+        "auth.clientSecret", help: "OAuth client secret of the application.", environment: "SCLM_CLIENT_SECRET",
+        secret: true)
+    /// The user name for the password grant.
+    public static let username = ConfigKey(
+        "auth.username", help: "User name for `sclm login`.", environment: "SCLM_USERNAME")
+    /// The password for the password grant: environment only, never written to disk.
+    public static let password = ConfigKey(
+        "auth.password", help: "Password for `sclm login` (environment only; never stored).",
+        environment: "SCLM_PASSWORD", secret: true, storable: false)
+    /// Parallel package transfers of `sclm sync`.
+    public static let syncJobs = ConfigKey(
+        "sync.jobs", help: "Parallel package transfers of `sclm sync`.", default: "4")
+    /// A custom CA bundle for TLS verification.
+    public static let caBundle = ConfigKey(
+        "http.caBundle", help: "PEM file of trusted CAs for TLS (default: the system store).",
+        environment: "SCLM_CA_BUNDLE")
+
+    /// Every key sclm knows, in display order.
+    public static let all: [ConfigKey] = [apiURL, authURL, clientId, clientSecret, username, password, syncJobs, caBundle]
+        + ConfigKey.extensionKeys
+
+    /// Looks a key up by its dotted name.
+    public static func named(_ name: String) -> ConfigKey? {
+        all.first { $0.name == name }
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+
+/// Where a configuration value came from.
+public enum ConfigSource: String, Sendable, Codable {
+    case environment, file, `default`, unset
+}
+
+/// The settings of one home: `config.json` overlaid by environment variables (DESIGN §10).
+///
+/// `config.json` is a flat JSON object of dotted keys to string values, written atomically with mode 0600.
+public struct Configuration: Sendable, Equatable {
+    /// The values stored in the file.
+    public private(set) var stored: [String: String]
+    /// The process environment used for overrides.
+    public let environment: [String: String]
+
+    /// Creates a configuration from stored values and an environment.
+    public init(stored: [String: String] = [:], environment: [String: String] = [:]) {
+        self.stored = stored
+        self.environment = environment
+    }
+
+    /// Reads `config.json` at `path`; a missing file is an empty configuration.
+    ///
+    /// - Throws: `SCLMError` (`.storage`) for an unreadable file, (`.usage`) for malformed JSON.
+    public static func load(from path: String, environment: [String: String]) throws -> Configuration {
+        guard FileSystem.exists(path) else { return Configuration(environment: environment) }
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw SCLMError(.storage, "cannot read \(path): \(error.localizedDescription)")
+        }
+        guard case .object(let members) = try? JSONValue.parse(data) else {
+            throw SCLMError(.usage, "\(path) is not a JSON object of settings; fix or delete it")
+        }
+        var stored: [String: String] = [:]
+        for (key, value) in members {
+            switch value {
+            case .string(let text): stored[key] = text
+            case .int(let number): stored[key] = String(number)
+            case .double(let number): stored[key] = String(number)
+            case .bool(let flag): stored[key] = String(flag)
+            default: throw SCLMError(.usage, "\(path): setting '\(key)' must be a string; fix or delete it")
+            }
+        }
+        return Configuration(stored: stored, environment: environment)
+    }
+
+    /// Writes the stored values to `path` atomically with mode 0600.
+    ///
+    /// - Throws: `SCLMError` (`.storage`).
+    public func save(to path: String) throws {
+        let object = JSONValue.object(stored.mapValues { .string($0) })
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(object)) ?? Data("{}".utf8)
+        try FileSystem.writeAtomically(data + Data("\n".utf8), to: path, mode: 0o600)
+    }
+
+    /// The effective value of `key`: environment, then file, then default.
+    public func value(_ key: ConfigKey) -> String? {
+        resolved(key).value
+    }
+
+    /// The effective value of `key` and where it came from.
+    public func resolved(_ key: ConfigKey) -> (value: String?, source: ConfigSource) {
+        if let variable = key.environmentVariable, let value = environment[variable], !value.isEmpty {
+            return (value, .environment)
+        }
+        if key.isStorable, let value = stored[key.name] { return (value, .file) }
+        if let value = key.defaultValue { return (value, .default) }
+        return (nil, .unset)
+    }
+
+    /// The effective value of `key` parsed as an integer, if it is one.
+    public func integer(_ key: ConfigKey) -> Int? {
+        value(key).flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+    }
+
+    /// Stores `value` for `key` (or removes it for `nil`).
+    ///
+    /// - Throws: `SCLMError` (`.usage`) for a key that may not be stored.
+    public mutating func set(_ key: ConfigKey, to value: String?) throws {
+        guard key.isStorable else {
+            throw SCLMError(
+                .usage,
+                "\(key.name) is never stored on disk; set \(key.environmentVariable ?? "it") in the environment instead")
+        }
+        stored[key.name] = value
+    }
+
+    /// `value` as shown to a user: secrets masked, everything else as is.
+    public static func display(_ value: String?, for key: ConfigKey) -> String {
+        guard let value else { return "(unset)" }
+        guard key.isSecret else { return value }
+        return value.isEmpty ? "" : "********"
+    }
+}

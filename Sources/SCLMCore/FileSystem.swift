@@ -1,0 +1,133 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Small POSIX file helpers that the standard library lacks: modes, atomic replace, fsync.
+public enum FileSystem {
+    /// `path` made absolute against the current directory, with `.` and `..` components resolved.
+    public static func absolutePath(_ path: String) -> String {
+        let base = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        var parts: [Substring] = []
+        for part in base.split(separator: "/") {
+            switch part {
+            case ".": continue
+            case "..": _ = parts.popLast()
+            default: parts.append(part)
+            }
+        }
+        return "/" + parts.joined(separator: "/")
+    }
+
+    /// Whether something exists at `path` (without following a final symlink).
+    public static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
+    }
+
+    /// Whether `path` is a directory (following symlinks).
+    public static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// The permission bits of `path`, or `nil` if it does not exist.
+    public static func mode(of path: String) -> mode_t? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return info.st_mode & 0o7777
+    }
+
+    /// The size of the file at `path`, or `nil` if it does not exist.
+    public static func size(of path: String) -> Int64? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Int64(info.st_size)
+    }
+
+    /// Creates `path` and its missing parents with `mode` (an existing folder is left as it is).
+    ///
+    /// - Throws: `SCLMError` (`.storage`) when a component cannot be created or is not a folder.
+    public static func makeDirectory(_ path: String, mode: mode_t = 0o700) throws {
+        if isDirectory(path) { return }
+        let parent = (path as NSString).deletingLastPathComponent
+        if !parent.isEmpty, parent != path { try makeDirectory(parent, mode: mode) }
+        if mkdir(path, mode) != 0 && errno != EEXIST {
+            throw storageError("create folder \(path)", errno: errno)
+        }
+        if !isDirectory(path) {
+            throw SCLMError(.storage, "cannot create folder \(path): a file is in the way; move it and retry")
+        }
+    }
+
+    /// Sets the permission bits of `path`.
+    ///
+    /// - Throws: `SCLMError` (`.storage`).
+    public static func setMode(_ path: String, _ mode: mode_t) throws {
+        if chmod(path, mode) != 0 { throw storageError("set permissions of \(path)", errno: errno) }
+    }
+
+    /// Replaces the file at `path` with `data` atomically: a temporary file with `mode` in the same folder
+    /// is written, fsynced and renamed over `path`, so readers see the old or the new content, never half.
+    ///
+    /// - Throws: `SCLMError` (`.storage`), leaving the old file untouched.
+    public static func writeAtomically(_ data: Data, to path: String, mode: mode_t = 0o600) throws {
+        let temporary = "\(path).tmp-\(getpid())"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+        guard fd >= 0 else { throw storageError("write \(path)", errno: errno) }
+        var failure: Int32 = 0
+        data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                offset += written
+            }
+        }
+        if failure == 0, fchmod(fd, mode) != 0 || fsync(fd) != 0 { failure = errno }
+        close(fd)
+        if failure == 0, rename(temporary, path) != 0 { failure = errno }
+        guard failure == 0 else {
+            unlink(temporary)
+            throw storageError("write \(path)", errno: failure)
+        }
+        syncDirectory(containing: path)
+    }
+
+    /// Flushes the folder entry of `path` to disk, so a completed rename survives a crash.
+    public static func syncDirectory(containing path: String) {
+        let folder = (path as NSString).deletingLastPathComponent
+        let fd = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        fsync(fd)
+        close(fd)
+    }
+
+    /// Removes `path` and everything below it; a missing path is not an error.
+    ///
+    /// - Throws: `SCLMError` (`.storage`).
+    public static func removeTree(_ path: String) throws {
+        guard exists(path) else { return }
+        do {
+            try FileManager.default.removeItem(atPath: path)
+        } catch {
+            throw SCLMError(.storage, "cannot remove \(path): \(error.localizedDescription)")
+        }
+    }
+
+    /// A storage error for a failed system call, with `strerror` text.
+    public static func storageError(_ action: String, errno code: Int32) -> SCLMError {
+        let reason = String(cString: strerror(code))
+        let hint = code == ENOSPC ? "; free some disk space and retry" : code == EACCES ? "; check permissions" : ""
+        return SCLMError(.storage, "cannot \(action): \(reason)\(hint)")
+    }
+}

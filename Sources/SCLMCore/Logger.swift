@@ -1,0 +1,67 @@
+import Foundation
+
+/// Diagnostics to standard error, filtered by level (`-v` shows debug, `-q` only errors).
+///
+/// stdout is reserved for results and protocol lines, so every log line goes to stderr. Callers must
+/// not pass secrets; URLs are logged without their query strings (see ``redactedURL(_:)``).
+public struct Logger: Sendable {
+    /// How important a message is.
+    public enum Level: Int, Sendable, Comparable, CaseIterable {
+        case debug, info, warning, error
+
+        public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rawValue < rhs.rawValue }
+
+        var label: String {
+            switch self {
+            case .debug: "debug"
+            case .info: "info"
+            case .warning: "warning"
+            case .error: "error"
+            }
+        }
+    }
+
+    /// Messages below this level are dropped.
+    public let minimumLevel: Level
+    /// Whether labels are coloured (a TTY and no `NO_COLOR`).
+    public let usesColor: Bool
+    private let sink: StandardStream
+
+    /// Creates a logger writing to `sink` (standard error by default).
+    public init(minimumLevel: Level = .info, usesColor: Bool = false, sink: StandardStream = .standardError) {
+        self.minimumLevel = minimumLevel
+        self.usesColor = usesColor
+        self.sink = sink
+    }
+
+    /// Writes `message` at `level` if the level is enabled.
+    public func log(_ level: Level, _ message: @autoclosure () -> String) {
+        guard level >= minimumLevel else { return }
+        let label = usesColor ? Logger.colored(level) : level.label
+        sink.writeLine(level == .info ? message() : "\(label): \(message())")
+    }
+
+    /// Logs at debug level.
+    public func debug(_ message: @autoclosure () -> String) { log(.debug, message()) }
+    /// Logs at info level.
+    public func info(_ message: @autoclosure () -> String) { log(.info, message()) }
+    /// Logs at warning level.
+    public func warning(_ message: @autoclosure () -> String) { log(.warning, message()) }
+    /// Logs at error level.
+    public func error(_ message: @autoclosure () -> String) { log(.error, message()) }
+
+    /// `url` without its query string and fragment, safe to log (SAS signatures live in the query).
+    public static func redactedURL(_ url: String) -> String {
+        String(url.prefix { $0 != "?" && $0 != "#" })
+    }
+
+    private static func colored(_ level: Level) -> String {
+        let code = switch level {
+        case .debug: "2"
+        case .info: "0"
+        case .warning: "33"
+        case .error: "31"
+        }
+        return "\u{1B}[\(code)m\(level.label)\u{1B}[0m"
+    }
+}

@@ -1,0 +1,93 @@
+import Dispatch
+import SCLMCore
+import Synchronization
+
+/// The sclm database shared across tasks: one connection confined to one serial queue.
+///
+/// ``read(_:)`` runs its body in a deferred transaction, ``write(_:)`` in a `BEGIN IMMEDIATE`
+/// transaction that rolls back when the body throws. Cancelling the awaiting task interrupts the
+/// running statement (`sqlite3_interrupt`), so the body throws and its transaction rolls back.
+///
+/// ```swift
+/// let store = try ContentStore(path: home.databasePath)
+/// let count = try await store.read { db in try db.fetchCount("SELECT count(*) FROM presentations") }
+/// ```
+public final class ContentStore: @unchecked Sendable {
+    // Invariant: `database` is only used on `queue`; that is what makes the class Sendable.
+    private let database: Database
+    private let queue: DispatchQueue
+    private let runningOperation = Mutex<UInt64?>(nil)
+    private let operationCounter = Atomic<UInt64>(0)
+
+    /// The database file.
+    public let path: String
+    /// The schema version the database had before this store migrated it.
+    public let migratedFrom: Int
+
+    /// Opens (creating with mode 0600 if needed) and migrates the database at `path`.
+    ///
+    /// - Throws: ``StoreError`` when the file cannot be opened, is newer than this binary or a migration fails.
+    public init(path: String, migrator: Migrator = .sclm) throws {
+        let database = try Database(path: path)
+        self.migratedFrom = try migrator.migrate(database).from
+        self.database = database
+        self.path = path
+        self.queue = DispatchQueue(label: "sclm.store")
+    }
+
+    /// Runs `body` in a read transaction on the store's queue.
+    ///
+    /// - Throws: what `body` throws, ``StoreError``, or `CancellationError` when the task is cancelled.
+    public func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await perform { db in try db.read(body) }
+    }
+
+    /// Runs `body` in a `BEGIN IMMEDIATE` transaction on the store's queue; a throw rolls it back.
+    ///
+    /// - Throws: what `body` throws, ``StoreError``, or `CancellationError` when the task is cancelled.
+    public func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await perform { db in try db.write(body) }
+    }
+
+    /// Blocking form of ``read(_:)`` for synchronous callers. Never call it from the store's own queue.
+    ///
+    /// - Throws: what `body` throws or ``StoreError``.
+    public func readNow<T>(_ body: (Database) throws -> T) throws -> T {
+        try queue.sync { try database.read(body) }
+    }
+
+    /// Blocking form of ``write(_:)`` for synchronous callers. Never call it from the store's own queue.
+    ///
+    /// - Throws: what `body` throws or ``StoreError``.
+    public func writeNow<T>(_ body: (Database) throws -> T) throws -> T {
+        try queue.sync { try database.write(body) }
+    }
+
+    private func perform<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        let operation = operationCounter.wrappingAdd(1, ordering: .relaxed).newValue
+        let cancelled = Atomic<Bool>(false)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+                queue.async { [self] in
+                    guard !cancelled.load(ordering: .acquiring) else {
+                        return continuation.resume(throwing: CancellationError())
+                    }
+                    runningOperation.withLock { $0 = operation }
+                    let result = Result { try body(database) }
+                    runningOperation.withLock { $0 = nil }
+                    switch result {
+                    case .failure(let error as StoreError) where error.resultCode == .interrupt:
+                        continuation.resume(throwing: CancellationError())
+                    default:
+                        continuation.resume(with: result)
+                    }
+                }
+            }
+        } onCancel: {
+            cancelled.store(true, ordering: .releasing)
+            runningOperation.withLock { running in
+                if running == operation { database.interrupt() }
+            }
+        }
+    }
+}

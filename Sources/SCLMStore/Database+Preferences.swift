@@ -1,0 +1,48 @@
+import Foundation
+import SCLMCore
+
+/// Scoped key/value settings kept in the `preferences` table (OSAM state, sync bookkeeping, …).
+extension Database {
+    /// The value stored under `scope`/`key`, or `nil`.
+    ///
+    /// - Throws: ``StoreError``.
+    public func preference(scope: String, key: String) throws -> String? {
+        try fetchScalar("SELECT value FROM preferences WHERE scope = ? AND key = ?", [scope, key], as: String.self)
+    }
+
+    /// Stores `value` under `scope`/`key` (`nil` removes it).
+    ///
+    /// - Throws: ``StoreError``.
+    public func setPreference(scope: String, key: String, value: String?, now: Date = Date()) throws {
+        if let value {
+            try execute(
+                """
+                INSERT INTO preferences(scope, key, value, updated) VALUES (?, ?, ?, ?)
+                ON CONFLICT(scope, key) DO UPDATE SET value = excluded.value, updated = excluded.updated
+                """, [scope, key, value, Timestamp.string(from: now)])
+        } else {
+            try execute("DELETE FROM preferences WHERE scope = ? AND key = ?", [scope, key])
+        }
+    }
+
+    /// Every key/value of `scope`.
+    ///
+    /// - Throws: ``StoreError``.
+    public func preferences(scope: String) throws -> [String: String] {
+        var result: [String: String] = [:]
+        for row in try fetchAll("SELECT key, value FROM preferences WHERE scope = ?", [scope]) {
+            if let key = row.string("key") { result[key] = row.string("value") }
+        }
+        return result
+    }
+}
+
+/// Well-known preference scopes and keys of sclm itself.
+public enum PreferenceKey {
+    /// The scope of sclm's own bookkeeping.
+    public static let sclmScope = "sclm"
+    /// When the last `sclm sync` finished (ISO-8601 UTC).
+    public static let lastSyncAt = "lastSyncAt"
+    /// The result of the last `sclm sync` (`ok`, `failed`, `cancelled`).
+    public static let lastSyncResult = "lastSyncResult"
+}

@@ -1,0 +1,71 @@
+import SCLMCore
+
+/// A failure of the SQLite store, with the SQLite code and the SQL that failed.
+///
+/// The SQL text is shown (it holds `?` placeholders, never bound values), so secrets bound as
+/// arguments never reach a message.
+public struct StoreError: CategorizedError, Equatable {
+    /// What kind of store failure this is. New kinds may be added; do not switch exhaustively.
+    public struct Code: Hashable, Sendable {
+        private enum Base: Hashable, Sendable { case sqlite, openFailed, schemaTooNew, migrationFailed, decoding }
+        private let base: Base
+
+        /// SQLite returned an error code (see ``StoreError/resultCode``).
+        public static let sqlite = Code(base: .sqlite)
+        /// The database file could not be opened or created.
+        public static let openFailed = Code(base: .openFailed)
+        /// The database was written by a newer sclm (its `user_version` is above this binary's).
+        public static let schemaTooNew = Code(base: .schemaTooNew)
+        /// A migration failed and was rolled back.
+        public static let migrationFailed = Code(base: .migrationFailed)
+        /// A column did not hold the type the caller asked for.
+        public static let decoding = Code(base: .decoding)
+    }
+
+    /// The kind of failure.
+    public let code: Code
+    /// SQLite's extended result code, when SQLite reported the error.
+    public let resultCode: ResultCode?
+    /// What failed, in a sentence.
+    public let message: String
+    /// The SQL being executed, if any (placeholders only).
+    public let sql: String?
+    /// The database file, if known.
+    public let path: String?
+
+    /// Creates a store error.
+    public init(code: Code, resultCode: ResultCode? = nil, message: String, sql: String? = nil, path: String? = nil) {
+        self.code = code
+        self.resultCode = resultCode
+        self.message = message
+        self.sql = sql
+        self.path = path
+    }
+
+    public var category: ErrorCategory {
+        guard let primary = resultCode?.primary else {
+            return code == .decoding ? .internal : .storage
+        }
+        switch primary {
+        case .busy, .locked: return .temporary
+        case .interrupt: return .cancelled
+        case .constraint, .mismatch, .misuse, .error: return code == .sqlite ? .internal : .storage
+        default: return .storage
+        }
+    }
+
+    public var description: String {
+        var text = "database error: \(message)"
+        if let resultCode { text += " (SQLite code \(resultCode.rawValue))" }
+        if let sql { text += " while running `\(sql.count > 160 ? sql.prefix(157) + "..." : sql)`" }
+        if let path { text += " in \(path)" }
+        switch resultCode?.primary {
+        case .full?: text += "; free some disk space and retry"
+        case .busy?, .locked?: text += "; another sclm process holds the database, retry when it finishes"
+        case .readOnly?, .permission?, .cantOpen?: text += "; check the permissions of the sclm home"
+        case .corrupt?, .notADatabase?: text += "; move the file aside and run `sclm sync` to rebuild it"
+        default: break
+        }
+        return text
+    }
+}

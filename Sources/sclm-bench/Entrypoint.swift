@@ -1,0 +1,66 @@
+import Foundation
+import SCLMCore
+import SCLMStore
+
+/// `sclm-bench`: the Swift side of the benchmarks in `bench/` (driven by `bench/run.py`).
+///
+/// Each subcommand does one measured operation and prints `{"seconds": …, …}` as one JSON line.
+@main
+struct BenchMain {
+    static func main() throws {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        switch arguments.first {
+        case "upsert":
+            try UpsertBenchmark(arguments: Array(arguments.dropFirst())).run()
+        default:
+            FileHandle.standardError.write(Data("usage: sclm-bench upsert --db PATH --rows N [--clients N]\n".utf8))
+            exit(64)
+        }
+    }
+}
+
+/// Upserts synthetic presentation rows into a fresh sclm database in one transaction.
+struct UpsertBenchmark {
+    let databasePath: String
+    let rows: Int
+    let clients: Int
+
+    init(arguments: [String]) throws {
+        func value(_ name: String) -> String? {
+            arguments.firstIndex(of: name).flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
+        }
+        guard let path = value("--db"), let rows = value("--rows").flatMap(Int.init) else {
+            throw SCLMError(.usage, "upsert needs --db PATH --rows N")
+        }
+        self.databasePath = path
+        self.rows = rows
+        self.clients = value("--clients").flatMap(Int.init) ?? 100
+    }
+
+    /// The row generator shared with `bench/bench_upsert.py`: the same values on both sides.
+    static func record(_ index: Int, clients: Int) -> PresentationRecord {
+        PresentationRecord(
+            presentationId: Int64(index), clientId: Int64(index % clients + 1), name: "Presentation \(index)",
+            shortDescription: "Short description \(index)", longDescription: nil,
+            imgId: "https://example.invalid/images/\(index).png", order: Int64(index % 50), revision: Int64(index % 7),
+            created: "2016-12-27T11:06:14.447", updatedDate: "2016-12-27T11:09:49.187", mapEnabled: true,
+            needConfirmation: index % 2 == 0, previewMode: 1, visibility: true)
+    }
+
+    func run() throws {
+        let db = try Database(path: databasePath)
+        try Migrator.sclm.migrate(db)
+        try db.write { db in
+            for client in 1...clients {
+                try db.execute("INSERT OR IGNORE INTO clients(clientId, name) VALUES (?, ?)", [client, "Client \(client)"])
+            }
+        }
+        let records = (0..<rows).map { UpsertBenchmark.record($0, clients: clients) }
+        let start = ContinuousClock.now
+        try db.write { db in try db.upsertPresentations(records) }
+        let elapsed = ContinuousClock.now - start
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let count = try db.fetchCount("SELECT count(*) FROM presentations")
+        print(#"{"seconds": \#(seconds), "rows": \#(count)}"#)
+    }
+}

@@ -1,0 +1,3 @@
+import SCLMCommands
+
+await SCLM.main()

@@ -1,0 +1,49 @@
+import Foundation
+import SCLMCore
+import SCLMTestSupport
+import Testing
+
+@Suite struct ConfigurationTests {
+    @Test func environmentOverridesFileWhichOverridesDefault() throws {
+        var configuration = Configuration(environment: ["SCLM_API_URL": "http://127.0.0.1:9"])
+        try configuration.set(.apiURL, to: "https://file.example")
+        try configuration.set(.authURL, to: "https://auth.file.example")
+        #expect(configuration.resolved(.apiURL).value == "http://127.0.0.1:9")
+        #expect(configuration.resolved(.apiURL).source == .environment)
+        #expect(configuration.resolved(.authURL).source == .file)
+        #expect(configuration.resolved(.syncJobs) == ("4", .default))
+        #expect(configuration.resolved(.clientId).source == .unset)
+    }
+
+    @Test func savesAtomicallyWithMode0600AndLoadsBack() throws {
+        let folder = TemporaryDirectory()
+        let path = folder.appending("config.json")
+        var configuration = Configuration()
+        try configuration.set(.clientSecret, to: "s3cret")
+        try configuration.save(to: path)
+        #expect(FileSystem.mode(of: path) == 0o600)
+        let loaded = try Configuration.load(from: path, environment: [:])
+        #expect(loaded.value(.clientSecret) == "s3cret")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["config.json"])
+    }
+
+    @Test func masksSecretsButNotPlainValues() {
+        #expect(Configuration.display("s3cret", for: .clientSecret) == "********")
+        #expect(Configuration.display("https://x", for: .apiURL) == "https://x")
+        #expect(Configuration.display(nil, for: .clientSecret) == "(unset)")
+    }
+
+    @Test func refusesToStoreThePassword() {
+        var configuration = Configuration()
+        let error = #expect(throws: SCLMError.self) { try configuration.set(.password, to: "hunter2") }
+        #expect(error?.category == .usage)
+        #expect(error?.description.contains("hunter2") == false)
+    }
+
+    @Test func reportsAMalformedFileAsAUsageError() throws {
+        let folder = TemporaryDirectory()
+        let path = try folder.write("[1,2", to: "config.json")
+        let error = #expect(throws: SCLMError.self) { try Configuration.load(from: path, environment: [:]) }
+        #expect(error?.description.contains(path) == true)
+    }
+}

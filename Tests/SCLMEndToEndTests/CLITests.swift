@@ -1,0 +1,105 @@
+import Foundation
+import SCLMCore
+import SCLMTestSupport
+import Testing
+
+/// The built `sclm` binary driven as a user would: arguments in, stdout/stderr/exit status out.
+@Suite(.tags(.large)) struct CLITests {
+    @Test func rootHelpListsCommandsAndGlobalOptions() throws {
+        let result = try ProcessRunner.sclm(["--help"])
+        #expect(result.status == 0)
+        for text in ["OVERVIEW:", "USAGE: sclm <subcommand>", "SUBCOMMANDS:", "status", "config", "--home <dir>", "--json"] {
+            #expect(result.stdout.contains(text), "\(text)")
+        }
+        #expect(result.stderr.isEmpty)
+    }
+
+    @Test func helpSubcommandAndHelpFlagPrintTheSameText() throws {
+        let viaHelp = try ProcessRunner.sclm(["help", "status"])
+        let viaFlag = try ProcessRunner.sclm(["status", "--help"])
+        let viaShort = try ProcessRunner.sclm(["status", "-h"])
+        #expect(viaHelp.status == 0)
+        #expect(viaHelp.stdout.contains("USAGE: sclm status"))
+        #expect(viaHelp.stdout == viaFlag.stdout)
+        #expect(viaFlag.stdout == viaShort.stdout)
+    }
+
+    @Test func statusJSONDescribesAFreshHome() throws {
+        let folder = TemporaryDirectory()
+        let home = folder.appending("home")
+        let result = try ProcessRunner.sclm(["status", "--json"], home: home)
+        #expect(result.status == 0, "\(result)")
+        let object = try #require(try result.json() as? [String: Any])
+        #expect(object["home"] as? String == home)
+        #expect(object["schemaVersion"] as? Int == 1)
+        #expect(object["lastSync"] is NSNull)
+        let counts = try #require(object["counts"] as? [String: Int])
+        #expect(counts["presentations"] == 0)
+        #expect(FileSystem.mode(of: home) == 0o700)
+        #expect(FileSystem.mode(of: home + "/sclm.db") == 0o600)
+    }
+
+    @Test func aBadFlagPrintsUsageAndExits64() throws {
+        let result = try ProcessRunner.sclm(["status", "--frobnicate"])
+        #expect(result.status == 64)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("Error: unknown option '--frobnicate'"))
+        #expect(result.stderr.contains("Usage: sclm status"))
+    }
+
+    @Test func anUnknownCommandExits64() throws {
+        let result = try ProcessRunner.sclm(["frobnicate"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("unknown command 'frobnicate'"))
+    }
+
+    @Test func versionPrintsTheVersion() throws {
+        let result = try ProcessRunner.sclm(["--version"])
+        #expect(result.status == 0)
+        #expect(result.stdout == "sclm \(SCLMVersion.current)\n")
+    }
+
+    @Test func configSetGetListMasksSecretsAndHonoursTheEnvironment() throws {
+        let folder = TemporaryDirectory()
+        let home = folder.appending("home")
+        #expect(try ProcessRunner.sclm(["config", "set", "auth.clientSecret", "-"], home: home, stdin: "s3cret\n").status == 0)
+        #expect(try ProcessRunner.sclm(["config", "set", "api.url", "https://file.example"], home: home).status == 0)
+        #expect(FileSystem.mode(of: home + "/config.json") == 0o600)
+        let secret = try ProcessRunner.sclm(["config", "get", "auth.clientSecret"], home: home)
+        #expect(secret.stdout == "********\n")
+        let list = try ProcessRunner.sclm(["config", "list", "--json"], home: home, environment: ["SCLM_API_URL": "http://127.0.0.1:1"])
+        #expect(!list.stdout.contains("s3cret"))
+        let entries = try #require(try list.json() as? [[String: Any]])
+        let api = try #require(entries.first { $0["key"] as? String == "api.url" })
+        #expect(api["value"] as? String == "http://127.0.0.1:1")
+        #expect(api["source"] as? String == "environment")
+    }
+
+    @Test func configRejectsUnknownKeysWithTheKnownOnes() throws {
+        let folder = TemporaryDirectory()
+        let result = try ProcessRunner.sclm(["config", "get", "api.uri"], home: folder.path)
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("unknown setting 'api.uri'"))
+        #expect(result.stderr.contains("api.url"))
+    }
+
+    @Test func aStorageErrorExits74WithAJSONErrorObject() throws {
+        let folder = TemporaryDirectory()
+        let blocker = try folder.write("not a folder", to: "home")
+        let result = try ProcessRunner.sclm(["status", "--json"], home: blocker)
+        #expect(result.status == 74)
+        #expect(result.stderr.hasPrefix("Error: "))
+        let object = try #require(try result.json() as? [String: [String: Any]])
+        #expect(object["error"]?["category"] as? String == "storage")
+        #expect(object["error"]?["exitCode"] as? Int == 74)
+    }
+
+    @Test func aDatabaseFromANewerSclmIsRefusedClearly() throws {
+        let folder = TemporaryDirectory()
+        #expect(try ProcessRunner.sclm(["status"], home: folder.path).status == 0)
+        _ = try ProcessRunner.run("/usr/bin/env", ["python3", "-c", "import sqlite3,sys; sqlite3.connect(sys.argv[1]).execute('PRAGMA user_version = 42')", folder.appending("sclm.db")])
+        let result = try ProcessRunner.sclm(["status"], home: folder.path)
+        #expect(result.status == 74)
+        #expect(result.stderr.contains("schema version 42"))
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+
+/// The outcome of a finished child process.
+public struct ProcessResult: Sendable, CustomStringConvertible {
+    /// The exit status (or 128 + signal number).
+    public let status: Int32
+    /// Everything written to stdout.
+    public let stdout: String
+    /// Everything written to stderr.
+    public let stderr: String
+
+    /// stdout split into non-empty lines.
+    public var stdoutLines: [String] { stdout.split(separator: "\n").map(String.init) }
+
+    public var description: String { "exit \(status)\n--- stdout\n\(stdout)\n--- stderr\n\(stderr)" }
+
+    /// stdout parsed as one JSON value.
+    public func json() throws -> Any {
+        try JSONSerialization.jsonObject(with: Data(stdout.utf8), options: [.fragmentsAllowed])
+    }
+}
+
+/// Runs programs (usually the built `sclm`) with arguments, stdin and environment, and collects output.
+public enum ProcessRunner {
+    /// The folder that holds the built products (`.build/debug`), found from the test bundle's location.
+    public static let productsDirectory: String = {
+        if let override = ProcessInfo.processInfo.environment["SCLM_PRODUCTS_DIR"] { return override }
+        var candidate = URL(fileURLWithPath: CommandLine.arguments.first ?? ".").deletingLastPathComponent()
+        for _ in 0..<4 where !FileManager.default.fileExists(atPath: candidate.appendingPathComponent("sclm").path) {
+            candidate.deleteLastPathComponent()
+        }
+        if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("sclm").path) { return candidate.path }
+        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        return packageRoot.appendingPathComponent(".build/debug").path
+    }()
+
+    /// The path of the built `sclm` executable.
+    public static var sclmPath: String { productsDirectory + "/sclm" }
+
+    /// The package root (where Package.swift is), for fixtures such as `sample-content/`.
+    public static let packageRoot: String = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().path
+
+    /// Runs `sclm` with `arguments`.
+    ///
+    /// - Parameters:
+    ///   - home: passed as `--home` when given.
+    ///   - stdin: bytes written to the child's stdin, which is then closed.
+    ///   - environment: added to a minimal environment (PATH, HOME, NO_COLOR=1).
+    ///   - timeout: the child is killed after this many seconds.
+    /// - Throws: when the process cannot be started.
+    public static func sclm(
+        _ arguments: [String], home: String? = nil, stdin: String = "", environment: [String: String] = [:],
+        timeout: TimeInterval = 60
+    ) throws -> ProcessResult {
+        let homeArguments = home.map { ["--home", $0] } ?? []
+        return try run(sclmPath, homeArguments + arguments, stdin: Data(stdin.utf8), environment: environment, timeout: timeout)
+    }
+
+    /// Runs `executable` with `arguments` and waits for it.
+    ///
+    /// - Throws: when the process cannot be started.
+    public static func run(
+        _ executable: String, _ arguments: [String], stdin: Data = Data(), environment: [String: String] = [:],
+        timeout: TimeInterval = 60
+    ) throws -> ProcessResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        var env = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "NO_COLOR": "1"]
+        env["HOME"] = ProcessInfo.processInfo.environment["HOME"]
+        process.environment = env.merging(environment) { _, new in new }
+        let input = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let collected = Collected()
+        let group = DispatchGroup()
+        for (pipe, isOutput) in [(output, true), (errors, false)] {
+            group.enter()
+            DispatchQueue.global().async {
+                let data = pipe.fileHandleForReading.readDataToEndOfFile()
+                collected.set(data, isOutput: isOutput)
+                group.leave()
+            }
+        }
+        try? input.fileHandleForWriting.write(contentsOf: stdin)
+        try? input.fileHandleForWriting.close()
+        if group.wait(timeout: .now() + timeout) == .timedOut {
+            process.terminate()
+            group.wait()
+        }
+        process.waitUntilExit()
+        let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+        return ProcessResult(status: status, stdout: collected.output, stderr: collected.errors)
+    }
+
+    private final class Collected: @unchecked Sendable {
+        private let lock = NSLock()
+        private var outputData = Data()
+        private var errorData = Data()
+
+        func set(_ data: Data, isOutput: Bool) {
+            lock.withLock { if isOutput { outputData = data } else { errorData = data } }
+        }
+
+        var output: String { lock.withLock { String(decoding: outputData, as: UTF8.self) } }
+        var errors: String { lock.withLock { String(decoding: errorData, as: UTF8.self) } }
+    }
+}

@@ -1,0 +1,10 @@
+import Testing
+
+extension Tag {
+    /// Pure logic, no I/O.
+    @Tag public static var small: Self
+    /// Real SQLite files, libarchive, loopback HTTP.
+    @Tag public static var medium: Self
+    /// The built `sclm` binary driven as a process.
+    @Tag public static var large: Self
+}

@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""Runs every benchmark in bench/ and prints a table of sclm against the tool a user would otherwise use.
+
+Each `bench_*.py` module defines `run(ctx) -> list[Result]`. Timings are best-of-N in the same run, so the
+ratios compare like with like on this shared, noisy machine. Usage:
+
+    python3 bench/run.py                 # all benchmarks
+    python3 bench/run.py upsert sync     # only modules whose name contains one of the words
+    python3 bench/run.py --quick         # smaller inputs (used by CI smoke runs)
+"""
+import argparse
+import importlib.util
+import json
+import os
+import pathlib
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, field
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+@dataclass
+class Result:
+    """One measured comparison. `ratio` is oriented so that bigger is better for sclm."""
+    name: str
+    sclm: str
+    baseline: str
+    ratio: float
+    budget: str
+    ok: bool
+    notes: str = ""
+
+
+@dataclass
+class Context:
+    root: pathlib.Path
+    release_dir: pathlib.Path
+    work: pathlib.Path
+    quick: bool
+    repeat: int = 3
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def sclm(self) -> str:
+        return str(self.release_dir / "sclm")
+
+    @property
+    def bench_tool(self) -> str:
+        return str(self.release_dir / "sclm-bench")
+
+    def bench_json(self, *args: str) -> dict:
+        """Runs `sclm-bench ARGS` and parses its one JSON line."""
+        out = subprocess.run([self.bench_tool, *args], check=True, capture_output=True, text=True).stdout
+        return json.loads(out.strip().splitlines()[-1])
+
+
+def build_release() -> pathlib.Path:
+    subprocess.run(["swift", "build", "-c", "release", "--product", "sclm"], cwd=ROOT, check=True)
+    subprocess.run(["swift", "build", "-c", "release", "--product", "sclm-bench"], cwd=ROOT, check=True)
+    out = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT, check=True,
+                         capture_output=True, text=True).stdout.strip()
+    return pathlib.Path(out)
+
+
+def load_modules(filters):
+    for path in sorted(pathlib.Path(__file__).parent.glob("bench_*.py")):
+        if filters and not any(word in path.stem for word in filters):
+            continue
+        spec = importlib.util.spec_from_file_location(path.stem, path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[path.stem] = module
+        spec.loader.exec_module(module)
+        yield path.stem, module
+
+
+def print_table(results):
+    header = ("benchmark", "sclm", "baseline", "ratio", "budget", "ok")
+    rows = [header] + [(r.name, r.sclm, r.baseline, f"{r.ratio:.2f}x", r.budget, "yes" if r.ok else "NO")
+                       for r in results]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
+    for index, row in enumerate(rows):
+        print("  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row)))
+        if index == 0:
+            print("  ".join("-" * w for w in widths))
+    for r in results:
+        if r.notes:
+            print(f"- {r.name}: {r.notes}")
+
+
+def main():
+    sys.path.insert(0, str(pathlib.Path(__file__).parent))
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("filters", nargs="*", help="run only benchmarks whose module name contains a word")
+    parser.add_argument("--quick", action="store_true", help="smaller inputs for a fast smoke run")
+    parser.add_argument("--json", action="store_true", help="print results as JSON lines too")
+    args = parser.parse_args()
+    release_dir = build_release()
+    results = []
+    with tempfile.TemporaryDirectory(prefix="sclm-bench-") as work:
+        ctx = Context(root=ROOT, release_dir=release_dir, work=pathlib.Path(work), quick=args.quick)
+        for name, module in load_modules(args.filters):
+            print(f"== {name}", file=sys.stderr, flush=True)
+            results.extend(module.run(ctx))
+    print()
+    print_table(results)
+    if args.json:
+        for r in results:
+            print(json.dumps(r.__dict__))
+    return 0 if all(r.ok for r in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
