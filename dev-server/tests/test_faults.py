@@ -1,6 +1,7 @@
 """Every /_control fault and data action, and the command-line flags that mirror them."""
 import http.client
 import io
+import shutil
 import socket
 import tempfile
 import time
@@ -157,7 +158,7 @@ class RevisionActionTests(ServerTestCase):
 
     def make_zip(self, entries: dict[str, bytes]) -> Path:
         folder = Path(tempfile.mkdtemp())
-        self.addCleanup(lambda: [p.unlink() for p in folder.iterdir()] and folder.rmdir())
+        self.addCleanup(shutil.rmtree, folder, True)
         path = folder / "custom.zip"
         with zipfile.ZipFile(path, "w") as archive:
             for name, data in entries.items():

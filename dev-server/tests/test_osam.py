@@ -3,6 +3,7 @@ import base64
 import json
 import os
 import pathlib
+import shutil
 import tempfile
 
 from devserver.app import DevServer, Options
@@ -74,7 +75,7 @@ class OsamFileTests(ServerTestCase):
     def options(self):
         folder = pathlib.Path(tempfile.mkdtemp())
         self.file = folder / "osam.json"
-        self.addCleanup(lambda: (self.file.unlink(missing_ok=True), folder.rmdir()))
+        self.addCleanup(shutil.rmtree, folder, True)
         self.write({"basicAuth": "osam:osam", "apps": [{"package": "cat.test.app", "platform": "IOS",
                                                         "version": VERSION, "rating": None}]})
         return Options(quiet=True, osam_file=self.file)
