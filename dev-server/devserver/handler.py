@@ -78,6 +78,7 @@ class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     server_version = f"sclm-dev-server/{__version__}"
     sys_version = ""
+    wbufsize = 1 << 16  # headers and a small body leave in one segment; flushed after every response
 
     def version_string(self):
         return self.server_version
@@ -89,6 +90,11 @@ class Handler(BaseHTTPRequestHandler):
     def setup(self):
         super().setup()
         self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    def handle_expect_100(self):
+        answer = super().handle_expect_100()
+        self.wfile.flush()
+        return answer
 
     def do_GET(self):
         self._handle()
@@ -347,6 +353,7 @@ class Handler(BaseHTTPRequestHandler):
             at = min(at, length)
             self._write(body, offset + position, at - position, blob_id)
             position = at
+            self._flush()
             if kind == "stall":
                 self.server.stopping.wait(stall.seconds)
             else:
@@ -363,7 +370,7 @@ class Handler(BaseHTTPRequestHandler):
                 self.wfile.write(memoryview(body)[offset:offset + count])
                 self._sent += count
                 return
-            self.wfile.flush()
+            self._flush()
             end = offset + count
             while offset < end:
                 sent = os.sendfile(self.connection.fileno(), body.fileno(), offset, min(SEND_CHUNK, end - offset))
@@ -372,6 +379,12 @@ class Handler(BaseHTTPRequestHandler):
                 offset += sent
                 self._sent += sent
                 self.state.stats.blob_bytes(blob_id, sent)
+        except (BrokenPipeError, ConnectionResetError, ConnectionAbortedError) as error:
+            raise ClientGone() from error
+
+    def _flush(self):
+        try:
+            self.wfile.flush()
         except (BrokenPipeError, ConnectionResetError, ConnectionAbortedError) as error:
             raise ClientGone() from error
 
