@@ -21,7 +21,7 @@ test-swift:
 	swift test --skip-build
 
 test-js:
-	@if [ -d bridge-js ]; then node --test bridge-js/; fi
+	@if [ -d bridge-js ]; then scripts/ensure-deps.sh chromium || echo "chromium could not be installed: the browser test will be skipped" >&2; node --test bridge-js/; fi
 
 test-dev-server:
 	@if [ -d dev-server/tests ]; then python3 -m unittest discover -s dev-server/tests -t dev-server -v; fi

@@ -124,4 +124,39 @@ async function until(predicate, timeout = 5000, what = "condition") {
   }
 }
 
-module.exports = { LIBRARY, REPO, recordingTransport, escapeEcmaScript, simulatedWebView, delay, until };
+/**
+ * Starts a server process whose first stdout line is its URL (host.js, the dev-server) and resolves
+ * with {url, child, output, stop()} once that line is out. stop() sends SIGTERM and resolves with the exit code.
+ */
+function startServer(program, args, { env = process.env, timeout = 30000 } = {}) {
+  const childProcess = require("child_process");
+  const child = childProcess.spawn(program, args, { env, stdio: ["ignore", "pipe", "pipe"] });
+  const output = { stdout: "", stderr: "" };
+  child.stderr.on("data", (chunk) => { output.stderr += chunk; });
+  const exited = new Promise((resolve) => child.on("exit", (code, signal) => resolve(code === null ? signal : code)));
+  let started = false;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => { child.kill("SIGKILL"); reject(new Error(`${program} printed no URL: ${output.stderr}`)); }, timeout);
+    child.stdout.on("data", (chunk) => {
+      output.stdout += chunk;
+      const newline = output.stdout.indexOf("\n");
+      if (newline >= 0 && !started) {
+        started = true;
+        clearTimeout(timer);
+        resolve({
+          url: output.stdout.slice(0, newline).trim(), child, output, exited,
+          stop: () => { child.kill("SIGTERM"); return exited; }
+        });
+      }
+    });
+    exited.then((code) => { clearTimeout(timer); reject(new Error(`${program} exited (${code}) before printing its URL: ${output.stderr}`)); });
+  });
+}
+
+/** The Python interpreter itself (a pyenv shim does not pass SIGTERM on to the server it starts). */
+function pythonExecutable() {
+  const childProcess = require("child_process");
+  return childProcess.execFileSync("python3", ["-c", "import sys; print(sys.executable)"], { encoding: "utf8" }).trim();
+}
+
+module.exports = { LIBRARY, REPO, recordingTransport, escapeEcmaScript, simulatedWebView, delay, until, startServer, pythonExecutable };
