@@ -21,17 +21,24 @@ let package = Package(
         // MARK: Libraries
         .target(name: "SCLMCore"),
         .target(name: "SCLMStore", dependencies: ["SCLMCore", "CSQLite"]),
-        .target(name: "SCLMCommands", dependencies: ["SCLMCore", "SCLMStore"]),
+        .target(name: "SCLMHTTP", dependencies: ["SCLMCore", "CCurl"]),
+        .target(name: "SCLMAuth", dependencies: ["SCLMCore", "SCLMHTTP", "SCLMStore"]),
+        .target(name: "SCLMSync", dependencies: ["SCLMCore", "SCLMHTTP", "SCLMAuth", "SCLMStore"]),
+        .target(name: "SCLMCommands", dependencies: ["SCLMCore", "SCLMStore", "SCLMHTTP", "SCLMAuth", "SCLMSync"]),
 
         // MARK: Executable
         .executableTarget(name: "sclm", dependencies: ["SCLMCommands"]),
         .executableTarget(name: "sclm-bench", dependencies: ["SCLMCore", "SCLMStore"]),
 
         // MARK: Test support and tests
-        .target(name: "SCLMTestSupport", dependencies: ["SCLMCore", "SCLMStore"], path: "Tests/SCLMTestSupport"),
+        .target(
+            name: "SCLMTestSupport", dependencies: ["SCLMCore", "SCLMStore", "SCLMHTTP"], path: "Tests/SCLMTestSupport"),
         .testTarget(name: "SCLMCoreTests", dependencies: ["SCLMCore", "SCLMTestSupport"]),
         .testTarget(name: "SCLMStoreTests", dependencies: ["SCLMStore", "SCLMTestSupport", "CSQLite"]),
-        .testTarget(name: "SCLMEndToEndTests", dependencies: ["sclm", "SCLMTestSupport"]),
+        .testTarget(name: "SCLMHTTPTests", dependencies: ["SCLMHTTP", "SCLMTestSupport"]),
+        .testTarget(name: "SCLMAuthTests", dependencies: ["SCLMAuth", "SCLMTestSupport"]),
+        .testTarget(name: "SCLMSyncTests", dependencies: ["SCLMSync", "SCLMTestSupport"]),
+        .testTarget(name: "SCLMEndToEndTests", dependencies: ["sclm", "SCLMTestSupport", "SCLMStore", "SCLMHTTP"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -58,6 +58,16 @@ static inline CURLcode sclm_curl_easy_getinfo_string(CURL *handle, CURLINFO info
 static inline CURLcode sclm_curl_easy_getinfo_pointer(CURL *handle, CURLINFO info, void **value) {
     return curl_easy_getinfo(handle, info, value);
 }
+/// Wraps `curl_easy_getinfo` for infos returning a `struct curl_slist *` the caller frees (`CURLINFO_COOKIELIST`).
+static inline CURLcode sclm_curl_easy_getinfo_slist(CURL *handle, CURLINFO info, struct curl_slist **value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+/// Wraps `curl_share_setopt` for options taking a `long` (`CURLSHOPT_SHARE` with a `CURL_LOCK_DATA_*` value).
+static inline CURLSHcode sclm_curl_share_setopt_long(CURLSH *handle, CURLSHoption option, long value) {
+    return curl_share_setopt(handle, option, value);
+}
+/// The `CURLcode` of a `CURLMSG_DONE` message (`msg->data.result`, a member of an anonymous union).
+static inline CURLcode sclm_curl_msg_result(const CURLMsg *message) { return message->data.result; }
 /// Wraps `curl_multi_setopt` for options taking a `long`.
 static inline CURLMcode sclm_curl_multi_setopt_long(CURLM *handle, CURLMoption option, long value) {
     return curl_multi_setopt(handle, option, value);

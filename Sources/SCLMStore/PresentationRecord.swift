@@ -58,35 +58,62 @@ public struct PresentationRecord: Sendable, Equatable, Codable {
     }
 }
 
-extension Database {
-    // An UPDATE-then-INSERT pair instead of one `INSERT … ON CONFLICT DO UPDATE`: the upsert's update
-    // branch always uses ABORT conflict handling, which makes SQLite keep a statement journal (a copy of
-    // every touched page) per row inside a transaction. With `OR ROLLBACK` and deferred foreign keys
-    // neither statement needs one, which makes bulk upserts about a third faster. A constraint failure
-    // still undoes the whole transaction, which is what ``write(_:)`` does on any error anyway.
-    private static let updatePresentationSQL = """
-        UPDATE OR ROLLBACK presentations SET clientId = ?2, name = ?3, shortDescription = ?4,
-            longDescription = ?5, imgId = ?6, thumbImgId = ?7, "order" = ?8, revision = ?9, created = ?10,
-            updatedDate = ?11, debugModeEnabled = ?12, skip = ?13, lockout = ?14, mapEnabled = ?15,
-            mapType = ?16, map = ?17, needConfirmation = ?18, previewMode = ?19, visibility = ?20, rawData = ?21
-        WHERE presentationId = ?1
-        """
-    private static let insertPresentationSQL = """
-        INSERT OR ROLLBACK INTO presentations(presentationId, clientId, name, shortDescription, longDescription,
-            imgId, thumbImgId, "order", revision, created, updatedDate, debugModeEnabled, skip, lockout,
-            mapEnabled, mapType, map, needConfirmation, previewMode, visibility, rawData)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)
-        """
+extension PresentationRecord: UpsertableRecord {
+    public static let table = "presentations"
+    public static let columns = [
+        "presentationId", "clientId", "name", "shortDescription", "longDescription", "imgId", "thumbImgId", "order",
+        "revision", "created", "updatedDate", "debugModeEnabled", "skip", "lockout", "mapEnabled", "mapType", "map",
+        "needConfirmation", "previewMode", "visibility", "rawData",
+    ]
+    public var primaryKey: Int64 { presentationId }
 
+    public func bind(_ bind: inout ColumnBinder) throws {
+        try bind(presentationId)
+        try bind(clientId)
+        try bind(name)
+        try bind(shortDescription)
+        try bind(longDescription)
+        try bind(imgId)
+        try bind(thumbImgId)
+        try bind(order)
+        try bind(revision)
+        try bind(created)
+        try bind(updatedDate)
+        try bind(debugModeEnabled)
+        try bind(skip)
+        try bind(lockout)
+        try bind(mapEnabled)
+        try bind(mapType)
+        try bind(map)
+        try bind(needConfirmation)
+        try bind(previewMode)
+        try bind(visibility)
+        try bind(rawData)
+    }
+
+    /// Reads a record from a `presentations` row.
+    public init(row: Row) {
+        self.init(
+            presentationId: row.int("presentationId") ?? 0, clientId: row.int("clientId") ?? 0,
+            name: row.string("name") ?? "", shortDescription: row.string("shortDescription"),
+            longDescription: row.string("longDescription"), imgId: row.string("imgId"),
+            thumbImgId: row.string("thumbImgId"), order: row.int("order") ?? -1, revision: row.int("revision") ?? -1,
+            created: row.string("created"), updatedDate: row.string("updatedDate"),
+            debugModeEnabled: row.bool("debugModeEnabled") ?? false, skip: row.bool("skip") ?? false,
+            lockout: row.bool("lockout") ?? false, mapEnabled: row.bool("mapEnabled") ?? true,
+            mapType: row.int("mapType") ?? 0, map: row.string("map"),
+            needConfirmation: row.bool("needConfirmation") ?? false, previewMode: row.int("previewMode") ?? 0,
+            visibility: row.bool("visibility") ?? true,
+            rawData: row.string("rawData"))
+    }
+}
+
+extension Database {
     /// The ids of every stored presentation.
     ///
     /// - Throws: ``StoreError``.
     public func presentationIds() throws -> Set<Int64> {
-        let statement = try cachedStatement("SELECT presentationId FROM presentations")
-        defer { statement.reset() }
-        var ids = Set<Int64>()
-        while try statement.step() { ids.insert(statement.int64(at: 0)) }
-        return ids
+        try primaryKeys(of: PresentationRecord.self)
     }
 
     /// Inserts or updates `records`; local state columns of existing rows are left alone. Call inside
@@ -94,40 +121,6 @@ extension Database {
     ///
     /// - Throws: ``StoreError`` (e.g. a foreign-key failure for an unknown client, reported at commit).
     public func upsertPresentations(_ records: some Sequence<PresentationRecord>) throws {
-        var existing = try presentationIds()
-        let update = try cachedStatement(Database.updatePresentationSQL)
-        let insert = try cachedStatement(Database.insertPresentationSQL)
-        for record in records {
-            let isNew = existing.insert(record.presentationId).inserted
-            try record.execute(isNew ? insert : update)
-        }
-    }
-}
-
-extension PresentationRecord {
-    /// Binds the record to parameters ?1…?21 and runs `statement` once.
-    func execute(_ statement: Statement) throws {
-        try statement.bind(presentationId, at: 1)
-        try statement.bind(clientId, at: 2)
-        try statement.bind(order, at: 8)
-        try statement.bind(revision, at: 9)
-        try statement.bind(debugModeEnabled ? 1 : 0, at: 12)
-        try statement.bind(skip ? 1 : 0, at: 13)
-        try statement.bind(lockout ? 1 : 0, at: 14)
-        try statement.bind(mapEnabled ? 1 : 0, at: 15)
-        try statement.bind(mapType, at: 16)
-        try statement.bind(needConfirmation ? 1 : 0, at: 18)
-        try statement.bind(previewMode, at: 19)
-        try statement.bind(visibility ? 1 : 0, at: 20)
-        try statement.bind(name, at: 3)
-        try statement.bind(shortDescription, at: 4)
-        try statement.bind(longDescription, at: 5)
-        try statement.bind(imgId, at: 6)
-        try statement.bind(thumbImgId, at: 7)
-        try statement.bind(created, at: 10)
-        try statement.bind(updatedDate, at: 11)
-        try statement.bind(map, at: 17)
-        try statement.bind(rawData, at: 21)
-        try statement.execute()
+        try upsert(records)
     }
 }

@@ -58,6 +58,22 @@ public enum ProcessRunner {
         return try run(sclmPath, homeArguments + arguments, stdin: Data(stdin.utf8), environment: environment, timeout: timeout)
     }
 
+    /// Runs `sclm` like ``sclm(_:home:stdin:environment:timeout:)`` on a thread of its own, so waiting
+    /// for it never holds a thread of the cooperative pool (tests may drive a server meanwhile).
+    ///
+    /// - Throws: when the process cannot be started.
+    public static func sclmInBackground(
+        _ arguments: [String], home: String? = nil, stdin: String = "", environment: [String: String] = [:],
+        timeout: TimeInterval = 60
+    ) async throws -> ProcessResult {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                continuation.resume(
+                    with: Result { try sclm(arguments, home: home, stdin: stdin, environment: environment, timeout: timeout) })
+            }.start()
+        }
+    }
+
     /// Runs `executable` with `arguments` and waits for it.
     ///
     /// - Throws: when the process cannot be started.

@@ -1,0 +1,107 @@
+import Foundation
+import SCLMCore
+import SCLMHTTP
+
+/// The OAuth token endpoint of the auth server: `POST {auth.url}/connect/token`, form-encoded
+/// (reference/storyclm.md §2.1).
+///
+/// Requests are retried like any other (429/503 and connection failures only, since a POST is not
+/// idempotent); the server's refusals become ``AuthError``s that say which setting to check.
+public struct TokenEndpoint: Sendable {
+    /// The auth server's base URL.
+    public let authURL: URL
+    /// The application's OAuth client id.
+    public let clientId: String
+    private let clientSecret: String
+    private let transport: any HTTPTransport
+    private let retrier: Retrier
+    private let timeout: Duration
+    private let logger: Logger?
+
+    /// Creates an endpoint.
+    public init(
+        authURL: URL, clientId: String, clientSecret: String, transport: any HTTPTransport,
+        retrier: Retrier = Retrier(policy: RetryPolicy()), timeout: Duration = .seconds(60), logger: Logger? = nil
+    ) {
+        self.authURL = authURL
+        self.clientId = clientId
+        self.clientSecret = clientSecret
+        self.transport = transport
+        self.retrier = retrier
+        self.timeout = timeout
+        self.logger = logger
+    }
+
+    /// Creates an endpoint from `auth.url`, `auth.clientId` and `auth.clientSecret`.
+    ///
+    /// - Throws: ``AuthError`` (`.notConfigured`, exit 64) naming a missing or malformed setting.
+    public init(
+        configuration: Configuration, transport: any HTTPTransport, retrier: Retrier, timeout: Duration,
+        logger: Logger?
+    ) throws {
+        guard let text = configuration.value(.authURL), let url = URL(string: text), url.isHTTP else {
+            throw AuthError(
+                .notConfigured,
+                detail: "auth.url is not an http(s) URL; set it with `sclm config set auth.url URL` or SCLM_AUTH_URL")
+        }
+        func required(_ key: ConfigKey) throws -> String {
+            guard let value = configuration.value(key), !value.isEmpty else {
+                throw AuthError(
+                    .notConfigured,
+                    detail:
+                        "\(key.name) is not set; run `sclm config set \(key.name) …` or set \(key.environmentVariable ?? key.name)"
+                )
+            }
+            return value
+        }
+        self.init(
+            authURL: url, clientId: try required(.clientId), clientSecret: try required(.clientSecret),
+            transport: transport,
+            retrier: retrier, timeout: timeout, logger: logger)
+    }
+
+    /// The token URL.
+    public var tokenURL: URL { authURL.appending(path: "connect/token") }
+
+    /// Asks for tokens with `grant`.
+    ///
+    /// - Throws: ``AuthError`` when the server refuses (`.invalidCredentials`, `.invalidClient`,
+    ///   `.sessionExpired` for a refused refresh token) or answers nonsense; ``HTTPError`` when it cannot
+    ///   be reached; `CancellationError`.
+    public func requestToken(_ grant: TokenGrant) async throws -> TokenResponse {
+        var request = HTTPRequest(
+            .post, url: tokenURL,
+            headers: ["Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"],
+            body: FormEncoding.encode(grant.formFields + [("client_id", clientId), ("client_secret", clientSecret)]),
+            timeout: timeout, maxResponseBytes: 1 << 20)
+        request.headers.set(name: "Cache-Control", value: "no-store")
+        logger?.debug("requesting a \(grant) from \(authURL.hostDescription)")
+        let response = try await retrier.run(method: .post, onRetry: retrier.logging(to: logger)) {
+            let response = try await transport.send(request)
+            guard response.isSuccess || [400, 401].contains(response.status) else {
+                throw HTTPError(response: response, method: .post)
+            }
+            return response
+        }
+        guard response.isSuccess else { throw refusal(response, grant: grant) }
+        do {
+            return try JSONDecoder().decode(TokenResponse.self, from: response.body)
+        } catch {
+            throw AuthError(.badTokenResponse, host: authURL.hostDescription, detail: "no access token in the answer")
+        }
+    }
+
+    private func refusal(_ response: HTTPResponse, grant: TokenGrant) -> AuthError {
+        let host = authURL.hostDescription
+        let reason = response.serverReason
+        if reason == "invalid_client" || reason == "unauthorized_client" || (reason == nil && response.status == 401) {
+            return AuthError(.invalidClient, host: host)
+        }
+        switch (reason, grant) {
+        case ("invalid_grant", .password): return AuthError(.invalidCredentials, host: host)
+        case ("invalid_grant", .refreshToken): return AuthError(.sessionExpired, host: host)
+        case ("invalid_grant", .clientCredentials): return AuthError(.invalidClient, host: host)
+        default: return AuthError(.grantRefused, host: host, detail: reason ?? "HTTP \(response.status)")
+        }
+    }
+}

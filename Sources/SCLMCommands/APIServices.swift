@@ -1,0 +1,83 @@
+import Foundation
+import SCLMAuth
+import SCLMCore
+import SCLMHTTP
+import SCLMStore
+import SCLMSync
+
+/// The network services of one command run, built from the home's configuration: the libcurl transport
+/// (cookie jar in the home), the token endpoint, the auth session and the content API.
+struct APIServices {
+    let configuration: Configuration
+    let store: ContentStore
+    let transport: CurlTransport
+    let retrier: Retrier
+    let requestTimeout: Duration
+    private let logger: Logger
+
+    /// Opens the store (creating the home) and builds the transport from `http.*` settings.
+    ///
+    /// - Throws: `SCLMError` (`.usage`) for a malformed setting, or a storage error.
+    init(context: CommandContext) throws {
+        configuration = try context.configuration()
+        store = try context.store()
+        let transportConfiguration = CurlTransport.Configuration(
+            caBundlePath: configuration.value(.caBundle), cookieJarPath: context.home.cookieJarPath,
+            connectTimeout: try APIServices.seconds(.connectTimeout, in: configuration),
+            stallTimeout: try APIServices.seconds(.stallTimeout, in: configuration))
+        transport = CurlTransport(configuration: transportConfiguration, logger: context.logger)
+        retrier = Retrier(policy: RetryPolicy(maxAttempts: 1 + (try APIServices.number(.retries, in: configuration))))
+        requestTimeout = try APIServices.seconds(.requestTimeout, in: configuration)
+        logger = context.logger
+    }
+
+    /// The token endpoint from `auth.url`, `auth.clientId`, `auth.clientSecret`.
+    ///
+    /// - Throws: ``AuthError`` (`.notConfigured`).
+    func tokenEndpoint() throws -> TokenEndpoint {
+        try TokenEndpoint(
+            configuration: configuration, transport: transport, retrier: retrier, timeout: requestTimeout,
+            logger: logger)
+    }
+
+    /// Where tokens are kept.
+    var tokenStore: DatabaseTokenStore { DatabaseTokenStore(store: store) }
+
+    /// The auth session every API request goes through.
+    ///
+    /// - Throws: ``AuthError`` (`.notConfigured`), `SCLMError` for a malformed `auth.refreshMargin`.
+    func authSession(clock: any WallClock) throws -> AuthSession {
+        AuthSession(
+            endpoint: try tokenEndpoint(), store: tokenStore, transport: transport, clock: clock,
+            refreshMargin: TimeInterval(try APIServices.number(.refreshMargin, in: configuration)), logger: logger)
+    }
+
+    /// The content API at `api.url`.
+    ///
+    /// - Throws: `SCLMError` (`.usage`) for a malformed `api.url`, ``AuthError`` (`.notConfigured`).
+    func syncService(clock: any WallClock) throws -> SyncService {
+        guard let text = configuration.value(.apiURL), let url = URL(string: text), url.isHTTP else {
+            throw SCLMError(
+                .usage, "api.url is not an http(s) URL; set it with `sclm config set api.url URL` or SCLM_API_URL")
+        }
+        return SyncService(
+            apiURL: url, session: try authSession(clock: clock), retrier: retrier, timeout: requestTimeout,
+            logger: logger)
+    }
+
+    /// A non-negative whole-number setting.
+    static func number(_ key: ConfigKey, in configuration: Configuration) throws -> Int {
+        guard let number = configuration.integer(key), number >= 0 else {
+            throw SCLMError(
+                .usage,
+                "\(key.name) must be a whole number of at least 0, got '\(configuration.value(key) ?? "")'; fix it with `sclm config set \(key.name) N`"
+            )
+        }
+        return number
+    }
+
+    /// A setting in whole seconds (at least 1).
+    static func seconds(_ key: ConfigKey, in configuration: Configuration) throws -> Duration {
+        .seconds(max(1, try number(key, in: configuration)))
+    }
+}

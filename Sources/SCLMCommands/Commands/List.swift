@@ -1,0 +1,111 @@
+import Foundation
+import SCLMCore
+import SCLMStore
+import SCLMSync
+
+extension SCLM {
+    /// `sclm list`: the stored clients and their presentations with revision and sync state.
+    public struct List: Command {
+        public static let configuration = CommandConfiguration(
+            commandName: "list",
+            abstract: "List the stored clients and presentations with their revision and sync state.",
+            discussion: "Reads the local database only; run `sclm sync` first to fetch the catalog.",
+            options: [
+                .option("--client", value: "id|name", help: "Only this client (repeatable).", repeatable: true)
+            ])
+
+        let clients: [String]
+
+        public init(parsing arguments: ParsedArguments) throws {
+            clients = arguments.values("--client")
+        }
+
+        public func run(_ context: CommandContext) async throws {
+            let selection = ClientSelection(clients)
+            let listing = try await context.store().read { db in
+                try CatalogListing.read(from: db, selection: selection)
+            }
+            context.emit(listing)
+        }
+    }
+}
+
+/// What `sclm list` shows.
+struct CatalogListing: CommandOutput {
+    struct Client: Encodable {
+        let clientId: Int64
+        let name: String
+        let presentations: [Presentation]
+    }
+
+    struct Presentation: Encodable {
+        let presentationId: Int64
+        let name: String
+        let revision: Int64
+        let installedRevision: Int64?
+        let syncState: String
+        let skip: Bool
+        let visibility: Bool
+        let order: Int64
+
+        init(_ summary: PresentationSummary) {
+            presentationId = summary.presentationId
+            name = summary.name
+            revision = summary.revision
+            installedRevision = summary.installedRevision
+            syncState = summary.syncState.name
+            skip = summary.skip
+            visibility = summary.visibility
+            order = summary.order
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case presentationId, name, revision, installedRevision, syncState, skip, visibility, order
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(presentationId, forKey: .presentationId)
+            try container.encode(name, forKey: .name)
+            try container.encode(revision, forKey: .revision)
+            try container.encode(installedRevision, forKey: .installedRevision)
+            try container.encode(syncState, forKey: .syncState)
+            try container.encode(skip, forKey: .skip)
+            try container.encode(visibility, forKey: .visibility)
+            try container.encode(order, forKey: .order)
+        }
+    }
+
+    let clients: [Client]
+
+    static func read(from db: Database, selection: ClientSelection) throws -> CatalogListing {
+        let stored = try selection.select(try db.clients(), id: \.clientId, name: \.name, place: "stored")
+        let byClient = Dictionary(grouping: try db.presentationSummaries(), by: \.clientId)
+        return CatalogListing(
+            clients: stored.map { client in
+                Client(
+                    clientId: client.clientId, name: client.name,
+                    presentations: (byClient[client.clientId] ?? []).map(Presentation.init))
+            })
+    }
+
+    var text: String {
+        guard !clients.isEmpty else { return "No clients stored yet; run `sclm sync --metadata-only` to fetch them." }
+        return clients.map { client in
+            let rows = client.presentations.map { presentation in
+                [
+                    "\(presentation.presentationId)", presentation.name, "\(presentation.revision)",
+                    presentation.installedRevision.map(String.init) ?? "-",
+                    (SyncState.allCases.first { $0.name == presentation.syncState } ?? .metadataOnly).description
+                        + (presentation.skip ? " (skip)" : ""),
+                ]
+            }
+            let table =
+                rows.isEmpty
+                ? "  (no presentations)"
+                : TextTable.indented(
+                    TextTable.columns(header: ["ID", "NAME", "REVISION", "INSTALLED", "STATE"], rows: rows))
+            return "\(client.name) (client \(client.clientId))\n\(table)"
+        }.joined(separator: "\n\n")
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import SCLMCore
+import SCLMStore
+
+extension SCLM {
+    /// `sclm show ID`: one stored presentation with its package, slides and media files.
+    public struct Show: Command {
+        public static let configuration = CommandConfiguration(
+            commandName: "show",
+            abstract: "Show one stored presentation with its package, slides and media files.",
+            discussion: "Reads the local database only.",
+            arguments: [ArgumentSpec("presentation-id", help: "The presentation's id (see `sclm list`).")])
+
+        let presentationId: Int64
+
+        public init(parsing arguments: ParsedArguments) throws {
+            let text = try arguments.positional(0, named: "presentation-id")
+            guard let id = Int64(text) else { throw ValidationError("presentation id must be a number, got '\(text)'") }
+            presentationId = id
+        }
+
+        public func run(_ context: CommandContext) async throws {
+            let id = presentationId
+            let details = try await context.store().read { db in try PresentationDetails.read(id, from: db) }
+            guard let details else {
+                throw SCLMError(
+                    .notFound,
+                    "presentation \(id) is not stored; `sclm list` shows the stored ones, `sclm sync` fetches new ones")
+            }
+            context.emit(details)
+        }
+    }
+}
+
+/// What `sclm show` prints: the stored record (without the raw JSON and slide HTML), local state and children.
+struct PresentationDetails: CommandOutput {
+    struct Slide: Encodable {
+        let slideId: Int64
+        let name: String
+        let revision: Int64
+        let swipeNext: String?
+        let swipePrevious: String?
+        let linkedSlides: [String]
+    }
+
+    let presentation: PresentationRecord
+    let clientName: String?
+    let syncState: String
+    let installedRevision: Int64?
+    let package: ContentPackageRecord?
+    let slides: [Slide]
+    let mediaFiles: [MediaFileRecord]
+
+    static func read(_ id: Int64, from db: Database) throws -> PresentationDetails? {
+        guard var presentation = try db.presentation(id: id), let summary = try db.presentationSummary(id: id) else {
+            return nil
+        }
+        presentation.rawData = nil
+        let client = try db.fetchScalar(
+            "SELECT name FROM clients WHERE clientId = ?", [presentation.clientId], as: String.self)
+        let slides = try db.slides(ofPresentation: id).map { slide in
+            Slide(
+                slideId: slide.slideId, name: slide.name, revision: slide.revision, swipeNext: slide.swipeNext,
+                swipePrevious: slide.swipePrevious,
+                linkedSlides: (slide.linkedSlides ?? "").split(separator: ",").map {
+                    $0.trimmingCharacters(in: .whitespaces)
+                })
+        }
+        return PresentationDetails(
+            presentation: presentation, clientName: client, syncState: summary.syncState.name,
+            installedRevision: summary.installedRevision, package: try db.contentPackage(ofPresentation: id),
+            slides: slides,
+            mediaFiles: try db.mediaFiles(ofPresentation: id))
+    }
+
+    var text: String {
+        let state = SyncState.allCases.first { $0.name == syncState } ?? .metadataOnly
+        var lines = [
+            "Presentation \(presentation.presentationId): \(presentation.name)",
+            TextTable.keyValues([
+                ("client", "\(clientName ?? "?") (\(presentation.clientId))"),
+                ("revision", "\(presentation.revision) (installed: \(installedRevision.map(String.init) ?? "none"))"),
+                ("state", state.description + (presentation.skip ? ", skipped by the server" : "")),
+                ("updated", presentation.updatedDate ?? "unknown"),
+                ("visible", presentation.visibility ? "yes" : "no"),
+                (
+                    "package",
+                    package.map { "revision \($0.revision), \($0.fileSize) bytes, blob \($0.blobId ?? "?")" } ?? "none"
+                ),
+            ]),
+            "",
+            "Slides (\(slides.count)):",
+        ]
+        if !slides.isEmpty {
+            lines.append(
+                TextTable.indented(
+                    TextTable.columns(
+                        header: ["ID", "NAME", "REVISION", "NEXT", "PREVIOUS"],
+                        rows: slides.map {
+                            ["\($0.slideId)", $0.name, "\($0.revision)", $0.swipeNext ?? "", $0.swipePrevious ?? ""]
+                        })))
+        }
+        lines += ["", "Media files (\(mediaFiles.count)):"]
+        if !mediaFiles.isEmpty {
+            lines.append(
+                TextTable.indented(
+                    TextTable.columns(
+                        header: ["ID", "FILE", "TITLE", "SIZE"],
+                        rows: mediaFiles.map { ["\($0.mediaFileId)", $0.fileName, $0.title ?? "", "\($0.fileSize)"] })))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+}

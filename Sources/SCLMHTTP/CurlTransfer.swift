@@ -1,0 +1,319 @@
+import CCurl
+import Foundation
+import SCLMCore
+import Synchronization
+
+/// One HTTP exchange on a libcurl easy handle: its options, its callbacks and what they collected.
+///
+/// Created on the caller's task, then handed to ``CurlEngine``, whose thread alone touches it until it
+/// completes; only the cancellation flag is shared (atomically). The callbacks find the transfer through
+/// an unretained pointer; the engine keeps it alive while libcurl may call them.
+final class CurlTransfer: @unchecked Sendable {
+    /// What a finished transfer hands back.
+    struct Completion: Sendable {
+        let status: Int
+        let headers: HTTPHeaders
+        let body: Data
+        let url: URL
+    }
+
+    /// How much of an error response body is kept when the body is not wanted (for ``HTTPResponse/serverReason``).
+    private static let errorBodyLimit = 16 << 10
+
+    let request: HTTPRequest
+    private(set) var easy: UnsafeMutableRawPointer?
+    var continuation: CheckedContinuation<Completion, any Error>?
+    /// Whether the response carried `Set-Cookie`, so the engine knows when to persist the jar.
+    private(set) var receivedCookies = false
+    private let cancelFlag = Atomic<Bool>(false)
+    private let file: DownloadFile?
+    private let progress: (@Sendable (DownloadProgress) -> Void)?
+    private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+    private var headerFields: [HTTPHeader] = []
+    private var body = Data()
+    private var isBodyStarted = false
+    private var bodyGoesToFile = false
+    private var failure: (any Error)?
+    private var lastProgress: ContinuousClock.Instant?
+
+    /// Prepares an easy handle for `request`; with `file`, the body streams into it.
+    ///
+    /// - Throws: ``HTTPError`` for a URL that is not http(s) or an option libcurl refuses.
+    init(
+        _ request: HTTPRequest, file: DownloadFile? = nil, progress: (@Sendable (DownloadProgress) -> Void)? = nil,
+        configuration: CurlTransport.Configuration
+    ) throws {
+        self.request = request
+        self.file = file
+        self.progress = progress
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+        guard request.url.isHTTP else {
+            throw HTTPError(.unsupportedScheme, method: request.method, url: request.url)
+        }
+        guard let easy = curl_easy_init() else {
+            throw HTTPError(.transport, method: request.method, url: request.url, detail: "libcurl could not start")
+        }
+        self.easy = easy
+        try configure(configuration)
+    }
+
+    deinit {
+        releaseHandle()
+        errorBuffer.deallocate()
+    }
+
+    // MARK: - Cancellation
+
+    /// Asks the transfer to stop; the callbacks and the engine notice at their next turn.
+    func cancel() { cancelFlag.store(true, ordering: .releasing) }
+
+    /// Whether ``cancel()`` was called.
+    var isCancelled: Bool { cancelFlag.load(ordering: .acquiring) }
+
+    // MARK: - Options
+
+    private func configure(_ configuration: CurlTransport.Configuration) throws {
+        try set(CURLOPT_URL, request.url.absoluteString)
+        try set(CURLOPT_NOSIGNAL, 1)
+        try set(CURLOPT_FOLLOWLOCATION, 1)
+        try set(CURLOPT_MAXREDIRS, configuration.maxRedirects)
+        // Only http and https, also for redirects: libcurl 7.88 would otherwise follow to ftp(s).
+        try set(CURLOPT_PROTOCOLS_STR, "http,https")
+        try set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        try set(CURLOPT_USERAGENT, configuration.userAgent)
+        try set(CURLOPT_CONNECTTIMEOUT_MS, configuration.connectTimeout.milliseconds)
+        // A stall detector instead of a total timeout: below 1 byte/s for that long fails the transfer.
+        try set(CURLOPT_LOW_SPEED_LIMIT, 1)
+        try set(CURLOPT_LOW_SPEED_TIME, max(1, Int(configuration.stallTimeout.components.seconds)))
+        if let timeout = request.timeout { try set(CURLOPT_TIMEOUT_MS, timeout.milliseconds) }
+        try set(CURLOPT_SSL_VERIFYPEER, 1)
+        try set(CURLOPT_SSL_VERIFYHOST, 2)
+        if let bundle = configuration.caBundlePath { try set(CURLOPT_CAINFO, bundle) }
+        try set(CURLOPT_TCP_KEEPALIVE, 1)
+        try check(sclm_curl_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer))
+        if file == nil {
+            // Compressed API responses; never for downloads, whose byte ranges refer to the stored bytes.
+            try set(CURLOPT_ACCEPT_ENCODING, "")
+        } else {
+            try set(CURLOPT_BUFFERSIZE, 256 << 10)
+        }
+        try configureMethod()
+        try configureHeaders()
+        try installCallbacks()
+    }
+
+    private func configureMethod() throws {
+        switch request.method {
+        case .get: try set(CURLOPT_HTTPGET, 1)
+        case .head: try set(CURLOPT_NOBODY, 1)
+        case .post: try set(CURLOPT_POST, 1)
+        default: try set(CURLOPT_CUSTOMREQUEST, request.method.rawValue)
+        }
+        guard let body = request.body ?? (request.method == .post ? Data() : nil) else { return }
+        try check(sclm_curl_easy_setopt_off(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)))
+        try body.withUnsafeBytes { buffer in
+            // COPYPOSTFIELDS copies the bytes, so the body need not outlive this call.
+            // An empty body still needs a valid pointer; libcurl reads zero bytes from it.
+            let pointer = UnsafeMutableRawPointer(mutating: buffer.baseAddress ?? UnsafeRawPointer(errorBuffer))
+            try check(sclm_curl_easy_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, pointer))
+        }
+    }
+
+    private func configureHeaders() throws {
+        var lines = request.headers.map { "\($0.name): \($0.value)" }
+        if request.body != nil { lines.append("Expect:") }  // no 100-continue round trip
+        // A range rather than RESUME_FROM: with If-Range, a 200 answer then delivers the whole body (which
+        // `DownloadFile` writes from offset 0) instead of failing with CURLE_RANGE_ERROR.
+        if let file, file.resumeOffset > 0 { try set(CURLOPT_RANGE, "\(file.resumeOffset)-") }
+        for line in lines { headerList = curl_slist_append(headerList, line) }
+        if let headerList { try check(sclm_curl_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList)) }
+    }
+
+    private func installCallbacks() throws {
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        try check(
+            sclm_curl_easy_setopt_write_callback(easy, CURLOPT_WRITEFUNCTION) { data, size, count, context in
+                guard let context else { return 0 }
+                let length = size * count
+                let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+                return transfer.receiveBody(UnsafeRawBufferPointer(start: data, count: length)) ? length : 0
+            })
+        try check(sclm_curl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, context))
+        try check(
+            sclm_curl_easy_setopt_write_callback(easy, CURLOPT_HEADERFUNCTION) { data, size, count, context in
+                guard let context, let data else { return 0 }
+                let length = size * count
+                let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+                transfer.receiveHeader(UnsafeRawBufferPointer(start: data, count: length))
+                return length
+            })
+        try check(sclm_curl_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, context))
+        try set(CURLOPT_NOPROGRESS, 0)
+        try check(
+            sclm_curl_easy_setopt_xferinfo_callback(easy, CURLOPT_XFERINFOFUNCTION) { context, _, _, _, _ in
+                guard let context else { return 0 }
+                return Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue().transferInfo() ? 0 : 1
+            })
+        try check(sclm_curl_easy_setopt_pointer(easy, CURLOPT_XFERINFODATA, context))
+    }
+
+    private func set(_ option: CURLoption, _ value: Int) throws {
+        try check(sclm_curl_easy_setopt_long(easy, option, value))
+    }
+
+    private func set(_ option: CURLoption, _ value: String) throws {
+        try check(value.withCString { sclm_curl_easy_setopt_string(easy, option, $0) })
+    }
+
+    private func check(_ code: CURLcode) throws {
+        guard code != CURLE_OK else { return }
+        throw HTTPError(
+            .transport, method: request.method, url: request.url, detail: CurlCode(code).description,
+            curlCode: CurlCode(code))
+    }
+
+    // MARK: - Callbacks (engine thread)
+
+    private func receiveHeader(_ bytes: UnsafeRawBufferPointer) {
+        let line = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        if line.hasPrefix("HTTP/") {
+            headerFields = []  // a new response (after a redirect or 100 Continue) starts
+            return
+        }
+        guard let colon = line.firstIndex(of: ":") else { return }
+        let name = String(line[..<colon]).trimmingCharacters(in: .whitespaces)
+        let value = String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+        if HTTPHeaders.same(name, "Set-Cookie") { receivedCookies = true }
+        headerFields.append(HTTPHeader(name: name, value: value))
+    }
+
+    private func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard !isCancelled else { return false }
+        do {
+            if !isBodyStarted { try startBody() }
+            if bodyGoesToFile, let file {
+                try file.append(bytes)
+                reportProgress(final: false)
+            } else if file != nil {
+                body.append(contentsOf: bytes.prefix(max(0, CurlTransfer.errorBodyLimit - body.count)))
+            } else {
+                guard body.count + bytes.count <= request.maxResponseBytes else {
+                    throw HTTPError(
+                        .budgetExceeded, method: request.method, url: request.url,
+                        detail: "more than \(request.maxResponseBytes) bytes")
+                }
+                body.append(contentsOf: bytes)
+            }
+            return true
+        } catch {
+            failure = error
+            return false
+        }
+    }
+
+    private func transferInfo() -> Bool {
+        guard !isCancelled else { return false }
+        reportProgress(final: false)
+        return true
+    }
+
+    /// Called at the first body byte of the final response (or at completion for an empty body).
+    private func startBody() throws {
+        isBodyStarted = true
+        guard let file else { return }
+        var length: curl_off_t = -1
+        _ = sclm_curl_easy_getinfo_off(easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length)
+        bodyGoesToFile = try file.begin(
+            status: responseStatus, headers: HTTPHeaders(headerFields), contentLength: length >= 0 ? Int64(length) : nil
+        )
+    }
+
+    private func reportProgress(final: Bool) {
+        guard let progress, let file, bodyGoesToFile else { return }
+        let now = ContinuousClock.now
+        if !final, let lastProgress, now - lastProgress < .milliseconds(100) { return }
+        lastProgress = now
+        progress(
+            DownloadProgress(fileBytes: file.size, expectedFileBytes: file.expectedSize, receivedBytes: file.received))
+    }
+
+    private var responseStatus: Int {
+        var status = 0
+        _ = sclm_curl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+        return status
+    }
+
+    // MARK: - Completion (engine thread)
+
+    /// The jar lines of the cookies libcurl holds now (`CURLINFO_COOKIELIST`).
+    func cookieLines() -> [String] {
+        var list: UnsafeMutablePointer<curl_slist>?
+        guard sclm_curl_easy_getinfo_slist(easy, CURLINFO_COOKIELIST, &list) == CURLE_OK else { return [] }
+        defer { curl_slist_free_all(list) }
+        var lines: [String] = []
+        var node = list
+        while let current = node {
+            if let data = current.pointee.data { lines.append(String(cString: data)) }
+            node = current.pointee.next
+        }
+        return lines
+    }
+
+    /// Finishes the transfer with libcurl's result, frees the handle and resumes the waiting task.
+    func complete(_ code: CurlCode) {
+        let result: Result<Completion, any Error>
+        if isCancelled {
+            result = .failure(CancellationError())
+        } else if let failure {
+            result = .failure(failure)
+        } else if code != .ok {
+            result = .failure(transportError(code))
+        } else {
+            result = Result { try finishedResponse() }
+        }
+        file?.closeFile()
+        releaseHandle()
+        let waiting = continuation
+        continuation = nil
+        waiting?.resume(with: result)
+    }
+
+    private func finishedResponse() throws -> Completion {
+        if !isBodyStarted { try startBody() }
+        reportProgress(final: true)
+        var effective: UnsafeMutablePointer<CChar>?
+        _ = sclm_curl_easy_getinfo_string(easy, CURLINFO_EFFECTIVE_URL, &effective)
+        let url = effective.flatMap { URL(string: String(cString: $0)) } ?? request.url
+        let completion = Completion(status: responseStatus, headers: HTTPHeaders(headerFields), body: body, url: url)
+        if file != nil, ![200, 206, 416].contains(completion.status) {
+            let response = HTTPResponse(
+                status: completion.status, headers: completion.headers, body: completion.body, url: url)
+            throw HTTPError(response: response, method: request.method)
+        }
+        return completion
+    }
+
+    private func transportError(_ code: CurlCode) -> HTTPError {
+        let message = String(cString: errorBuffer)
+        return HTTPError(
+            code.errorCode, method: request.method, url: request.url,
+            detail: message.isEmpty ? code.description : message, curlCode: code)
+    }
+
+    private func releaseHandle() {
+        if let easy { curl_easy_cleanup(easy) }
+        easy = nil
+        curl_slist_free_all(headerList)
+        headerList = nil
+    }
+}
+
+extension Duration {
+    /// The duration in whole milliseconds (at least 1 for a positive duration), as libcurl's `_MS` options take.
+    var milliseconds: Int {
+        let (seconds, attoseconds) = components
+        let total = Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
+        return total == 0 && self > .zero ? 1 : total
+    }
+}

@@ -1,0 +1,44 @@
+/// One header field as sent or received.
+public struct HTTPHeader: Sendable, Hashable {
+    /// The field name as written (lookups ignore case).
+    public var name: String
+    /// The field value, without surrounding whitespace.
+    public var value: String
+
+    /// Creates a header field.
+    public init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// An ordered list of header fields with case-insensitive lookup; repeated fields (`Set-Cookie`) are kept.
+public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
+    /// The fields in order.
+    public private(set) var fields: [HTTPHeader]
+
+    /// Creates headers from fields.
+    public init(_ fields: [HTTPHeader] = []) { self.fields = fields }
+
+    public init(dictionaryLiteral elements: (String, String)...) {
+        fields = elements.map { HTTPHeader(name: $0.0, value: $0.1) }
+    }
+
+    /// The value of the first field named `name`, or `nil`.
+    public subscript(name: String) -> String? {
+        fields.first { HTTPHeaders.same($0.name, name) }?.value
+    }
+
+    /// Replaces every field named `name` with one field holding `value`.
+    public mutating func set(name: String, value: String) {
+        fields.removeAll { HTTPHeaders.same($0.name, name) }
+        fields.append(HTTPHeader(name: name, value: value))
+    }
+
+    public func makeIterator() -> IndexingIterator<[HTTPHeader]> { fields.makeIterator() }
+
+    /// Whether two field names are the same (ASCII case-insensitive, as header names are).
+    static func same(_ lhs: String, _ rhs: String) -> Bool {
+        lhs.utf8.count == rhs.utf8.count && lhs.lowercased() == rhs.lowercased()
+    }
+}

@@ -1,0 +1,71 @@
+/// The server-side fields of one client, as stored in `clients` (`reference/storyclm.md` §1.4–1.5).
+public struct ClientRecord: Sendable, Equatable, Codable {
+    public var clientId: Int64
+    public var name: String
+    public var shortDescription: String?
+    public var longDescription: String?
+    public var email: String?
+    public var url: String?
+    public var imgId: String?
+    public var thumbImgId: String?
+    public var lockoutEnabled: Bool
+    public var created: String?
+    public var updatedDate: String?
+    /// When sclm last received this client from the server (ISO-8601 UTC).
+    public var synchronized: String?
+
+    /// Creates a record.
+    public init(
+        clientId: Int64, name: String, shortDescription: String? = nil, longDescription: String? = nil,
+        email: String? = nil, url: String? = nil, imgId: String? = nil, thumbImgId: String? = nil,
+        lockoutEnabled: Bool = false, created: String? = nil, updatedDate: String? = nil, synchronized: String? = nil
+    ) {
+        self.clientId = clientId
+        self.name = name
+        self.shortDescription = shortDescription
+        self.longDescription = longDescription
+        self.email = email
+        self.url = url
+        self.imgId = imgId
+        self.thumbImgId = thumbImgId
+        self.lockoutEnabled = lockoutEnabled
+        self.created = created
+        self.updatedDate = updatedDate
+        self.synchronized = synchronized
+    }
+
+    /// Reads a record from a `clients` row.
+    public init(row: Row) {
+        self.init(
+            clientId: row.int("clientId") ?? 0, name: row.string("name") ?? "",
+            shortDescription: row.string("shortDescription"),
+            longDescription: row.string("longDescription"), email: row.string("email"), url: row.string("url"),
+            imgId: row.string("imgId"), thumbImgId: row.string("thumbImgId"),
+            lockoutEnabled: row.bool("lockoutEnabled") ?? false, created: row.string("created"),
+            updatedDate: row.string("updatedDate"), synchronized: row.string("synchronized"))
+    }
+}
+
+extension ClientRecord: UpsertableRecord {
+    public static let table = "clients"
+    public static let columns = [
+        "clientId", "name", "shortDescription", "longDescription", "email", "url", "imgId", "thumbImgId",
+        "lockoutEnabled", "created", "updatedDate", "synchronized",
+    ]
+    public var primaryKey: Int64 { clientId }
+
+    public func bind(_ bind: inout ColumnBinder) throws {
+        try bind(clientId)
+        try bind(name)
+        try bind(shortDescription)
+        try bind(longDescription)
+        try bind(email)
+        try bind(url)
+        try bind(imgId)
+        try bind(thumbImgId)
+        try bind(lockoutEnabled)
+        try bind(created)
+        try bind(updatedDate)
+        try bind(synchronized)
+    }
+}

@@ -1,0 +1,162 @@
+/// One stored presentation as sync and `sclm list` see it: server revision, local state, flags.
+public struct PresentationSummary: Sendable, Equatable, Codable {
+    public var presentationId: Int64
+    public var clientId: Int64
+    public var name: String
+    public var order: Int64
+    public var revision: Int64
+    /// The revision whose content is installed, if any.
+    public var installedRevision: Int64?
+    public var syncState: SyncState
+    public var skip: Bool
+    public var lockout: Bool
+    public var debugModeEnabled: Bool
+    public var visibility: Bool
+    public var updatedDate: String?
+
+    /// Reads a summary from a `presentations` row.
+    public init(row: Row) {
+        presentationId = row.int("presentationId") ?? 0
+        clientId = row.int("clientId") ?? 0
+        name = row.string("name") ?? ""
+        order = row.int("order") ?? -1
+        revision = row.int("revision") ?? -1
+        installedRevision = row.int("installedRevision")
+        syncState = row.int("syncState").flatMap(SyncState.init(rawValue:)) ?? .metadataOnly
+        skip = row.bool("skip") ?? false
+        lockout = row.bool("lockout") ?? false
+        debugModeEnabled = row.bool("debugModeEnabled") ?? false
+        visibility = row.bool("visibility") ?? true
+        updatedDate = row.string("updatedDate")
+    }
+}
+
+/// Reads and bulk changes of the content catalog (clients, presentations, slides, media, packages) for
+/// sync, `sclm list` and `sclm show`. Writes belong inside ``Database/write(_:)``.
+extension Database {
+    private static let summaryColumns = """
+        presentationId, clientId, name, "order", revision, installedRevision, syncState, skip, lockout,
+        debugModeEnabled, visibility, updatedDate
+        """
+
+    /// Every stored client, by name.
+    ///
+    /// - Throws: ``StoreError``.
+    public func clients() throws -> [ClientRecord] {
+        try fetchAll("SELECT * FROM clients ORDER BY name COLLATE NOCASE, clientId").map(ClientRecord.init(row:))
+    }
+
+    /// Every stored presentation, by client, then `order` descending as StoryContent lists them.
+    ///
+    /// - Throws: ``StoreError``.
+    public func presentationSummaries() throws -> [PresentationSummary] {
+        try fetchAll(
+            "SELECT \(Database.summaryColumns) FROM presentations ORDER BY clientId, \"order\" DESC, presentationId"
+        )
+        .map(PresentationSummary.init(row:))
+    }
+
+    /// One stored presentation's summary, or `nil`.
+    ///
+    /// - Throws: ``StoreError``.
+    public func presentationSummary(id: Int64) throws -> PresentationSummary? {
+        try fetchOne("SELECT \(Database.summaryColumns) FROM presentations WHERE presentationId = ?", [id])
+            .map(PresentationSummary.init(row:))
+    }
+
+    /// One stored presentation's server fields, or `nil`.
+    ///
+    /// - Throws: ``StoreError``.
+    public func presentation(id: Int64) throws -> PresentationRecord? {
+        try fetchOne("SELECT * FROM presentations WHERE presentationId = ?", [id]).map(PresentationRecord.init(row:))
+    }
+
+    /// The slides of a presentation in order.
+    ///
+    /// - Throws: ``StoreError``.
+    public func slides(ofPresentation id: Int64) throws -> [SlideRecord] {
+        try fetchAll("SELECT * FROM slides WHERE presentationId = ? ORDER BY position, slideId", [id])
+            .map(SlideRecord.init(row:))
+    }
+
+    /// The media files of a presentation in order.
+    ///
+    /// - Throws: ``StoreError``.
+    public func mediaFiles(ofPresentation id: Int64) throws -> [MediaFileRecord] {
+        try fetchAll("SELECT * FROM media_files WHERE presentationId = ? ORDER BY position, mediaFileId", [id])
+            .map(MediaFileRecord.init(row:))
+    }
+
+    /// The content package of a presentation, or `nil`.
+    ///
+    /// - Throws: ``StoreError``.
+    public func contentPackage(ofPresentation id: Int64) throws -> ContentPackageRecord? {
+        try fetchOne("SELECT * FROM content_packages WHERE presentationId = ?", [id]).map(
+            ContentPackageRecord.init(row:))
+    }
+
+    /// Stored revisions of `R`'s rows (slides or media files), by primary key.
+    ///
+    /// - Throws: ``StoreError``.
+    public func revisions<R: UpsertableRecord>(of type: R.Type) throws -> [Int64: Int64] {
+        let statement = try cachedStatement("SELECT \(R.quotedColumns[0]), revision FROM \(R.table)")
+        defer { statement.reset() }
+        var revisions: [Int64: Int64] = [:]
+        while try statement.step() { revisions[statement.int64(at: 0)] = statement.int64(at: 1) }
+        return revisions
+    }
+
+    /// Deletes rows of `R`'s table (slides or media files) that belong to `presentationId` but are not in `keeping`.
+    ///
+    /// - Throws: ``StoreError``.
+    public func deleteRows<R: UpsertableRecord>(
+        of type: R.Type, ofPresentation presentationId: Int64, keeping: Set<Int64>
+    ) throws {
+        let key = R.quotedColumns[0]
+        let stored = try fetchAll("SELECT \(key) FROM \(R.table) WHERE presentationId = ?", [presentationId])
+            .compactMap { $0.int(R.columns[0]) }
+        for id in stored where !keeping.contains(id) {
+            try execute("DELETE FROM \(R.table) WHERE \(key) = ?", [id])
+        }
+    }
+
+    /// Moves rows of `R`'s table (slides or media files) to new list positions, by primary key.
+    ///
+    /// - Throws: ``StoreError``.
+    public func setPositions<R: UpsertableRecord>(of type: R.Type, _ positions: [Int64: Int64]) throws {
+        for (id, position) in positions {
+            try execute("UPDATE \(R.table) SET position = ? WHERE \(R.quotedColumns[0]) = ?", [position, id])
+        }
+    }
+
+    /// Deletes presentations (their slides, media files and package rows go with them).
+    ///
+    /// - Throws: ``StoreError``.
+    public func deletePresentations(_ ids: some Sequence<Int64>) throws {
+        for id in ids { try execute("DELETE FROM presentations WHERE presentationId = ?", [id]) }
+    }
+
+    /// Deletes clients and everything stored under them.
+    ///
+    /// - Throws: ``StoreError``.
+    public func deleteClients(_ ids: some Sequence<Int64>) throws {
+        for id in ids { try execute("DELETE FROM clients WHERE clientId = ?", [id]) }
+    }
+
+    /// Sets a presentation's sync state.
+    ///
+    /// - Throws: ``StoreError``.
+    public func setSyncState(_ state: SyncState, presentationId: Int64) throws {
+        try execute(
+            "UPDATE presentations SET syncState = ? WHERE presentationId = ?", [state.rawValue, presentationId])
+    }
+
+    /// Updates the flags a client's presentation list carries (`skip`, `lockout`, `debug`) without a full upsert.
+    ///
+    /// - Throws: ``StoreError``.
+    public func setListingFlags(presentationId: Int64, skip: Bool, lockout: Bool, debugModeEnabled: Bool) throws {
+        try execute(
+            "UPDATE presentations SET skip = ?, lockout = ?, debugModeEnabled = ? WHERE presentationId = ?",
+            [skip, lockout, debugModeEnabled, presentationId])
+    }
+}

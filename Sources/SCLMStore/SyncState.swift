@@ -1,0 +1,39 @@
+/// Where a presentation stands in sync, as StoryContent's `Presentation.syncState` (DESIGN §3).
+public enum SyncState: Int64, Sendable, Codable, CaseIterable, CustomStringConvertible {
+    /// Metadata only (e.g. a `skip` presentation that is never downloaded).
+    case metadataOnly = 0
+    /// New on the server; its content can be downloaded.
+    case readyToDownload = 1
+    /// Waiting for a download slot.
+    case queued = 2
+    /// Installed, and the server has a newer revision.
+    case updateAvailable = 3
+    /// Being downloaded or installed.
+    case downloading = 4
+    /// Installed at the server's revision.
+    case installed = 5
+
+    /// Words for `sclm list`.
+    public var description: String {
+        switch self {
+        case .metadataOnly: "metadata only"
+        case .readyToDownload: "ready to download"
+        case .queued: "queued"
+        case .updateAvailable: "update available"
+        case .downloading: "downloading"
+        case .installed: "installed"
+        }
+    }
+
+    /// One word for `--json`.
+    public var name: String {
+        switch self {
+        case .metadataOnly: "metadataOnly"
+        case .readyToDownload: "readyToDownload"
+        case .queued: "queued"
+        case .updateAvailable: "updateAvailable"
+        case .downloading: "downloading"
+        case .installed: "installed"
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import SCLMStore
+
+/// A presentation as `GET /v1/presentations/{id}` returns it (`SCLMPresentation`). The package is under
+/// the wire key `sourcesFolder`; slides and media files are `{id, revision}` stubs.
+public struct PresentationDTO: Sendable, Equatable, Decodable {
+    public var id: Int64
+    public var name: String
+    public var shortDescription: String?
+    public var longDescription: String?
+    public var thumbImgId: String?
+    public var imgId: String?
+    public var order: Int64
+    public var revision: Int64
+    public var created: String?
+    public var updated: String?
+    public var clientId: Int64?
+    public var debugModeEnabled: Bool
+    public var skip: Bool
+    public var mapEnabled: Bool
+    public var mapType: Int64
+    public var needConfirmation: Bool
+    public var previewMode: Int64
+    public var map: String?
+    public var visibility: Bool
+    public var sourcesFolder: ContentPackageDTO?
+    public var slides: [SlideStubDTO]
+    public var mediaFiles: [MediaFileStubDTO]
+
+    private enum CodingKeys: String, CodingKey {
+        case id, name, shortDescription, longDescription, thumbImgId, imgId, order, revision, created, updated, clientId
+        case debugModeEnabled, skip, mapEnabled, mapType, needConfirmation, previewMode, map, visibility, sourcesFolder
+        case slides, mediaFiles
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(Int64.self, forKey: .id)
+        revision = try container.decode(Int64.self, forKey: .revision)
+        name = container.lenient(.name, default: "")
+        shortDescription = container.lenient(.shortDescription)
+        longDescription = container.lenient(.longDescription)
+        thumbImgId = container.lenient(.thumbImgId)
+        imgId = container.lenient(.imgId)
+        order = container.lenient(.order, default: -1)
+        created = container.lenient(.created)
+        updated = container.lenient(.updated)
+        clientId = container.lenient(.clientId)
+        debugModeEnabled = container.lenient(.debugModeEnabled, default: false)
+        skip = container.lenient(.skip, default: false)
+        mapEnabled = container.lenient(.mapEnabled, default: true)
+        mapType = container.lenient(.mapType, default: 0)
+        needConfirmation = container.lenient(.needConfirmation, default: false)
+        previewMode = container.lenient(.previewMode, default: 0)
+        map = container.lenient(.map)
+        visibility = container.lenient(.visibility, default: true)
+        sourcesFolder = container.lenient(.sourcesFolder)
+        slides = container.lenientArray(.slides)
+        mediaFiles = container.lenientArray(.mediaFiles)
+    }
+
+    /// The stored form; `lockout` comes from the client's listing and `rawData` is the JSON as received.
+    public func record(clientId listingClientId: Int64, lockout: Bool, rawData: String?) -> PresentationRecord {
+        PresentationRecord(
+            presentationId: id, clientId: clientId ?? listingClientId, name: name, shortDescription: shortDescription,
+            longDescription: longDescription, imgId: imgId, thumbImgId: thumbImgId, order: order, revision: revision,
+            created: created, updatedDate: updated, debugModeEnabled: debugModeEnabled, skip: skip, lockout: lockout,
+            mapEnabled: mapEnabled, mapType: mapType, map: map, needConfirmation: needConfirmation,
+            previewMode: previewMode, visibility: visibility, rawData: rawData)
+    }
+}
+
+/// An entry of a presentation's slide or media-file list: an id and the revision to compare.
+public protocol ListedRevision: Sendable {
+    /// The slide's or media file's id.
+    var id: Int64 { get }
+    /// Its revision on the server.
+    var revision: Int64 { get }
+}
+
+/// A slide as a presentation lists it.
+public struct SlideStubDTO: ListedRevision, Equatable, Decodable {
+    public var id: Int64
+    public var revision: Int64
+
+    private enum CodingKeys: String, CodingKey { case id, revision }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(Int64.self, forKey: .id)
+        revision = container.lenient(.revision, default: -1)
+    }
+}
+
+/// A media file as a presentation lists it.
+public struct MediaFileStubDTO: ListedRevision, Equatable, Decodable {
+    public var id: Int64
+    public var revision: Int64
+    public var fileSize: Int64
+
+    private enum CodingKeys: String, CodingKey { case id, revision, fileSize }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(Int64.self, forKey: .id)
+        revision = container.lenient(.revision, default: -1)
+        fileSize = container.lenient(.fileSize, default: 0)
+    }
+}

@@ -1,0 +1,61 @@
+import SCLMCore
+
+/// A sync step that failed, naming what it was working on (the client list, presentation 17, slide 1701
+/// of presentation 17) and wrapping the reason, which says what to do.
+public struct SyncError: CategorizedError {
+    /// The kind of failure. New kinds may be added; do not switch exhaustively.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Base: String, Hashable, Sendable { case fetchFailed, badResponse, unknownClient, writeFailed }
+        private let base: Base
+
+        /// A request for `subject` failed (see ``SyncError/cause``).
+        public static let fetchFailed = Code(base: .fetchFailed)
+        /// The server's answer for `subject` could not be read.
+        public static let badResponse = Code(base: .badResponse)
+        /// A `--client` value matches no client on the server.
+        public static let unknownClient = Code(base: .unknownClient)
+        /// Storing or removing `subject` locally failed.
+        public static let writeFailed = Code(base: .writeFailed)
+
+        public var description: String { base.rawValue }
+    }
+
+    /// The kind of failure.
+    public let code: Code
+    /// What was being synced, e.g. `presentation 17`.
+    public let subject: String
+    /// The underlying failure.
+    public let cause: (any Error)?
+    /// Extra text (the decoding problem, the known clients).
+    public let detail: String?
+
+    /// Creates an error.
+    public init(_ code: Code, subject: String, cause: (any Error)? = nil, detail: String? = nil) {
+        self.code = code
+        self.subject = subject
+        self.cause = cause
+        self.detail = detail
+    }
+
+    public var category: ErrorCategory {
+        switch code {
+        case .unknownClient: .notFound
+        case .badResponse: .network
+        default: cause?.category ?? .internal
+        }
+    }
+
+    public var description: String {
+        switch code {
+        case .badResponse:
+            return
+                "cannot read \(subject) from the server (\(detail ?? "unexpected JSON")); check api.url, and report it if it persists"
+        case .unknownClient:
+            return "no client \(subject)\(detail.map { "; known clients: \($0)" } ?? "")"
+        case .writeFailed:
+            return "cannot store \(subject): \(cause?.userMessage ?? detail ?? "unknown error")"
+        default:
+            return "cannot fetch \(subject): \(cause?.userMessage ?? detail ?? "unknown error")"
+        }
+    }
+}

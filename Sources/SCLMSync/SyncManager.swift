@@ -1,0 +1,217 @@
+import Foundation
+import SCLMAuth
+import SCLMCore
+import SCLMStore
+
+/// What `sclm sync` is asked to do.
+public struct SyncOptions: Sendable, Equatable {
+    /// Which clients.
+    public var clients: ClientSelection
+    /// Requests (metadata) or transfers (content) in flight at once.
+    public var jobs: Int
+    /// Stop after the metadata phase.
+    public var metadataOnly: Bool
+
+    /// Creates options.
+    public init(clients: ClientSelection = ClientSelection(), jobs: Int = 4, metadataOnly: Bool = false) {
+        self.clients = clients
+        self.jobs = max(1, jobs)
+        self.metadataOnly = metadataOnly
+    }
+}
+
+/// Keeps the local catalog in step with the server (DESIGN §5).
+///
+/// ``sync(_:)`` runs the metadata phase, then works out which presentations need content
+/// (``contentCandidates(clientIds:)``); the content phase (download, verify, install) is where issue #4
+/// plugs in, between the two, and the result is recorded in the `lastSyncAt`/`lastSyncResult`
+/// preferences either way.
+///
+/// The metadata phase fetches the client list, then only presentations that are new or whose revision
+/// moved, at most `jobs` at a time, with the slides and media files whose revision moved; it stores
+/// everything in one transaction and removes what the server no longer lists (rows, then content
+/// folders). A presentation that cannot be fetched is reported and keeps its stored state; an
+/// ``AuthError`` or a cancellation stops the sync with nothing written.
+public actor SyncManager {
+    private let service: SyncService
+    private let store: ContentStore
+    private let home: Home
+    private let clock: any WallClock
+    private let logger: Logger?
+
+    /// Creates a manager.
+    public init(
+        service: SyncService, store: ContentStore, home: Home, clock: any WallClock = SystemClock(),
+        logger: Logger? = nil
+    ) {
+        self.service = service
+        self.store = store
+        self.home = home
+        self.clock = clock
+        self.logger = logger
+    }
+
+    /// Runs a sync and records its result.
+    ///
+    /// - Throws: ``SyncError`` when the client list cannot be had, ``AuthError``, ``StoreError``,
+    ///   `CancellationError`.
+    public func sync(_ options: SyncOptions) async throws -> SyncReport {
+        do {
+            let metadata = try await syncMetadata(options)
+            // The content phase (issue #4) downloads and installs `pendingContent` here unless metadataOnly.
+            let report = SyncReport(
+                metadata: metadata, pendingContent: try await contentCandidates(clientIds: Set(metadata.clientIds)))
+            await record(result: report.isSuccess ? "ok" : "failed")
+            return report
+        } catch {
+            await record(result: error is CancellationError ? "cancelled" : "failed")
+            throw error
+        }
+    }
+
+    /// The metadata phase alone.
+    ///
+    /// - Throws: like ``sync(_:)``.
+    public func syncMetadata(_ options: SyncOptions) async throws -> MetadataReport {
+        let listing = try await service.clients()
+        let (stored, storedClients) = try await store.read { db in
+            (try db.presentationSummaries(), try db.primaryKeys(of: ClientRecord.self))
+        }
+        let plan = try MetadataPlan.make(
+            listing: listing, selection: options.clients, stored: stored, storedClientIds: storedClients)
+        if !plan.fetches.isEmpty {
+            logger?.info("fetching \(plan.fetches.count) new or changed presentation(s), \(options.jobs) at a time")
+        }
+        let outcomes = try await fetch(plan.fetches, jobs: options.jobs)
+        let fetched = outcomes.compactMap(\.fetched)
+        let failures = outcomes.compactMap(\.failure)
+        let update = MetadataUpdate(plan: plan, fetched: fetched, synchronizedAt: Timestamp.string(from: clock.now))
+        do {
+            try await store.write { db in try update.apply(to: db) }
+        } catch let error as StoreError {
+            throw SyncError(.writeFailed, subject: "the synced metadata", cause: error)
+        }
+        removeContent(of: plan.removals)
+        return MetadataReport(
+            clientIds: plan.clients.map(\.id), presentations: plan.listedCount,
+            added: fetched.filter(\.isNew).map(\.record.presentationId),
+            updated: fetched.filter { !$0.isNew }.map(\.record.presentationId),
+            removed: plan.removals.map(\.presentationId), unchanged: plan.unchangedCount + plan.flagUpdates.count,
+            failures: failures)
+    }
+
+    /// Presentations of `clientIds` (all when `nil`) whose content is not installed at the server's
+    /// revision and that the server does not mark `skip`.
+    ///
+    /// - Throws: ``StoreError``.
+    public func contentCandidates(clientIds: Set<Int64>?) async throws -> [ContentCandidate] {
+        try await store.read { db in
+            try db.presentationSummaries().filter { summary in
+                [.readyToDownload, .updateAvailable].contains(summary.syncState) && !summary.skip
+                    && (clientIds?.contains(summary.clientId) ?? true)
+            }.map { summary in
+                ContentCandidate(
+                    presentationId: summary.presentationId, clientId: summary.clientId, name: summary.name,
+                    revision: summary.revision, installedRevision: summary.installedRevision,
+                    syncState: summary.syncState,
+                    package: try db.contentPackage(ofPresentation: summary.presentationId))
+            }
+        }
+    }
+
+    // MARK: - Fetching
+
+    private func fetch(_ fetches: [MetadataPlan.Fetch], jobs: Int) async throws -> [FetchOutcome] {
+        guard !fetches.isEmpty else { return [] }
+        let known = try await store.read { db in
+            (slides: try db.revisions(of: SlideRecord.self), media: try db.revisions(of: MediaFileRecord.self))
+        }
+        let service = self.service
+        return try await concurrentMap(fetches, width: jobs) { fetch in
+            do {
+                return FetchOutcome(
+                    fetched: try await SyncManager.fetchPresentation(
+                        fetch, slides: known.slides, media: known.media, service: service))
+            } catch let error as SyncError {
+                return FetchOutcome(failure: SyncFailure(presentationId: fetch.stub.id, error: error))
+            }
+        }
+    }
+
+    private static func fetchPresentation(
+        _ fetch: MetadataPlan.Fetch, slides knownSlides: [Int64: Int64], media knownMedia: [Int64: Int64],
+        service: SyncService
+    ) async throws -> FetchedPresentation {
+        let response = try await service.presentation(fetch.stub.id)
+        let presentation = response.value
+        let slides = try await fetchChanged(presentation.slides, known: knownSlides) {
+            try await service.slide($0.id, of: presentation.id).record(presentationId: presentation.id, position: $1)
+        }
+        let media = try await fetchChanged(presentation.mediaFiles, known: knownMedia) {
+            try await service.mediaFile($0.id, of: presentation.id).record(
+                presentationId: presentation.id, position: $1)
+        }
+        return FetchedPresentation(
+            record: presentation.record(
+                clientId: fetch.clientId, lockout: fetch.stub.lockout,
+                rawData: String(decoding: response.body, as: UTF8.self)),
+            fetchedSlides: slides.fetched, slidePositions: slides.positions, fetchedMediaFiles: media.fetched,
+            mediaPositions: media.positions,
+            package: presentation.sourcesFolder?.record(presentationId: presentation.id),
+            isNew: fetch.isNew)
+    }
+
+    /// Fetches the listed items whose revision differs from the stored one; the others only get their
+    /// list position.
+    private static func fetchChanged<Item: ListedRevision, Record>(
+        _ items: [Item], known: [Int64: Int64], fetch: (Item, Int64) async throws -> Record
+    ) async throws -> (fetched: [Record], positions: [Int64: Int64]) {
+        var fetched: [Record] = []
+        var positions: [Int64: Int64] = [:]
+        for (position, item) in items.enumerated() {
+            if known[item.id] == item.revision {
+                positions[item.id] = Int64(position)
+            } else {
+                fetched.append(try await fetch(item, Int64(position)))
+            }
+        }
+        return (fetched, positions)
+    }
+
+    // MARK: - Bookkeeping
+
+    /// Removes the content folders of removed presentations, after their rows are gone.
+    private func removeContent(of removals: [MetadataPlan.Removal]) {
+        for removal in removals {
+            let folder = home.presentationDirectory(clientId: removal.clientId, presentationId: removal.presentationId)
+            do {
+                try FileSystem.removeTree(folder)
+            } catch {
+                logger?.warning(
+                    "presentation \(removal.presentationId) was removed, but its content was not: \(error.userMessage)")
+            }
+        }
+    }
+
+    /// Stores `lastSyncAt`/`lastSyncResult`, even when the sync was cancelled.
+    private func record(result: String) async {
+        let now = clock.now
+        let store = self.store
+        // A fresh task: a cancelled sync still records that it was cancelled.
+        await Task {
+            try? await store.write { db in
+                try db.setPreference(
+                    scope: PreferenceKey.sclmScope, key: PreferenceKey.lastSyncAt, value: Timestamp.string(from: now),
+                    now: now)
+                try db.setPreference(
+                    scope: PreferenceKey.sclmScope, key: PreferenceKey.lastSyncResult, value: result, now: now)
+            }
+        }.value
+    }
+}
+
+/// One presentation's fetch: its data, or why it failed (which does not stop the others).
+private struct FetchOutcome: Sendable {
+    var fetched: FetchedPresentation?
+    var failure: SyncFailure?
+}

@@ -1,0 +1,85 @@
+import Foundation
+import SCLMCore
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A loopback server run as a child process (a Python script) that prints its base URL as its first
+/// stdout line; stopped on ``stop()`` or when released.
+public final class ServerProcess: Sendable {
+    /// The base URL the server printed, e.g. `http://127.0.0.1:43123`.
+    public let url: URL
+    private let process: Mutex<Process?>
+    private let logPath: String
+
+    /// Starts `python3 SCRIPT ARGUMENTS…` in the package root and waits (up to 30 s) for its URL line.
+    ///
+    /// - Throws: `SCLMError` when the server does not start or prints no URL.
+    public init(script: String, arguments: [String] = []) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        // A child spawned from a test thread inherits that thread's blocked-signal mask, which would keep
+        // SIGTERM from ever reaching the server; this trampoline clears the mask, then becomes the real
+        // interpreter (not a pyenv shim), so `stop()` ends the server cleanly.
+        let trampoline =
+            "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, set()); "
+            + "os.execv(sys.executable, [sys.executable] + sys.argv[1:])"
+        process.arguments = ["python3", "-c", trampoline, script] + arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: ProcessRunner.packageRoot)
+        let output = Pipe()
+        let logPath = NSTemporaryDirectory() + "/sclm-server-\(getpid())-\(UUID().uuidString).log"
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+        process.standardOutput = output
+        process.standardError = FileHandle(forWritingAtPath: logPath)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        self.logPath = logPath
+        self.process = Mutex(process)
+        guard let line = ServerProcess.firstLine(of: output.fileHandleForReading.fileDescriptor, timeout: 30),
+            let url = URL(string: line.trimmingCharacters(in: .whitespacesAndNewlines)), url.host() != nil
+        else {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+            throw SCLMError(.internal, "\(script) did not print its URL; its log:\n\(log)")
+        }
+        self.url = url
+    }
+
+    deinit { stop() }
+
+    /// What the server wrote to stderr so far (its request log).
+    public var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+    /// Terminates the server (SIGTERM) and waits for it.
+    public func stop() {
+        process.withLock { process in
+            guard let running = process else { return }
+            if running.isRunning { running.terminate() }
+            let deadline = Date().addingTimeInterval(10)
+            while running.isRunning && Date() < deadline { usleep(20_000) }
+            if running.isRunning { kill(running.processIdentifier, SIGKILL) }
+            running.waitUntilExit()
+            process = nil
+        }
+        try? FileManager.default.removeItem(atPath: logPath)
+    }
+
+    /// Reads bytes up to the first newline, waiting at most `timeout` seconds in all.
+    private static func firstLine(of descriptor: Int32, timeout: Double) -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        var bytes: [UInt8] = []
+        while Date() < deadline {
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, 200) >= 0 else { return nil }
+            guard poller.revents != 0 else { continue }
+            var byte: UInt8 = 0
+            guard read(descriptor, &byte, 1) == 1 else { return nil }
+            if byte == UInt8(ascii: "\n") { return String(decoding: bytes, as: UTF8.self) }
+            bytes.append(byte)
+        }
+        return nil
+    }
+}
