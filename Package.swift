@@ -23,21 +23,26 @@ let package = Package(
         .target(name: "SCLMStore", dependencies: ["SCLMCore", "CSQLite"]),
         .target(name: "SCLMHTTP", dependencies: ["SCLMCore", "CCurl"]),
         .target(name: "SCLMAuth", dependencies: ["SCLMCore", "SCLMHTTP", "SCLMStore"]),
+        .target(name: "SCLMArchive", dependencies: ["SCLMCore", "CArchive"]),
         .target(name: "SCLMSync", dependencies: ["SCLMCore", "SCLMHTTP", "SCLMAuth", "SCLMStore"]),
-        .target(name: "SCLMCommands", dependencies: ["SCLMCore", "SCLMStore", "SCLMHTTP", "SCLMAuth", "SCLMSync"]),
+        .target(
+            name: "SCLMCommands",
+            dependencies: ["SCLMCore", "SCLMStore", "SCLMHTTP", "SCLMAuth", "SCLMSync", "SCLMArchive"]),
 
         // MARK: Executable
         .executableTarget(name: "sclm", dependencies: ["SCLMCommands"]),
-        .executableTarget(name: "sclm-bench", dependencies: ["SCLMCore", "SCLMStore"]),
+        .executableTarget(name: "sclm-bench", dependencies: ["SCLMCore", "SCLMStore", "SCLMArchive"]),
 
         // MARK: Test support and tests
         .target(
-            name: "SCLMTestSupport", dependencies: ["SCLMCore", "SCLMStore", "SCLMHTTP"], path: "Tests/SCLMTestSupport"),
+            name: "SCLMTestSupport", dependencies: ["SCLMCore", "SCLMStore", "SCLMHTTP", "CArchive"],
+            path: "Tests/SCLMTestSupport"),
         .testTarget(name: "SCLMCoreTests", dependencies: ["SCLMCore", "SCLMTestSupport"]),
         .testTarget(name: "SCLMStoreTests", dependencies: ["SCLMStore", "SCLMTestSupport", "CSQLite"]),
         .testTarget(name: "SCLMHTTPTests", dependencies: ["SCLMHTTP", "SCLMTestSupport"]),
         .testTarget(name: "SCLMAuthTests", dependencies: ["SCLMAuth", "SCLMTestSupport"]),
         .testTarget(name: "SCLMSyncTests", dependencies: ["SCLMSync", "SCLMTestSupport"]),
+        .testTarget(name: "SCLMArchiveTests", dependencies: ["SCLMArchive", "SCLMCore", "SCLMTestSupport"]),
         .testTarget(name: "SCLMEndToEndTests", dependencies: ["sclm", "SCLMTestSupport", "SCLMStore", "SCLMHTTP"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,10 +1,40 @@
 #ifndef SCLM_CARCHIVE_SHIM_H
 #define SCLM_CARCHIVE_SHIM_H
 
+#include <fcntl.h>
+#include <sys/types.h>
+#include <unistd.h>
+
 #include <archive.h>
 #include <archive_entry.h>
 
 /// Returns `AE_IFMT`, the file-type mask of `archive_entry_filetype` (a macro Swift imports as an untyped literal).
 static inline unsigned int sclm_archive_ifmt(void) { return AE_IFMT; }
+
+/// libarchive's entry types as plain constants (the `AE_IF*` macros contain casts Swift cannot import).
+enum {
+    SCLM_AE_IFREG = AE_IFREG,
+    SCLM_AE_IFDIR = AE_IFDIR,
+    SCLM_AE_IFLNK = AE_IFLNK,
+    SCLM_AE_IFCHR = AE_IFCHR,
+    SCLM_AE_IFBLK = AE_IFBLK,
+    SCLM_AE_IFIFO = AE_IFIFO,
+    SCLM_AE_IFSOCK = AE_IFSOCK,
+};
+
+// Extraction helpers. openat(2) is variadic (unavailable in Swift); syncfs(2) is a GNU extension that
+// Swift's Glibc module does not export (declaring _GNU_SOURCE here would make this module's system types
+// differ from Glibc's). Package extraction flushes a whole staging tree with one syncfs call instead of
+// one fsync per file (each fsync is a journal commit on ext4).
+
+/// Wraps `openat(2)` with an explicit `mode` (used with `O_CREAT`).
+static inline int sclm_archive_openat(int dirfd, const char *path, int flags, mode_t mode) {
+    return openat(dirfd, path, flags, mode);
+}
+
+extern int syncfs(int fd);
+
+/// Wraps `syncfs(2)`: flushes the file system that holds `fd` (data and metadata of every file on it).
+static inline int sclm_archive_syncfs(int fd) { return syncfs(fd); }
 
 #endif

@@ -15,7 +15,10 @@ public struct SCLM: Command {
             Exit codes: 0 ok, 1 some work failed, 64 usage, 69 service unavailable, 70 internal,
             74 I/O, 75 temporary failure, 77 login needed, 130 cancelled.
             """,
-        subcommands: [Login.self, Logout.self, Whoami.self, Sync.self, List.self, Show.self, Status.self, Config.self]
+        subcommands: [
+            Login.self, Logout.self, Whoami.self, Sync.self, List.self, Show.self, Status.self, Config.self,
+            Validate.self,
+        ]
     )
 
     public init(parsing arguments: ParsedArguments) throws {}

@@ -1,0 +1,85 @@
+import SCLMCore
+
+/// A failure to read, check, extract or install a content package.
+///
+/// ``code`` says what kind of failure it is (switch on it; new codes may be added), ``archivePath`` the
+/// package, ``entryPath`` the entry involved if any, and ``findings`` the rule violations behind a
+/// ``Code/refused`` package. The description is one sentence naming what failed and what to do.
+public struct ArchiveError: CategorizedError {
+    /// The kind of failure.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Value: String {
+            case unreadable, refused, writeFailed, installFailed, libarchive
+        }
+
+        private let value: Value
+
+        /// The package (or folder) cannot be opened or read: missing, permission denied, not a file. Exit 74.
+        public static let unreadable = Code(value: .unreadable)
+        /// The package breaks the package policy; ``ArchiveError/findings`` lists why. Exit 1.
+        public static let refused = Code(value: .refused)
+        /// Writing the staging folder failed (disk full, permissions). Exit 74.
+        public static let writeFailed = Code(value: .writeFailed)
+        /// Swapping the staging folder in (or repairing an interrupted swap) failed. Exit 74.
+        public static let installFailed = Code(value: .installFailed)
+        /// libarchive could not be set up (out of memory, unsupported build). Exit 70.
+        public static let libarchive = Code(value: .libarchive)
+
+        public var description: String { value.rawValue }
+    }
+
+    /// The kind of failure.
+    public let code: Code
+    /// What failed and what to do, as one sentence.
+    public let message: String
+    /// The package or folder concerned.
+    public let archivePath: String?
+    /// The entry concerned, if any (escaped for display).
+    public let entryPath: String?
+    /// The rule violations of a refused package (errors first).
+    public let findings: [Finding]
+    /// The system error number behind an I/O failure.
+    public let systemError: Int32?
+
+    /// Creates an error.
+    public init(
+        _ code: Code, _ message: String, archivePath: String? = nil, entryPath: String? = nil,
+        findings: [Finding] = [], systemError: Int32? = nil
+    ) {
+        self.code = code
+        self.message = message
+        self.archivePath = archivePath
+        self.entryPath = entryPath
+        self.findings = findings
+        self.systemError = systemError
+    }
+
+    public var category: ErrorCategory {
+        switch code {
+        case .refused: .archive
+        case .libarchive: .internal
+        default: .storage
+        }
+    }
+
+    public var description: String { message }
+
+    /// A ``Code/refused`` error for `findings` (at least one of them an error).
+    static func refused(_ archivePath: String, findings: [Finding]) -> ArchiveError {
+        let errors = findings.filter { $0.severity == .error }
+        let first = errors.first ?? findings.first
+        let more = errors.count > 1 ? " (and \(errors.count - 1) more)" : ""
+        let detail = first.map { "\($0.rule.id) at \($0.location): \($0.message)\(more); \($0.fix)" } ?? "policy violation"
+        return ArchiveError(
+            .refused, "package \(archivePath) refused: \(detail)", archivePath: archivePath, entryPath: first?.path,
+            findings: findings)
+    }
+
+    /// An I/O error for a failed system call on `path`.
+    static func system(_ code: Code, _ action: String, path: String, errno number: Int32, entryPath: String? = nil)
+        -> ArchiveError
+    {
+        let reason = FileSystem.storageError(action, errno: number).message
+        return ArchiveError(code, reason, archivePath: path, entryPath: entryPath, systemError: number)
+    }
+}

@@ -1,0 +1,96 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Unpacks a content package into a staging folder next to its target, under the package policy.
+///
+/// The same checks as ``PackageValidator`` run while extracting (one implementation of DESIGN §6), and
+/// the first error refuses the package: the staging folder is removed and nothing else is touched. Only
+/// regular files and folders are written, each created relative to the staging root with
+/// `O_EXCL|O_NOFOLLOW` (no libarchive disk writer, no link ever followed); CRCs are verified as the data is
+/// read; budgets count the bytes actually decompressed, so a zip bomb stops early. When ``isDurable``, the
+/// staging tree is flushed to disk before `extract` returns, so swapping it in with
+/// ``installStaging(_:as:)`` is crash-safe. Memory stays flat in the package size.
+///
+/// ```swift
+/// let extractor = PackageExtractor()
+/// let staged = try await extractor.extract(zipAt: "cache/17_rev3.zip", stagingFor: "content/1/17/sources")
+/// try PackageExtractor.installStaging(staged.stagingPath, as: staged.targetPath)
+/// ```
+public struct PackageExtractor: Sendable {
+    /// Bytes unpacked so far out of the total the zip declares (which may be 0 or wrong: it is a claim).
+    public struct Progress: Sendable, Equatable {
+        public let bytesWritten: Int64
+        public let bytesExpected: Int64
+    }
+
+    /// A package unpacked into its staging folder, ready for ``installStaging(_:as:)``.
+    public struct StagedPackage: Sendable, Equatable {
+        /// The staging folder: `<parent of target>/.<target name>.staging-<random>`.
+        public let stagingPath: String
+        /// The folder the package is meant to replace.
+        public let targetPath: String
+        /// Regular files written.
+        public let fileCount: Int
+        /// Bytes of file data written.
+        public let byteCount: Int64
+        /// Warnings found (errors refuse the package, so there are none here).
+        public let warnings: [Finding]
+    }
+
+    /// The budgets and switches applied; set `checksContent` to `false` to install packages whose
+    /// content rules fail (missing images, dangling swipes) while still refusing unsafe archives.
+    public var policy: Policy
+    /// Whether the staging tree is flushed to disk (`syncfs`) before ``extract(zipAt:stagingFor:progress:)``
+    /// returns. Keep it on for anything ``installStaging(_:as:)`` will swap in.
+    public var isDurable: Bool
+
+    /// Creates an extractor.
+    public init(policy: Policy = .standard, isDurable: Bool = true) {
+        self.policy = policy
+        self.isDurable = isDurable
+    }
+
+    /// Unpacks the zip at `archivePath` into a new staging folder next to `targetPath`.
+    ///
+    /// The parent folder of `targetPath` must exist; `targetPath` itself is not touched. Runs on its own
+    /// thread; `progress` is called on that thread after each block. Cancelling the task stops it between
+    /// blocks and removes the staging folder.
+    ///
+    /// - Returns: the staged package; pass its ``StagedPackage/stagingPath`` to ``installStaging(_:as:)``.
+    /// - Throws: ``ArchiveError``: ``ArchiveError/Code/refused`` with the findings when the package breaks
+    ///   the policy, ``ArchiveError/Code/unreadable`` when the zip cannot be read,
+    ///   ``ArchiveError/Code/writeFailed`` when the staging folder cannot be written (disk full);
+    ///   `CancellationError`. In every case the staging folder is gone.
+    public func extract(
+        zipAt archivePath: String, stagingFor targetPath: String,
+        progress: @escaping @Sendable (Progress) -> Void = { _ in }
+    ) async throws -> StagedPackage {
+        let target = InstallPaths(target: targetPath)
+        let policy = policy
+        let isDurable = isDurable
+        return try await BlockingWork.run("sclm.extract") { cancellation in
+            var writer = StagingWriter(root: target.newStagingPath(), isDurable: isDurable)
+            do {
+                var scanner = ZipScanner(path: archivePath, policy: policy, cancellation: cancellation)
+                scanner.progress = { written, expected in progress(Progress(bytesWritten: written, bytesExpected: expected)) }
+                var scan = try scanner.scan(into: &writer)
+                let findings = scan.finish()
+                if findings.contains(where: { $0.severity == .error }) {
+                    throw ArchiveError.refused(archivePath, findings: findings)
+                }
+                try writer.finish()
+                return StagedPackage(
+                    stagingPath: writer.root, targetPath: target.target, fileCount: writer.fileCount,
+                    byteCount: scan.byteCount, warnings: findings)
+            } catch {
+                writer.discard()
+                throw error
+            }
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+
+/// The state of one pass over a package: findings so far, the names seen, the content facts gathered and
+/// the running byte budget. Shared by the zip and folder readers, for validation and extraction alike.
+struct PackageScan {
+    let policy: Policy
+    private(set) var findings: [Finding] = []
+    private var seen: Set<FindingKey> = []
+    /// The entries in the package (as declared by a zip, or found in a folder).
+    var entryCount = 0
+    /// The bytes of file data the package declares (the zip's central directory), 0 when unknown.
+    var declaredBytes: Int64 = 0
+    /// The bytes of file data read (decompressed) so far.
+    private(set) var byteCount: Int64 = 0
+    /// The names files and folders will have once unpacked: what references resolve against.
+    var contentIndex = PathIndex()
+    /// The facts of every HTML, CSS and JavaScript file read completely.
+    var files: [FileFacts] = []
+    /// Set when reading must end early (a bomb, a fatal archive error).
+    var isStopped = false
+    private(set) var hasErrors = false
+
+    private struct FindingKey: Hashable {
+        let rule: String
+        let path: String?
+        let line: Int?
+    }
+
+    init(policy: Policy) { self.policy = policy }
+
+    /// Records `finding` unless an equal one (same rule, path and line) was already recorded.
+    mutating func report(_ finding: Finding) {
+        guard seen.insert(FindingKey(rule: finding.rule.id, path: finding.path, line: finding.line)).inserted else {
+            return
+        }
+        findings.append(finding)
+        if finding.severity == .error { hasErrors = true }
+    }
+
+    /// Records every finding of `findings`.
+    mutating func report(_ findings: [Finding]) {
+        for finding in findings { report(finding) }
+    }
+
+    /// Whether the reader should stop: the package is stopped, or `sink` stops at the first error and one occurred.
+    func shouldStop(for sink: some PackageSink) -> Bool { isStopped || (sink.stopsAtFirstError && hasErrors) }
+
+    /// Counts `count` more bytes of the file at `path`, which has produced `fileBytes` (these included) from
+    /// `compressedBytes` of input (`nil` for folders); returns the budget finding that ends the file, if any.
+    ///
+    /// Exceeding the total budget also stops the package.
+    mutating func count(_ count: Int, path: String, fileBytes: Int64, compressedBytes: Int64?) -> Finding? {
+        byteCount += Int64(count)
+        if byteCount > policy.maxTotalSize {
+            isStopped = true
+            return Finding(
+                .budgetTotalSize, path: path,
+                message: "the package unpacks to more than \(ByteCount.format(policy.maxTotalSize)) (budget reached here)",
+                fix: "Shrink the media or raise --max-size above \(ByteCount.format(policy.maxTotalSize)).")
+        }
+        if fileBytes > policy.maxFileSize {
+            return Finding(
+                .budgetFileSize, path: path,
+                message: "the file unpacks to more than \(ByteCount.format(policy.maxFileSize)) (per-file budget)")
+        }
+        if let compressedBytes, fileBytes >= policy.ratioFloor,
+            fileBytes > policy.maxCompressionRatio * max(compressedBytes, 1)
+        {
+            let ratio = fileBytes / max(compressedBytes, 1)
+            return Finding(
+                .budgetRatio, path: path,
+                message: "\(ByteCount.format(compressedBytes)) expanded to over \(ByteCount.format(fileBytes)) "
+                    + "(\(ratio):1, budget \(policy.maxCompressionRatio):1); reading stopped")
+        }
+        return nil
+    }
+
+    /// The final findings: content rules applied, duplicates removed, in report order.
+    mutating func finish() -> [Finding] {
+        if policy.checksContent, !isStopped, !hasStructuralErrors {
+            report(ContentRules(files: files, index: contentIndex).evaluate())
+        }
+        return findings.sorted(by: Finding.reportOrder)
+    }
+
+    /// Whether an archive-level error means the entry list is incomplete (content rules would mislead).
+    private var hasStructuralErrors: Bool {
+        findings.contains { [.archiveNotZip, .archiveTruncated, .budgetEntryCount].contains($0.rule) }
+    }
+}
+
+/// Human-readable byte counts (binary units), for messages.
+public enum ByteCount {
+    /// `bytes` as `512 B`, `1.5 KiB`, `12.0 MiB`, `2.0 GiB`.
+    public static func format(_ bytes: Int64) -> String {
+        let units = ["B", "KiB", "MiB", "GiB", "TiB"]
+        var value = Double(bytes)
+        var unit = 0
+        while value >= 1024, unit < units.count - 1 {
+            value /= 1024
+            unit += 1
+        }
+        return unit == 0 ? "\(bytes) B" : "\((value * 10).rounded() / 10) \(units[unit])"
+    }
+
+    /// Parses `text` as a byte count: digits with an optional binary suffix (`K`, `KiB`, `M`, `MiB`, `G`, `GiB`, `T`).
+    public static func parse(_ text: String) -> Int64? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let digits = trimmed.prefix { $0.isASCII && $0.isNumber }
+        guard !digits.isEmpty, let number = Int64(digits) else { return nil }
+        let shifts: [String: Int64] = [
+            "": 0, "b": 0, "k": 10, "kb": 10, "kib": 10, "m": 20, "mb": 20, "mib": 20, "g": 30, "gb": 30, "gib": 30,
+            "t": 40, "tb": 40, "tib": 40,
+        ]
+        guard let shift = shifts[trimmed.dropFirst(digits.count).trimmingCharacters(in: .whitespaces).lowercased()] else { return nil }
+        let (result, overflow) = number.multipliedReportingOverflow(by: 1 << shift)
+        return overflow ? nil : result
+    }
+}

@@ -1,0 +1,56 @@
+import CArchive
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Checks a content package — a zip file or an unpacked folder — against the package policy (DESIGN §6)
+/// without writing anything to disk.
+///
+/// A zip is read once: its central directory first, then every entry streamed through libarchive (CRC
+/// verified, budgets counted on the bytes actually decompressed, HTML and CSS parsed as they pass);
+/// references are resolved against the entry list at the end. Memory stays flat in the package size.
+///
+/// ```swift
+/// let report = try await PackageValidator().validate("build/presentation.zip")
+/// for finding in report.findings { print(finding.rule.id, finding.location, finding.message) }
+/// ```
+public struct PackageValidator: Sendable {
+    /// The budgets and switches applied.
+    public var policy: Policy
+
+    /// Creates a validator with `policy`.
+    public init(policy: Policy = .standard) { self.policy = policy }
+
+    /// Validates the zip or folder at `path`.
+    ///
+    /// Runs on its own thread; cancelling the task stops it between blocks.
+    /// - Returns: the findings; a broken or hostile package is a report with errors, not a thrown error.
+    /// - Throws: ``ArchiveError`` (``ArchiveError/Code/unreadable``) when `path` is missing, unreadable or
+    ///   neither a file nor a folder; `CancellationError`.
+    public func validate(_ path: String) async throws -> PackageReport {
+        let policy = policy
+        return try await BlockingWork.run("sclm.validate") { cancellation in
+            var info = stat()
+            guard stat(path, &info) == 0 else {
+                throw ArchiveError.system(.unreadable, "read \(path)", path: path, errno: errno)
+            }
+            let isFolder = (info.st_mode & S_IFMT) == S_IFDIR
+            var scan: PackageScan
+            if isFolder {
+                scan = try FolderScanner(path: path, policy: policy, cancellation: cancellation).scan()
+            } else {
+                var sink = DiscardingSink()
+                scan = try ZipScanner(path: path, policy: policy, cancellation: cancellation).scan(into: &sink)
+            }
+            let findings = scan.finish()
+            return PackageReport(
+                path: path, kind: isFolder ? .folder : .zip, findings: findings, entryCount: scan.entryCount,
+                byteCount: scan.byteCount)
+        }
+    }
+}

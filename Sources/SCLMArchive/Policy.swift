@@ -1,0 +1,38 @@
+/// The budgets a package must stay within, shared by ``PackageValidator`` and ``PackageExtractor``.
+///
+/// Budgets are enforced while reading, on the bytes actually decompressed; the sizes a zip declares are
+/// only used to refuse early, never trusted to be small. Defaults:
+///
+/// | budget | default | rule |
+/// | --- | --- | --- |
+/// | ``maxTotalSize`` | 2 GiB unpacked | `BUDGET-TOTAL-SIZE` |
+/// | ``maxFileSize`` | 1 GiB per file | `BUDGET-FILE-SIZE` |
+/// | ``maxEntryCount`` | 20,000 entries | `BUDGET-ENTRY-COUNT` |
+/// | ``maxCompressionRatio`` | 200 : 1 per entry, once it has produced ``ratioFloor`` (1 MiB) | `BUDGET-RATIO` |
+/// | ``maxDepth`` | 32 folder levels | `BUDGET-DEPTH` |
+///
+/// Real content stays far below these: StoryCLM packages are tens to hundreds of MiB in a few thousand
+/// files, and images, video and fonts barely compress. DEFLATE itself cannot exceed about 1,032 : 1, so the
+/// ratio budget catches runs of zeros and other bomb payloads long before the size budgets do.
+public struct Policy: Sendable, Equatable {
+    /// The most bytes the whole package may unpack to.
+    public var maxTotalSize: Int64 = 2 << 30
+    /// The most bytes one file may unpack to.
+    public var maxFileSize: Int64 = 1 << 30
+    /// The most entries (files and folders) a package may hold.
+    public var maxEntryCount: Int = 20_000
+    /// The most an entry may expand relative to its compressed size, once it has produced ``ratioFloor``.
+    public var maxCompressionRatio: Int64 = 200
+    /// The output an entry may produce before the ratio budget applies (small files compress well legitimately).
+    public var ratioFloor: Int64 = 1 << 20
+    /// The deepest folder nesting allowed (`a/b/c.png` has depth 3).
+    public var maxDepth: Int = 32
+    /// Whether the content rules (start slide, references, swipe targets, storyclm.js, HTML) run.
+    public var checksContent: Bool = true
+
+    /// The default budgets.
+    public init() {}
+
+    /// The default policy.
+    public static let standard = Policy()
+}

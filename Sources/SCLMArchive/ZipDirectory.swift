@@ -1,0 +1,191 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The central directory of a zip file: every entry as the archive declares it, read before any data.
+///
+/// libarchive is the decoder, but it normalises what it reports (a Windows name `img\a.png` becomes
+/// `img/a.png`, a name with a NUL is cut short, two entries sharing one local header are silently
+/// merged). The policy needs the names and flags exactly as stored, so this reads only the directory
+/// records (no decompression) with `pread(2)`: end-of-central-directory (plus the ZIP64 locator), then
+/// each `PK\1\2` record. Memory is bounded by the directory size, itself bounded by the entry budget.
+struct ZipDirectory {
+    /// One central-directory record.
+    struct Record {
+        let name: [UInt8]
+        let flags: UInt16
+        let method: UInt16
+        let compressedSize: UInt64
+        let uncompressedSize: UInt64
+        let localHeaderOffset: UInt64
+
+        /// General-purpose flag bit 0 (traditional or AES encryption) or bit 6 (strong encryption).
+        var isEncrypted: Bool { flags & 0x0041 != 0 }
+    }
+
+    /// Why a file cannot be read as a zip.
+    enum Failure: Error, Equatable {
+        case notZip(String)
+        case truncated(String)
+        case corrupt(String)
+        case ioError(Int32)
+    }
+
+    /// The number of entries the archive declares.
+    let entryCount: Int
+    /// Where the central directory starts in the file.
+    let directoryOffset: UInt64
+    /// The records, in directory order; empty when the entry count exceeded the limit given to ``read(fd:size:maxEntries:)``.
+    let records: [Record]
+
+    private static let endRecordSize = 22
+    private static let maxCommentSize = 0xFFFF
+    private static let maxDirectorySize: UInt64 = 64 << 20
+
+    /// Reads the directory of the zip open on `fd` (`size` bytes long).
+    ///
+    /// When the archive declares more than `maxEntries` entries only the count is read.
+    static func read(fd: Int32, size: UInt64, maxEntries: Int) -> Result<ZipDirectory, Failure> {
+        Result { try readDirectory(fd: fd, size: size, maxEntries: maxEntries) }.mapError { $0 as? Failure ?? .ioError(EIO) }
+    }
+
+    private static func readDirectory(fd: Int32, size: UInt64, maxEntries: Int) throws -> ZipDirectory {
+        if size == 0 { throw Failure.notZip("the file is empty") }
+        let tailSize = Int(min(size, UInt64(endRecordSize + maxCommentSize)))
+        let tail = try readBytes(fd: fd, at: size - UInt64(tailSize), count: tailSize)
+        guard let end = findEndRecord(in: tail) else {
+            let head = try readBytes(fd: fd, at: 0, count: Int(min(size, 4)))
+            if head == [0x50, 0x4B, 0x03, 0x04] {
+                throw Failure.truncated("the file starts like a zip but its central directory is missing (it was cut off)")
+            }
+            throw Failure.notZip("the file has no zip signature")
+        }
+        let endOffset = size - UInt64(tailSize) + UInt64(end)
+        var count = UInt64(tail.uint16(at: end + 10))
+        var directorySize = UInt64(tail.uint32(at: end + 12))
+        var directoryOffset = UInt64(tail.uint32(at: end + 16))
+        var directoryEnd = endOffset
+        if tail.uint16(at: end + 4) != 0 || tail.uint16(at: end + 6) != 0 {
+            throw Failure.corrupt("split (multi-volume) zip archives are not supported")
+        }
+        if count == 0xFFFF || directorySize == 0xFFFF_FFFF || directoryOffset == 0xFFFF_FFFF {
+            let zip64 = try readZip64End(fd: fd, endOffset: endOffset)
+            (count, directorySize, directoryOffset, directoryEnd) = zip64
+        }
+        guard directorySize <= directoryEnd else { throw Failure.truncated("the central directory extends past the file") }
+        // Bytes prepended to the archive (a self-extractor stub) shift every offset by the same amount.
+        let start = directoryEnd - directorySize
+        guard start >= directoryOffset else { throw Failure.truncated("the central directory points past the file") }
+        let shift = start - directoryOffset
+        guard count <= UInt64(maxEntries) else {
+            return ZipDirectory(entryCount: Int(clamping: count), directoryOffset: start, records: [])
+        }
+        guard directorySize <= maxDirectorySize else { throw Failure.corrupt("the central directory is implausibly large") }
+        let bytes = try readBytes(fd: fd, at: start, count: Int(directorySize))
+        let records = try parseRecords(bytes, count: Int(count), shift: shift)
+        return ZipDirectory(entryCount: records.count, directoryOffset: start, records: records)
+    }
+
+    /// The offset of the end-of-central-directory record in `tail`, searching backwards.
+    private static func findEndRecord(in tail: [UInt8]) -> Int? {
+        guard tail.count >= endRecordSize else { return nil }
+        var index = tail.count - endRecordSize
+        while index >= 0 {
+            if tail[index] == 0x50, tail[index + 1] == 0x4B, tail[index + 2] == 0x05, tail[index + 3] == 0x06,
+                index + endRecordSize + Int(tail.uint16(at: index + 20)) <= tail.count
+            {
+                return index
+            }
+            index -= 1
+        }
+        return nil
+    }
+
+    private static func readZip64End(fd: Int32, endOffset: UInt64) throws -> (UInt64, UInt64, UInt64, UInt64) {
+        guard endOffset >= 20 else { throw Failure.corrupt("the ZIP64 end record is missing") }
+        let locator = try readBytes(fd: fd, at: endOffset - 20, count: 20)
+        guard locator.uint32(at: 0) == 0x0706_4B50 else { throw Failure.corrupt("the ZIP64 end locator is missing") }
+        let recordOffset = locator.uint64(at: 8)
+        guard recordOffset + 56 <= endOffset - 20 else { throw Failure.corrupt("the ZIP64 end record points past the file") }
+        let record = try readBytes(fd: fd, at: recordOffset, count: 56)
+        guard record.uint32(at: 0) == 0x0606_4B50 else { throw Failure.corrupt("the ZIP64 end record is damaged") }
+        return (record.uint64(at: 32), record.uint64(at: 40), record.uint64(at: 48), recordOffset)
+    }
+
+    private static func parseRecords(_ bytes: [UInt8], count: Int, shift: UInt64) throws -> [Record] {
+        var records: [Record] = []
+        records.reserveCapacity(count)
+        var offset = 0
+        for _ in 0..<count {
+            guard offset + 46 <= bytes.count, bytes.uint32(at: offset) == 0x0201_4B50 else {
+                throw Failure.corrupt("central directory record \(records.count + 1) is damaged")
+            }
+            let nameLength = Int(bytes.uint16(at: offset + 28))
+            let extraLength = Int(bytes.uint16(at: offset + 30))
+            let commentLength = Int(bytes.uint16(at: offset + 32))
+            let next = offset + 46 + nameLength + extraLength + commentLength
+            guard next <= bytes.count else { throw Failure.corrupt("central directory record \(records.count + 1) is cut short") }
+            var compressed = UInt64(bytes.uint32(at: offset + 20))
+            var uncompressed = UInt64(bytes.uint32(at: offset + 24))
+            var local = UInt64(bytes.uint32(at: offset + 42))
+            let extra = bytes[(offset + 46 + nameLength)..<(offset + 46 + nameLength + extraLength)]
+            applyZip64(Array(extra), uncompressed: &uncompressed, compressed: &compressed, local: &local)
+            records.append(
+                Record(
+                    name: Array(bytes[(offset + 46)..<(offset + 46 + nameLength)]), flags: bytes.uint16(at: offset + 8),
+                    method: bytes.uint16(at: offset + 10), compressedSize: compressed, uncompressedSize: uncompressed,
+                    localHeaderOffset: local + shift))
+            offset = next
+        }
+        return records
+    }
+
+    /// Replaces 0xFFFFFFFF fields with their values from the ZIP64 extra field (id 0x0001), in the order
+    /// APPNOTE 4.5.3 gives: uncompressed size, compressed size, local header offset.
+    private static func applyZip64(_ extra: [UInt8], uncompressed: inout UInt64, compressed: inout UInt64, local: inout UInt64) {
+        var offset = 0
+        while offset + 4 <= extra.count {
+            let id = extra.uint16(at: offset)
+            let length = Int(extra.uint16(at: offset + 2))
+            let end = min(extra.count, offset + 4 + length)
+            if id == 0x0001 {
+                var field = offset + 4
+                if uncompressed == 0xFFFF_FFFF, field + 8 <= end { uncompressed = extra.uint64(at: field); field += 8 }
+                if compressed == 0xFFFF_FFFF, field + 8 <= end { compressed = extra.uint64(at: field); field += 8 }
+                if local == 0xFFFF_FFFF, field + 8 <= end { local = extra.uint64(at: field) }
+                return
+            }
+            offset = end
+        }
+    }
+
+    private static func readBytes(fd: Int32, at offset: UInt64, count: Int) throws -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+            let result = bytes.withUnsafeMutableBytes { buffer in
+                pread(fd, buffer.baseAddress! + done, count - done, off_t(offset) + off_t(done))
+            }
+            if result < 0 {
+                if errno == EINTR { continue }
+                throw Failure.ioError(errno)
+            }
+            if result == 0 { throw Failure.truncated("the file ends inside the zip's directory") }
+            done += result
+        }
+        return bytes
+    }
+}
+
+private extension [UInt8] {
+    /// The little-endian 16-bit value at `offset`.
+    func uint16(at offset: Int) -> UInt16 { UInt16(self[offset]) | UInt16(self[offset + 1]) << 8 }
+    /// The little-endian 32-bit value at `offset`.
+    func uint32(at offset: Int) -> UInt32 { UInt32(uint16(at: offset)) | UInt32(uint16(at: offset + 2)) << 16 }
+    /// The little-endian 64-bit value at `offset`.
+    func uint64(at offset: Int) -> UInt64 { UInt64(uint32(at: offset)) | UInt64(uint32(at: offset + 4)) << 32 }
+}

@@ -1,0 +1,300 @@
+import CArchive
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Reads a zip package once, applying the package policy, and hands what passes to a ``PackageSink``.
+///
+/// Two steps, one pass over the data: the central directory is checked first (names exactly as stored,
+/// encryption and method flags, overlapping entries, declared sizes and counts), so a hostile archive is
+/// refused before a single byte is decompressed; then libarchive streams every entry, verifying CRCs and
+/// counting the bytes it actually decompresses against the budgets. HTML, CSS and JavaScript are analysed
+/// as they stream past. Runs on the calling thread (use ``BlockingWork``); polls `cancellation` between blocks.
+struct ZipScanner {
+    /// The zip file.
+    let path: String
+    let policy: Policy
+    let cancellation: CancellationFlag
+    /// Called after each block with the bytes decompressed so far and the total the zip declares.
+    var progress: @Sendable (Int64, Int64) -> Void = { _, _ in }
+
+    private static let blockSize = 1 << 20
+
+    /// Scans the zip, feeding `sink`.
+    ///
+    /// - Throws: ``ArchiveError`` (``ArchiveError/Code/unreadable``) when the file cannot be opened or read;
+    ///   `CancellationError`; whatever `sink` throws.
+    func scan(into sink: inout some PackageSink) throws -> PackageScan {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw ArchiveError.system(.unreadable, "open \(path)", path: path, errno: errno) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw ArchiveError.system(.unreadable, "read \(path)", path: path, errno: errno) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw ArchiveError(.unreadable, "\(path) is not a regular file or folder; pass a zip or a folder", archivePath: path)
+        }
+        var scan = PackageScan(policy: policy)
+        guard let directory = try readDirectory(fd: fd, size: UInt64(info.st_size), into: &scan) else { return scan }
+        check(directory, into: &scan)
+        if scan.shouldStop(for: sink) { return scan }
+        try sink.begin(expectedBytes: scan.declaredBytes)
+        try readEntries(fd: fd, into: &scan, sink: &sink)
+        return scan
+    }
+
+    // MARK: - Central directory
+
+    private func readDirectory(fd: Int32, size: UInt64, into scan: inout PackageScan) throws -> ZipDirectory? {
+        switch ZipDirectory.read(fd: fd, size: size, maxEntries: policy.maxEntryCount) {
+        case .success(let directory):
+            scan.entryCount = directory.entryCount
+            guard directory.entryCount <= policy.maxEntryCount else {
+                scan.report(
+                    Finding(
+                        .budgetEntryCount,
+                        message: "the zip holds \(directory.entryCount) entries (budget \(policy.maxEntryCount))",
+                        fix: "Bundle small files together or raise --max-entries above \(directory.entryCount)."))
+                scan.isStopped = true
+                return nil
+            }
+            return directory
+        case .failure(.ioError(let number)):
+            throw ArchiveError.system(.unreadable, "read \(path)", path: path, errno: number)
+        case .failure(.notZip(let reason)):
+            scan.report(Finding(.archiveNotZip, message: reason))
+        case .failure(.truncated(let reason)):
+            scan.report(Finding(.archiveTruncated, message: reason))
+        case .failure(.corrupt(let reason)):
+            scan.report(Finding(.archiveCorrupt, message: reason))
+        }
+        scan.isStopped = true
+        return nil
+    }
+
+    private func check(_ directory: ZipDirectory, into scan: inout PackageScan) {
+        var names = PathIndex()
+        var declaredTotal: UInt64 = 0
+        for record in directory.records {
+            let name = EntryName(raw: record.name, policy: policy)
+            scan.report(name.findings)
+            if !name.path.isEmpty { scan.report(names.insert(name.path, isDirectory: name.isDirectory)) }
+            if let junk = JunkNames.junkPath(name.components) {
+                scan.report(Finding(.contentJunk, path: junk, message: "'\(junk)' is operating-system or version-control clutter"))
+            }
+            if record.isEncrypted {
+                scan.report(Finding(.archiveEncrypted, path: name.display, message: "the entry is encrypted"))
+            } else if record.method != 0 && record.method != 8 {
+                scan.report(
+                    Finding(
+                        .archiveMethod, path: name.display,
+                        message: "the entry is compressed with \(Self.methodName(record.method)), not store or deflate"))
+            }
+            if record.uncompressedSize > UInt64(policy.maxFileSize) {
+                scan.report(
+                    Finding(
+                        .budgetFileSize, path: name.display,
+                        message: "the entry declares \(ByteCount.format(Int64(clamping: record.uncompressedSize))) "
+                            + "(per-file budget \(ByteCount.format(policy.maxFileSize)))"))
+            }
+            declaredTotal &+= record.uncompressedSize
+        }
+        scan.declaredBytes = Int64(clamping: declaredTotal)
+        if declaredTotal > UInt64(policy.maxTotalSize) {
+            scan.report(
+                Finding(
+                    .budgetTotalSize,
+                    message: "the entries declare \(ByteCount.format(Int64(clamping: declaredTotal))) in total "
+                        + "(budget \(ByteCount.format(policy.maxTotalSize)))",
+                    fix: "Shrink the media or raise --max-size above \(ByteCount.format(Int64(clamping: declaredTotal)))."))
+            scan.isStopped = true
+        }
+        checkLayout(directory, into: &scan)
+    }
+
+    /// Entries whose stored data overlaps another's (or the directory) are the core of zip bombs and of
+    /// "hard links" by shared local headers.
+    private func checkLayout(_ directory: ZipDirectory, into scan: inout PackageScan) {
+        let records = directory.records.sorted { $0.localHeaderOffset < $1.localHeaderOffset }
+        for (index, record) in records.enumerated() {
+            let display = EntryName.displayString(record.name)
+            // The smallest the entry can occupy: a 30-byte local header, its name, its compressed data.
+            let end = record.localHeaderOffset + 30 + UInt64(record.name.count) + record.compressedSize
+            let next = index + 1 < records.count ? records[index + 1] : nil
+            if let next, next.localHeaderOffset == record.localHeaderOffset {
+                scan.report(
+                    Finding(
+                        .entryHardlink, path: EntryName.displayString(next.name),
+                        message: "the entry shares its stored data with '\(display)'"))
+            } else if end > (next?.localHeaderOffset ?? directory.directoryOffset) {
+                scan.report(
+                    Finding(
+                        .archiveOverlap, path: display,
+                        message: "the entry's data overlaps \(next.map { "'\(EntryName.displayString($0.name))'" } ?? "the central directory")"))
+            }
+        }
+    }
+
+    static func methodName(_ method: UInt16) -> String {
+        switch method {
+        case 9: "Deflate64 (method 9)"
+        case 12: "bzip2 (method 12)"
+        case 14: "LZMA (method 14)"
+        case 93: "Zstandard (method 93)"
+        case 95: "xz (method 95)"
+        case 98: "PPMd (method 98)"
+        default: "compression method \(method)"
+        }
+    }
+
+    // MARK: - Entry data
+
+    private func readEntries(fd: Int32, into scan: inout PackageScan, sink: inout some PackageSink) throws {
+        let reader: ArchiveReader
+        do {
+            reader = try ArchiveReader(fileDescriptor: fd, blockSize: Self.blockSize, path: path)
+        } catch let failure as ArchiveReader.OpenFailure {
+            scan.report(Self.finding(forLibarchiveMessage: failure.message, path: nil))
+            scan.isStopped = true
+            return
+        }
+        while !scan.shouldStop(for: sink) {
+            try cancellation.check()
+            let (status, header) = reader.nextHeader()
+            if status == .eof { break }
+            guard let header else {
+                scan.report(Self.finding(forLibarchiveMessage: reader.errorMessage, path: nil))
+                scan.isStopped = true
+                break
+            }
+            let name = EntryName(raw: header.pathname, policy: policy)
+            if status != .ok { scan.report(Self.finding(forLibarchiveMessage: reader.errorMessage, path: name.display)) }
+            guard status != .failed, name.findings.isEmpty, !name.path.isEmpty else {
+                scan.report(name.findings)
+                continue
+            }
+            try readEntry(header, name: name, reader: reader, into: &scan, sink: &sink)
+        }
+    }
+
+    private func readEntry(
+        _ header: ArchiveReader.Header, name: EntryName, reader: ArchiveReader, into scan: inout PackageScan,
+        sink: inout some PackageSink
+    ) throws {
+        let path = name.path
+        switch header.fileType {
+        case UInt32(SCLM_AE_IFDIR):
+            scan.report(scan.contentIndex.insert(path, isDirectory: true))
+            try sink.directory(path)
+        case UInt32(SCLM_AE_IFREG) where header.hardlinkTarget == nil:
+            scan.report(scan.contentIndex.insert(path, isDirectory: false))
+            if header.isEncrypted {
+                scan.report(Finding(.archiveEncrypted, path: path, message: "the entry is encrypted"))
+                return
+            }
+            try readFile(path, header: header, reader: reader, into: &scan, sink: &sink)
+        case UInt32(SCLM_AE_IFLNK):
+            let target = header.symlinkTarget ?? ""
+            let escapes = target.hasPrefix("/") || PackagePath.resolve(target, from: PackagePath.directory(of: path)) == nil
+            scan.report(
+                Finding(
+                    .entrySymlink, path: path,
+                    message: "the entry is a symbolic link to '\(target)'" + (escapes ? ", outside the package" : "")))
+        default:
+            if let target = header.hardlinkTarget {
+                scan.report(Finding(.entryHardlink, path: path, message: "the entry is a hard link to '\(target)'"))
+            } else {
+                scan.report(Finding(.entryDevice, path: path, message: "the entry is a \(Self.typeName(header.fileType))"))
+            }
+        }
+    }
+
+    private func readFile(
+        _ path: String, header: ArchiveReader.Header, reader: ArchiveReader, into scan: inout PackageScan,
+        sink: inout some PackageSink
+    ) throws {
+        var analyzer = policy.checksContent ? ContentAnalyzer(path: path) : nil
+        var fileBytes: Int64 = 0
+        var isComplete = false
+        let start = reader.position
+        try sink.beginFile(path, modificationTime: header.modificationTime)
+        reading: while true {
+            try cancellation.check()
+            let block = reader.readBlock()
+            if block.status == .eof {
+                isComplete = true
+                break
+            }
+            guard !block.status.isFailure else {
+                scan.report(Self.finding(forLibarchiveMessage: reader.errorMessage, path: path))
+                if block.status == .fatal { scan.isStopped = true }
+                break
+            }
+            guard block.offset == fileBytes else {
+                scan.report(Finding(.archiveCorrupt, path: path, message: "the entry's data is out of order"))
+                break
+            }
+            fileBytes += Int64(block.bytes.count)
+            if let exceeded = scan.count(
+                block.bytes.count, path: path, fileBytes: fileBytes, compressedBytes: reader.position - start)
+            {
+                scan.report(exceeded)
+                break reading
+            }
+            analyzer?.consume(block.bytes)
+            try sink.write(block.bytes)
+            progress(scan.byteCount, scan.declaredBytes)
+            if block.status == .warn {
+                scan.report(Self.finding(forLibarchiveMessage: reader.errorMessage, path: path))
+            }
+            if scan.shouldStop(for: sink) { break }
+        }
+        guard isComplete, !scan.shouldStop(for: sink) else { return }
+        try sink.endFile()
+        if var analyzer { scan.files.append(analyzer.finish()) }
+    }
+
+    /// The rule behind a libarchive error message (libarchive reports zip problems as text only).
+    static func finding(forLibarchiveMessage message: String, path: String?) -> Finding {
+        let rule: Rule
+        switch message {
+        case let text where text.contains("Inconsistent"): rule = .archiveCorrupt
+        case let text where text.contains("CRC"): rule = .archiveCRC
+        case let text where text.lowercased().contains("truncated") || text.contains("Premature end"):
+            rule = .archiveTruncated
+        case let text where text.contains("ncrypt") || text.contains("assphrase"): rule = .archiveEncrypted
+        case let text where text.contains("compression method"): rule = .archiveMethod
+        case let text where text.contains("Pathname cannot be converted"): rule = .pathInvalidUTF8
+        default: rule = .archiveCorrupt
+        }
+        return Finding(rule, path: path, message: "libarchive: \(message)")
+    }
+
+    private static func typeName(_ fileType: UInt32) -> String {
+        switch fileType {
+        case UInt32(SCLM_AE_IFCHR): "character device"
+        case UInt32(SCLM_AE_IFBLK): "block device"
+        case UInt32(SCLM_AE_IFIFO): "FIFO"
+        case UInt32(SCLM_AE_IFSOCK): "socket"
+        default: "special file (type \(String(fileType, radix: 8)))"
+        }
+    }
+}
+
+/// Names that mark operating-system or version-control clutter rather than content.
+enum JunkNames {
+    private static let names: Set<String> = [
+        "__macosx", ".ds_store", "thumbs.db", "desktop.ini", ".git", ".svn", ".hg", ".gitignore", ".idea", ".vscode",
+    ]
+
+    /// The path up to and including the first clutter component of `components`, if any.
+    static func junkPath(_ components: [String]) -> String? {
+        guard let index = components.firstIndex(where: { names.contains($0.lowercased()) || $0.hasPrefix("._") })
+        else { return nil }
+        return components[...index].joined(separator: "/")
+    }
+}

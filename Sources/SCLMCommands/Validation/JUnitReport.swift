@@ -1,0 +1,99 @@
+import Foundation
+import SCLMArchive
+
+/// `sclm validate --format junit`: JUnit XML as GitLab, Jenkins and GitHub test reporters read it.
+///
+/// One `<testsuite>` per package and, in it, one `<testcase>` per rule (all rules, so a CI history shows
+/// which rules a package passed). A rule with error findings has a `<failure>` listing them; warnings are
+/// failures only under `--strict`, otherwise they appear in the test case's `<system-out>`. A package
+/// that cannot be read is a suite with one `read` test case carrying an `<error>`.
+struct JUnitReport {
+    let outcomes: [ValidationOutcome]
+    let strict: Bool
+
+    var xml: String {
+        let suites = outcomes.map(suite)
+        let tests = suites.reduce(0) { $0 + $1.tests }
+        let failures = suites.reduce(0) { $0 + $1.failures }
+        let errors = suites.reduce(0) { $0 + $1.errors }
+        let time = outcomes.reduce(0) { $0 + $1.seconds }
+        var lines = [
+            #"<?xml version="1.0" encoding="UTF-8"?>"#,
+            #"<testsuites name="sclm validate" tests="\#(tests)" failures="\#(failures)" errors="\#(errors)" time="\#(Self.format(time))">"#,
+        ]
+        lines += suites.flatMap(\.lines)
+        lines.append("</testsuites>")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private struct Suite {
+        var tests = 0
+        var failures = 0
+        var errors = 0
+        var lines: [String] = []
+    }
+
+    private func suite(_ outcome: ValidationOutcome) -> Suite {
+        let name = Self.escape(outcome.path)
+        let time = Self.format(outcome.seconds)
+        guard let report = outcome.report else {
+            let message = Self.escape(outcome.readError ?? "unreadable")
+            return Suite(
+                tests: 1, errors: 1,
+                lines: [
+                    #"  <testsuite name="\#(name)" tests="1" failures="0" errors="1" skipped="0" time="\#(time)">"#,
+                    #"    <testcase name="read" classname="\#(name)" time="\#(time)">"#,
+                    #"      <error type="unreadable" message="\#(message)">\#(message)</error>"#,
+                    "    </testcase>", "  </testsuite>",
+                ])
+        }
+        var suite = Suite(tests: Rule.all.count)
+        var cases: [String] = []
+        for rule in Rule.all {
+            let findings = report.findings.filter { $0.rule == rule }
+            let fails = !findings.isEmpty && (rule.severity == .error || strict)
+            if fails { suite.failures += 1 }
+            cases += testCase(rule, findings: findings, fails: fails, classname: name)
+        }
+        suite.lines =
+            [#"  <testsuite name="\#(name)" tests="\#(suite.tests)" failures="\#(suite.failures)" errors="0" skipped="0" time="\#(time)">"#]
+            + cases + ["  </testsuite>"]
+        return suite
+    }
+
+    private func testCase(_ rule: Rule, findings: [Finding], fails: Bool, classname: String) -> [String] {
+        let attributes = #"name="\#(rule.id)" classname="\#(classname)" time="0""#
+        guard !findings.isEmpty else { return ["    <testcase \(attributes)/>"] }
+        let body = Self.escape(findings.map { "\($0.location): \($0.message)\nfix: \($0.fix)" }.joined(separator: "\n"))
+        let count = ValidationSummary.plural(findings.count, rule.severity.rawValue)
+        let element =
+            fails
+            ? #"      <failure type="\#(rule.id)" message="\#(Self.escape("\(count): \(rule.summary)"))">\#(body)</failure>"#
+            : "      <system-out>\(body)</system-out>"
+        return ["    <testcase \(attributes)>", element, "    </testcase>"]
+    }
+
+    /// Seconds with millisecond precision, as JUnit's `time` attribute expects.
+    private static func format(_ seconds: Double) -> String { String(format: "%.3f", seconds) }
+
+    /// `text` safe inside XML 1.0 attributes and text: markup characters as entities, characters XML cannot
+    /// carry at all (control characters other than tab, newline, return) as U+FFFD.
+    static func escape(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&apos;"
+            case "\t", "\n", "\r": result.unicodeScalars.append(scalar)
+            default:
+                let value = scalar.value
+                let allowed = value >= 0x20 && !(0xD800...0xDFFF).contains(value) && value != 0xFFFE && value != 0xFFFF
+                result.unicodeScalars.append(allowed ? scalar : "\u{FFFD}")
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,41 @@
+import SCLMArchive
+
+/// What `sclm validate` learned about one path: a report, or why the path could not be read.
+struct ValidationOutcome: Sendable {
+    /// The path as given on the command line.
+    let path: String
+    /// The findings, when the package could be read.
+    let report: PackageReport?
+    /// Why the path could not be read (missing, permission denied), when it could not.
+    let readError: String?
+    /// How long validation took, in seconds (JUnit `time`).
+    let seconds: Double
+
+    /// Whether the package passes under `strict`.
+    func passes(strict: Bool) -> Bool { report?.passes(strict: strict) ?? false }
+}
+
+/// Totals over every package of one run.
+struct ValidationSummary: Encodable, Equatable {
+    var packages = 0
+    var passed = 0
+    var failed = 0
+    var unreadable = 0
+    var errors = 0
+    var warnings = 0
+
+    init(_ outcomes: [ValidationOutcome], strict: Bool) {
+        packages = outcomes.count
+        for outcome in outcomes {
+            if outcome.passes(strict: strict) { passed += 1 } else { failed += 1 }
+            if outcome.readError != nil { unreadable += 1 }
+            errors += outcome.report?.errorCount ?? 0
+            warnings += outcome.report?.warningCount ?? 0
+        }
+    }
+
+    /// `3 errors, 1 warning`.
+    var countsText: String { Self.plural(errors, "error") + ", " + Self.plural(warnings, "warning") }
+
+    static func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+}

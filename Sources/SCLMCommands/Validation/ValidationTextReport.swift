@@ -1,0 +1,50 @@
+import SCLMArchive
+
+/// The human-readable `sclm validate` output: findings grouped per package, each package's verdict, and a
+/// summary line. Colour (when allowed) marks severities and verdicts only.
+struct ValidationTextReport {
+    let outcomes: [ValidationOutcome]
+    let strict: Bool
+    let usesColor: Bool
+
+    var text: String {
+        var lines: [String] = []
+        for outcome in outcomes {
+            lines += package(outcome)
+            lines.append("")
+        }
+        let summary = ValidationSummary(outcomes, strict: strict)
+        var last = "\(ValidationSummary.plural(summary.packages, "package")) checked: \(summary.passed) passed, "
+            + "\(summary.failed) failed (\(summary.countsText))"
+        if summary.unreadable > 0 { last += ", \(summary.unreadable) unreadable" }
+        if strict { last += ", warnings fail (--strict)" }
+        lines.append(last)
+        return lines.joined(separator: "\n")
+    }
+
+    private func package(_ outcome: ValidationOutcome) -> [String] {
+        guard let report = outcome.report else {
+            return [outcome.path, "  " + paint("unreadable", .red) + ": " + (outcome.readError ?? "")]
+        }
+        let size = ByteCount.format(report.byteCount)
+        var lines = ["\(report.path) (\(report.kind.rawValue), \(report.entryCount) entries, \(size))"]
+        for finding in report.findings {
+            let severity = paint(finding.severity.rawValue, finding.severity == .error ? .red : .yellow)
+            lines.append("  \(severity) \(finding.rule.id) \(finding.location): \(finding.message)")
+            lines.append("    fix: \(finding.fix)")
+        }
+        let counts = "\(ValidationSummary.plural(report.errorCount, "error")), "
+            + ValidationSummary.plural(report.warningCount, "warning")
+        let verdict = outcome.passes(strict: strict) ? paint("passed", .green) : paint("failed", .red)
+        lines.append("  \(verdict): " + (report.findings.isEmpty ? "no findings" : counts))
+        return lines
+    }
+
+    private enum Color: String {
+        case red = "31", yellow = "33", green = "32"
+    }
+
+    private func paint(_ text: String, _ color: Color) -> String {
+        usesColor ? "\u{1B}[\(color.rawValue)m\(text)\u{1B}[0m" : text
+    }
+}

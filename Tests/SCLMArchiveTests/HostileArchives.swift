@@ -1,0 +1,118 @@
+import Foundation
+import SCLMArchive
+import SCLMTestSupport
+import Testing
+
+/// A hostile or broken zip, built at test time, and the rule it must trip.
+struct HostileArchive: Sendable, CustomTestStringConvertible {
+    let name: String
+    /// The rule validation reports.
+    let rule: String
+    /// The rule extraction refuses on (it stops at the first error, which may come earlier).
+    var extractionRule: String?
+    let build: @Sendable (_ path: String) throws -> Void
+
+    init(name: String, rule: String, extractionRule: String? = nil, build: @escaping @Sendable (_ path: String) throws -> Void) {
+        self.name = name
+        self.rule = rule
+        self.extractionRule = extractionRule
+        self.build = build
+    }
+
+    var testDescription: String { "\(name) → \(rule)" }
+
+    /// The valid package plus `extra`, written to `path`, then edited by `edit`.
+    private static func package(
+        at path: String, extra: (inout ZipBuilder) -> Void = { _ in }, edit: (inout ZipBytes) throws -> Void = { _ in }
+    ) throws {
+        var zip = PackageFixtures.validZip()
+        extra(&zip)
+        try zip.write(to: path)
+        var bytes = try ZipBytes(contentsOf: path)
+        try edit(&bytes)
+        try bytes.write(to: path)
+    }
+
+    static let all: [HostileArchive] = [
+        HostileArchive(name: "zip slip", rule: "PATH-TRAVERSAL") { path in
+            try package(at: path) { $0.file("../evil.html", "<p>pwned</p>") }
+        },
+        HostileArchive(name: "absolute path", rule: "PATH-ABSOLUTE") { path in
+            try package(at: path) { $0.file("/tmp/sclm-absolute.html", "<p>pwned</p>") }
+        },
+        HostileArchive(name: "symlink pointing outside", rule: "ENTRY-SYMLINK") { path in
+            try package(at: path) { $0.symlink("img/escape", to: "/etc") }
+        },
+        HostileArchive(name: "hard link (shared local header)", rule: "ENTRY-HARDLINK") { path in
+            try package(at: path, extra: { $0.file("img/copy.png", "placeholder") }) {
+                try $0.shareLocalHeader(of: "img/copy.png", with: "img/logo.png")
+            }
+        },
+        HostileArchive(name: "names differing only in case", rule: "PATH-CASE-COLLISION") { path in
+            try package(at: path) { $0.file("img/LOGO.png", "other") }
+        },
+        HostileArchive(name: "duplicate entry", rule: "PATH-DUPLICATE") { path in
+            try package(at: path) { $0.file("slide2.html", "<p>second copy</p>") }
+        },
+        // Extraction refuses the bzip2 method from the central directory, before decompressing anything.
+        HostileArchive(name: "1 KiB bzip2 stream expanding to 1 GiB", rule: "BUDGET-RATIO", extractionRule: "ARCHIVE-METHOD") { path in
+            let bomb = try Bzip2Bomb.stream(expandingToAtLeast: 1 << 30)
+            try package(at: path, extra: { $0.file("mediafiles/bomb.bin", bytes: bomb.bytes, compression: .store) }) {
+                try $0.setMethod(12, declaredSize: 1024, onEntry: "mediafiles/bomb.bin")
+            }
+        },
+        HostileArchive(name: "deflate run of zeros", rule: "BUDGET-RATIO") { path in
+            try package(at: path) { $0.zeros("mediafiles/zeros.bin", count: 64 << 20) }
+        },
+        HostileArchive(name: "100,000 tiny entries", rule: "BUDGET-ENTRY-COUNT") { path in
+            try package(at: path) { zip in
+                for index in 0..<100_000 { zip.file("tiny/\(index).txt", "x", compression: .store) }
+            }
+        },
+        HostileArchive(name: "CRC flipped", rule: "ARCHIVE-CRC") { path in
+            try package(at: path, extra: { $0.file("data.txt", "some stored text", compression: .store) }) {
+                try $0.flipFirstDataByte(ofEntry: "data.txt")
+            }
+        },
+        HostileArchive(name: "truncated file", rule: "ARCHIVE-TRUNCATED") { path in
+            try package(at: path, edit: { $0.truncate(to: $0.bytes.count / 2) })
+        },
+        HostileArchive(name: "encrypted entry", rule: "ARCHIVE-ENCRYPTED") { path in
+            try package(at: path, edit: { try $0.setFlags(0x0001, onEntry: "img/bg.jpg") })
+        },
+        HostileArchive(name: "non-UTF-8 name", rule: "PATH-INVALID-UTF8") { path in
+            try package(at: path, extra: { $0.file("img/XXXX.png", "cp1251 name") }) {
+                try $0.rename("img/XXXX.png", to: Array("img/".utf8) + [0xF1, 0xEB, 0xE0, 0xE9] + Array(".png".utf8))
+            }
+        },
+        HostileArchive(name: "non-UTF-8 name flagged as UTF-8", rule: "PATH-INVALID-UTF8") { path in
+            try package(at: path, extra: { $0.file("img/XXXX.png", "bad bytes") }) {
+                try $0.rename("img/XXXX.png", to: Array("img/".utf8) + [0xC3, 0x28, 0xFF, 0xFE] + Array(".png".utf8), utf8Flag: true)
+            }
+        },
+        HostileArchive(name: "backslash separator", rule: "PATH-BACKSLASH") { path in
+            try package(at: path, extra: { $0.file("img_win.png", "windows") }) {
+                try $0.rename("img_win.png", to: Array("img\\win.png".utf8))
+            }
+        },
+        HostileArchive(name: "control character in a name", rule: "PATH-CONTROL-CHAR") { path in
+            try package(at: path, extra: { $0.file("img/a_b.png", "newline") }) {
+                try $0.rename("img/a_b.png", to: Array("img/a\nb.png".utf8))
+            }
+        },
+        HostileArchive(name: "character device", rule: "ENTRY-DEVICE") { path in
+            try package(at: path, extra: { $0.file("dev/null", "") }) { try $0.setUnixMode(0o020644, onEntry: "dev/null") }
+        },
+        HostileArchive(name: "bzip2 compression", rule: "ARCHIVE-METHOD") { path in
+            try package(at: path, extra: { $0.file("bz.txt", "not really bzip2", compression: .store) }) {
+                try $0.setMethod(12, onEntry: "bz.txt")
+            }
+        },
+        HostileArchive(name: "nested 40 folders deep", rule: "BUDGET-DEPTH") { path in
+            try package(at: path) { $0.file(String(repeating: "d/", count: 40) + "deep.txt", "deep") }
+        },
+        HostileArchive(name: "not a zip", rule: "ARCHIVE-NOT-ZIP") { path in
+            try Data("<html>this is not a zip</html>".utf8).write(to: URL(fileURLWithPath: path))
+        },
+    ]
+}

@@ -1,0 +1,167 @@
+import Foundation
+import SCLMArchive
+import SCLMCore
+import SCLMTestSupport
+import Synchronization
+import Testing
+
+@Suite(.tags(.medium)) struct PackageExtractorTests {
+    /// A parent folder holding `sources/` with an old package, as an installed presentation has.
+    private static func installedTarget(in folder: TemporaryDirectory) throws -> String {
+        try folder.write("<html>old revision</html>", to: "content/sources/index.html")
+        return folder.appending("content/sources")
+    }
+
+    @Test func aValidPackageExtractsByteIdenticallyAndInstalls() async throws {
+        let folder = TemporaryDirectory()
+        let zip = folder.appending("package.zip")
+        try PackageFixtures.validZip().write(to: zip)
+        let target = try Self.installedTarget(in: folder)
+        let reports = Mutex<[PackageExtractor.Progress]>([])
+        let staged = try await PackageExtractor().extract(zipAt: zip, stagingFor: target) { progress in
+            reports.withLock { $0.append(progress) }
+        }
+        #expect(staged.stagingPath.hasPrefix(folder.appending("content/.sources.staging-")))
+        #expect(staged.fileCount == PackageFixtures.validFiles.count)
+        #expect(try String(contentsOfFile: target + "/index.html", encoding: .utf8) == "<html>old revision</html>")
+
+        try PackageExtractor.installStaging(staged.stagingPath, as: target)
+        for (path, bytes) in PackageFixtures.validFiles {
+            #expect(try Data(contentsOf: URL(fileURLWithPath: target + "/" + path)) == Data(bytes), "\(path)")
+            #expect(FileSystem.mode(of: target + "/" + path) == 0o644)
+        }
+        #expect(FileSystem.mode(of: target + "/img") == 0o755)
+        #expect(PackageFixtures.listing(folder.appending("content")).filter { !$0.hasPrefix("sources") }.isEmpty)
+        let last = try #require(reports.withLock { $0.last })
+        #expect(last.bytesWritten == staged.byteCount)
+        #expect(last.bytesExpected == staged.byteCount)
+        #expect(reports.withLock { $0.map(\.bytesWritten) == $0.map(\.bytesWritten).sorted() })
+    }
+
+    @Test(arguments: HostileArchive.all)
+    func hostileArchivesAreRefusedAndLeaveNothingBehind(_ hostile: HostileArchive) async throws {
+        let folder = TemporaryDirectory()
+        let zip = folder.appending("hostile.zip")
+        try hostile.build(zip)
+        let target = try Self.installedTarget(in: folder)
+        let before = PackageFixtures.listing(folder.path)
+        let error = await #expect(throws: ArchiveError.self) {
+            try await PackageExtractor().extract(zipAt: zip, stagingFor: target)
+        }
+        #expect(error?.code == .refused)
+        let rule = hostile.extractionRule ?? hostile.rule
+        #expect(error?.findings.contains { $0.rule.id == rule } == true, "\(error?.findings ?? [])")
+        #expect(error?.category.exitCode == 1)
+        #expect(PackageFixtures.listing(folder.path) == before)
+        #expect(try String(contentsOfFile: target + "/index.html", encoding: .utf8) == "<html>old revision</html>")
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/sclm-absolute.html"))
+        #expect(!FileManager.default.fileExists(atPath: folder.appending("content/evil.html")))
+    }
+
+    @Test func contentErrorsRefuseUnlessContentChecksAreOff() async throws {
+        let folder = TemporaryDirectory()
+        let zip = folder.appending("broken.zip")
+        var builder = ZipBuilder()
+        builder.file("index.html", "<img src=\"missing.png\">")
+        try builder.write(to: zip)
+        let error = await #expect(throws: ArchiveError.self) {
+            try await PackageExtractor().extract(zipAt: zip, stagingFor: folder.appending("sources"))
+        }
+        #expect(error?.findings.map(\.rule.id) == ["REF-MISSING"])
+        #expect(error?.description.contains("REF-MISSING at index.html:1") == true)
+
+        var policy = Policy()
+        policy.checksContent = false
+        let staged = try await PackageExtractor(policy: policy).extract(zipAt: zip, stagingFor: folder.appending("sources"))
+        #expect(staged.fileCount == 1)
+    }
+
+    @Test func cancellingMidwayRemovesTheStagingFolder() async throws {
+        let folder = TemporaryDirectory()
+        let zip = folder.appending("big.zip")
+        var builder = ZipBuilder()
+        builder.file("index.html", "<html></html>")
+        for index in 0..<8 { builder.file("media/\(index).bin", bytes: PackageFixtures.noise(1 << 20, seed: UInt64(index))) }
+        try builder.write(to: zip)
+        let target = try Self.installedTarget(in: folder)
+        let before = PackageFixtures.listing(folder.path)
+        let started = AsyncStream<Void>.makeStream()
+        let cancelled = DispatchSemaphore(value: 0)
+        let task = Task {
+            try await PackageExtractor().extract(zipAt: zip, stagingFor: target) { _ in
+                started.continuation.yield()
+                cancelled.wait()  // hold the extraction thread until the task is cancelled
+                cancelled.signal()
+            }
+        }
+        for await _ in started.stream { break }
+        task.cancel()
+        cancelled.signal()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(PackageFixtures.listing(folder.path) == before)
+    }
+
+    @Test func aMissingParentFolderIsAWriteFailure() async throws {
+        let folder = TemporaryDirectory()
+        let zip = folder.appending("package.zip")
+        try PackageFixtures.validZip().write(to: zip)
+        let error = await #expect(throws: ArchiveError.self) {
+            try await PackageExtractor().extract(zipAt: zip, stagingFor: folder.appending("missing/parent/sources"))
+        }
+        #expect(error?.code == .writeFailed)
+        #expect(error?.category.exitCode == 74)
+        #expect(PackageFixtures.listing(folder.path) == ["package.zip"])
+    }
+
+    @Test func installingIntoAnEmptyPlaceCreatesTheTarget() async throws {
+        let folder = TemporaryDirectory()
+        let zip = folder.appending("package.zip")
+        try PackageFixtures.validZip().write(to: zip)
+        let target = folder.appending("sources")
+        let staged = try await PackageExtractor(isDurable: false).extract(zipAt: zip, stagingFor: target)
+        try PackageExtractor.installStaging(staged.stagingPath, as: target)
+        #expect(FileManager.default.fileExists(atPath: target + "/index.html"))
+        #expect(PackageFixtures.listing(folder.path).filter { $0.hasPrefix(".") }.isEmpty)
+    }
+}
+
+/// The states an interrupted install can leave, and how a rerun repairs each.
+@Suite(.tags(.small)) struct InstallRepairTests {
+    @Test func oldWithoutTargetIsRolledBack() throws {
+        let folder = TemporaryDirectory()
+        try folder.write("old", to: ".sources.old/index.html")
+        try folder.write("half", to: ".sources.staging-0123abcd/index.html")
+        try PackageExtractor.repairInterruptedInstall(at: folder.appending("sources"))
+        #expect(try String(contentsOfFile: folder.appending("sources/index.html"), encoding: .utf8) == "old")
+        #expect(PackageFixtures.listing(folder.path) == ["sources", "sources/index.html"])
+    }
+
+    @Test func oldBesideTargetIsRemoved() throws {
+        let folder = TemporaryDirectory()
+        try folder.write("old", to: ".sources.old/index.html")
+        try folder.write("new", to: "sources/index.html")
+        try PackageExtractor.repairInterruptedInstall(at: folder.appending("sources/"))
+        #expect(try String(contentsOfFile: folder.appending("sources/index.html"), encoding: .utf8) == "new")
+        #expect(PackageFixtures.listing(folder.path) == ["sources", "sources/index.html"])
+    }
+
+    @Test func installAfterACrashBetweenRenamesKeepsTheNewContent() throws {
+        let folder = TemporaryDirectory()
+        try folder.write("old", to: ".sources.old/index.html")
+        try folder.write("new", to: ".sources.staging-feedbeef/index.html")
+        try folder.write("other", to: "other/index.html")
+        try PackageExtractor.installStaging(folder.appending(".sources.staging-feedbeef"), as: folder.appending("sources"))
+        #expect(try String(contentsOfFile: folder.appending("sources/index.html"), encoding: .utf8) == "new")
+        #expect(PackageFixtures.listing(folder.path) == ["other", "other/index.html", "sources", "sources/index.html"])
+    }
+
+    @Test func aFailedRenameKeepsThePreviousContent() throws {
+        let folder = TemporaryDirectory()
+        try folder.write("old", to: "sources/index.html")
+        let error = #expect(throws: ArchiveError.self) {
+            try PackageExtractor.installStaging(folder.appending(".sources.staging-missing"), as: folder.appending("sources"))
+        }
+        #expect(error?.code == .installFailed)
+        #expect(try String(contentsOfFile: folder.appending("sources/index.html"), encoding: .utf8) == "old")
+    }
+}

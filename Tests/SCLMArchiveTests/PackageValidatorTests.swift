@@ -1,0 +1,178 @@
+import Foundation
+import SCLMArchive
+import SCLMCore
+import SCLMTestSupport
+import Testing
+
+@Suite(.tags(.medium)) struct PackageValidatorTests {
+    @Test func aValidZipHasNoFindings() async throws {
+        let folder = TemporaryDirectory()
+        let zip = folder.appending("package.zip")
+        try PackageFixtures.validZip().write(to: zip)
+        let report = try await PackageValidator().validate(zip)
+        #expect(report.findings.isEmpty, "\(report.findings)")
+        #expect(report.kind == .zip)
+        #expect(report.entryCount == PackageFixtures.validFiles.count + 5)
+        #expect(report.byteCount == Int64(PackageFixtures.validFiles.reduce(0) { $0 + $1.1.count }))
+    }
+
+    @Test func aValidFolderHasNoFindings() async throws {
+        let folder = TemporaryDirectory()
+        try PackageFixtures.writeValidFolder(at: folder.path)
+        let report = try await PackageValidator().validate(folder.path)
+        #expect(report.findings.isEmpty, "\(report.findings)")
+        #expect(report.kind == .folder)
+    }
+
+    @Test(arguments: HostileArchive.all)
+    func hostileArchivesYieldTheirRuleAndWriteNothing(_ hostile: HostileArchive) async throws {
+        let folder = TemporaryDirectory()
+        let zip = folder.appending("hostile.zip")
+        try hostile.build(zip)
+        let before = PackageFixtures.listing(folder.path)
+        let report = try await PackageValidator().validate(zip)
+        let finding = try #require(report.findings.first { $0.rule.id == hostile.rule }, "\(report.findings)")
+        #expect(finding.severity == .error)
+        #expect(!report.passes(strict: false))
+        #expect(PackageFixtures.listing(folder.path) == before)
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/sclm-absolute.html"))
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/../evil.html"))
+    }
+
+    @Test func theRatioBombStopsAfterAFewMegabytes() async throws {
+        let folder = TemporaryDirectory()
+        let zip = folder.appending("bomb.zip")
+        let bomb = try Bzip2Bomb.stream(expandingToAtLeast: 1 << 30)
+        #expect(bomb.bytes.count < 1024)
+        #expect(bomb.expandedSize >= 1 << 30)
+        var builder = ZipBuilder()
+        builder.file("index.html", "<html></html>")
+        builder.file("bomb.bin", bytes: bomb.bytes, compression: .store)
+        try builder.write(to: zip)
+        var bytes = try ZipBytes(contentsOf: zip)
+        try bytes.setMethod(12, declaredSize: 1024, onEntry: "bomb.bin")
+        try bytes.write(to: zip)
+
+        let report = try await PackageValidator().validate(zip)
+        #expect(report.findings.map(\.rule.id) == ["ARCHIVE-METHOD", "BUDGET-RATIO"], "\(report.findings)")
+        #expect(report.byteCount < 8 << 20, "read \(report.byteCount) bytes before stopping")
+    }
+
+    @Test func theBombHelperExpandsAsClaimed() throws {
+        let small = try Bzip2Bomb.stream(expandingToAtLeast: 100 << 20)
+        #expect(try Int64(Bzip2Bomb.expandedSize(of: small.bytes)) == small.expandedSize)
+    }
+
+    @Test func aMissingImageAWrongCaseStylesheetAndADanglingSwipeAreExactlyThreeFindings() async throws {
+        let folder = TemporaryDirectory()
+        let zip = folder.appending("broken.zip")
+        var builder = ZipBuilder()
+        builder.file(
+            "index.html",
+            """
+            <!DOCTYPE html>
+            <html>
+            <head>
+              <meta name="clm-swipe-next" content="slide3.html">
+              <link rel="stylesheet" href="CSS/main.css">
+            </head>
+            <body>
+              <img src="img/missing.png">
+              <img src='img/logo.png'>
+            </body>
+            </html>
+            """)
+        builder.file("css/main.css", "body { background: url(\"../img/logo.png\") }")
+        builder.file("img/logo.png", bytes: PackageFixtures.noise(100, seed: 9))
+        try builder.write(to: zip)
+
+        let report = try await PackageValidator().validate(zip)
+        let summary = report.findings.map { "\($0.rule.id) \($0.location)" }
+        #expect(summary == ["SWIPE-TARGET-MISSING index.html:4", "REF-CASE-MISMATCH index.html:5", "REF-MISSING index.html:8"])
+        #expect(report.findings.allSatisfy { $0.severity == .error && !$0.fix.isEmpty })
+    }
+
+    @Test func contentRulesReportTheUsualMistakes() async throws {
+        let folder = TemporaryDirectory()
+        try folder.write("<html><body><p>wrapped</p></body></html>", to: "deck/index.html")
+        try folder.write(
+            """
+            <html><head><meta name="clm-swipe-next" content="index.html"></head>
+            <body><img src="http://cdn.example.com/logo.png"><img src="/abs/logo.png">
+            <script>StoryCLM.Go("index.html")</script></body></html>
+            """, to: "deck/slides/two.html")
+        try folder.write("   \n", to: "deck/empty.html")
+        let report = try await PackageValidator().validate(folder.path)
+        let rules = Set(report.findings.map(\.rule.id))
+        #expect(
+            rules == [
+                "CONTENT-NO-INDEX", "CONTENT-SLIDE-NOT-AT-ROOT", "REF-REMOTE", "REF-ESCAPES-PACKAGE",
+                "STORYCLM-JS-MISSING", "HTML-EMPTY", "SWIPE-TARGET-MISSING",
+            ], "\(report.findings)")
+        let noIndex = try #require(report.findings.first { $0.rule.id == "CONTENT-NO-INDEX" })
+        #expect(noIndex.fix.contains("Zip the contents of 'deck'"))
+        #expect(report.findings.first { $0.rule.id == "REF-REMOTE" }?.severity == .warning)
+    }
+
+    @Test func undecodableHTMLIsReportedUnlessACharsetIsDeclared() async throws {
+        let folder = TemporaryDirectory()
+        let latin1: [UInt8] = Array("<html><body>caf".utf8) + [0xE9] + Array("</body></html>".utf8)
+        try Data(latin1).write(to: URL(fileURLWithPath: folder.appending("index.html")))
+        let declared = Array("<meta charset=windows-1252>".utf8) + latin1
+        try Data(declared).write(to: URL(fileURLWithPath: folder.appending("two.html")))
+        let report = try await PackageValidator().validate(folder.path)
+        #expect(report.findings.map { "\($0.rule.id) \($0.location)" } == ["HTML-UNDECODABLE index.html"])
+    }
+
+    @Test func budgetsFromThePolicyApply() async throws {
+        let folder = TemporaryDirectory()
+        let zip = folder.appending("package.zip")
+        try PackageFixtures.validZip().write(to: zip)
+        var policy = Policy()
+        policy.maxTotalSize = 100_000
+        var report = try await PackageValidator(policy: policy).validate(zip)
+        #expect(report.findings.map(\.rule.id) == ["BUDGET-TOTAL-SIZE"])
+        policy = Policy()
+        policy.maxEntryCount = 5
+        report = try await PackageValidator(policy: policy).validate(zip)
+        #expect(report.findings.map(\.rule.id) == ["BUDGET-ENTRY-COUNT"])
+        policy = Policy()
+        policy.maxFileSize = 100_000
+        report = try await PackageValidator(policy: policy).validate(folder.path + "/package.zip")
+        #expect(report.findings.map { "\($0.rule.id) \($0.location)" } == [
+            "BUDGET-FILE-SIZE img/bg.jpg", "BUDGET-FILE-SIZE mediafiles/intro.mp4",
+        ])
+    }
+
+    @Test func folderRulesSeeSymlinksAndRawNames() async throws {
+        let folder = TemporaryDirectory()
+        try PackageFixtures.writeValidFolder(at: folder.path)
+        #expect(symlink("/etc/passwd", folder.appending("img/passwd")) == 0)
+        let badName = folder.path + "/img/" + String(decoding: [0x61, 0x0A, 0x62], as: UTF8.self) + ".png"
+        try Data("x".utf8).write(to: URL(fileURLWithPath: badName))
+        try folder.write("collides", to: "IMG/logo.png")
+        let report = try await PackageValidator().validate(folder.path)
+        let summary = Set(report.findings.map { "\($0.rule.id) \($0.location)" })
+        #expect(summary == ["ENTRY-SYMLINK img/passwd", "PATH-CONTROL-CHAR img/a\\nb.png", "PATH-CASE-COLLISION img"])
+    }
+
+    @Test func aMissingPathIsUnreadable() async throws {
+        let error = await #expect(throws: ArchiveError.self) {
+            try await PackageValidator().validate("/nonexistent/package.zip")
+        }
+        #expect(error?.code == .unreadable)
+        #expect(error?.category.exitCode == 74)
+    }
+
+    @Test func cancellationStopsValidation() async throws {
+        let folder = TemporaryDirectory()
+        let zip = folder.appending("big.zip")
+        var builder = ZipBuilder()
+        builder.file("index.html", "<html></html>")
+        builder.file("big.bin", bytes: PackageFixtures.noise(1 << 20, seed: 7), compression: .store)
+        try builder.write(to: zip)
+        let task = Task { try await PackageValidator().validate(zip) }
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+
+/// Raw-byte edits of a zip made by ``ZipBuilder``, for the hostile cases no zip writer produces: flipped
+/// data (CRC mismatch), encryption flags, foreign compression methods, non-UTF-8 names, entries sharing
+/// one local header, truncation.
+///
+/// Entries are found by name in the central directory; every edit keeps the local header and the
+/// central-directory record consistent, so only the intended defect remains.
+public struct ZipBytes {
+    /// The archive bytes.
+    public var bytes: [UInt8]
+
+    /// Loads the zip at `path`.
+    public init(contentsOf path: String) throws {
+        bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
+    /// Writes the (edited) bytes to `path`.
+    public func write(to path: String) throws {
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+    }
+
+    /// Renames entry `name` to `newName`, which must have the same length; `utf8Flag` sets or clears
+    /// general-purpose bit 11 ("names are UTF-8").
+    public mutating func rename(_ name: String, to newName: [UInt8], utf8Flag: Bool? = nil) throws {
+        let (local, central) = try headers(of: name)
+        guard newName.count == name.utf8.count else { throw ZipBuilderError("rename needs a same-length name") }
+        bytes.replaceSubrange((local + 30)..<(local + 30 + newName.count), with: newName)
+        bytes.replaceSubrange((central + 46)..<(central + 46 + newName.count), with: newName)
+        if let utf8Flag {
+            for flags in [local + 6, central + 8] {
+                let value = uint16(at: flags)
+                setUInt16(utf8Flag ? value | 0x0800 : value & ~0x0800, at: flags)
+            }
+        }
+    }
+
+    /// Sets general-purpose flag bits `mask` on entry `name` (bit 0: encrypted).
+    public mutating func setFlags(_ mask: UInt16, onEntry name: String) throws {
+        let (local, central) = try headers(of: name)
+        setUInt16(uint16(at: local + 6) | mask, at: local + 6)
+        setUInt16(uint16(at: central + 8) | mask, at: central + 8)
+    }
+
+    /// Sets entry `name`'s compression method (12 is bzip2) and, optionally, the uncompressed size it declares.
+    public mutating func setMethod(_ method: UInt16, declaredSize: UInt32? = nil, onEntry name: String) throws {
+        let (local, central) = try headers(of: name)
+        setUInt16(method, at: local + 8)
+        setUInt16(method, at: central + 10)
+        if let declaredSize {
+            setUInt32(declaredSize, at: local + 22)
+            setUInt32(declaredSize, at: central + 24)
+        }
+    }
+
+    /// Sets the Unix mode (file type and permissions) that entry `name`'s central-directory record declares,
+    /// marking the entry as made on Unix (`0o020644` is a character device).
+    public mutating func setUnixMode(_ mode: UInt32, onEntry name: String) throws {
+        let (_, central) = try headers(of: name)
+        bytes[central + 5] = 3
+        setUInt32(mode << 16, at: central + 38)
+    }
+
+    /// Points entry `name`'s central-directory record at the local header (and data) of entry `other`.
+    public mutating func shareLocalHeader(of name: String, with other: String) throws {
+        let (_, central) = try headers(of: name)
+        let (otherLocal, _) = try headers(of: other)
+        setUInt32(UInt32(otherLocal), at: central + 42)
+    }
+
+    /// Inverts the first data byte of entry `name` (a stored entry then fails its CRC check).
+    public mutating func flipFirstDataByte(ofEntry name: String) throws {
+        let (local, _) = try headers(of: name)
+        let data = local + 30 + Int(uint16(at: local + 26)) + Int(uint16(at: local + 28))
+        bytes[data] ^= 0xFF
+    }
+
+    /// Keeps only the first `count` bytes.
+    public mutating func truncate(to count: Int) {
+        bytes.removeSubrange(count...)
+    }
+
+    /// The offsets of entry `name`'s local header and central-directory record.
+    public func headers(of name: String) throws -> (local: Int, central: Int) {
+        let wanted = Array(name.utf8)
+        var index = 0
+        while index + 46 <= bytes.count {
+            if uint32(at: index) == 0x0201_4B50 {
+                let length = Int(uint16(at: index + 28))
+                if Array(bytes[(index + 46)..<min(bytes.count, index + 46 + length)]) == wanted {
+                    return (Int(uint32(at: index + 42)), index)
+                }
+            }
+            index += 1
+        }
+        throw ZipBuilderError("no central-directory record named \(name)")
+    }
+
+    private func uint16(at offset: Int) -> UInt16 { UInt16(bytes[offset]) | UInt16(bytes[offset + 1]) << 8 }
+    private func uint32(at offset: Int) -> UInt32 { UInt32(uint16(at: offset)) | UInt32(uint16(at: offset + 2)) << 16 }
+
+    private mutating func setUInt16(_ value: UInt16, at offset: Int) {
+        bytes[offset] = UInt8(value & 0xFF)
+        bytes[offset + 1] = UInt8(value >> 8)
+    }
+
+    private mutating func setUInt32(_ value: UInt32, at offset: Int) {
+        setUInt16(UInt16(value & 0xFFFF), at: offset)
+        setUInt16(UInt16(value >> 16), at: offset + 2)
+    }
+}
