@@ -12,28 +12,42 @@ struct PathIndex {
         case directory
     }
 
-    private var kinds: [[UInt8]: Kind] = [:]
+    /// Names as bytes, hashed in one call (hashing `[UInt8]` element by element is several times slower).
+    private struct Key: Hashable {
+        let bytes: [UInt8]
+
+        init(_ path: String) { bytes = Array(path.utf8) }
+
+        func hash(into hasher: inout Hasher) { bytes.withUnsafeBytes { hasher.combine(bytes: $0) } }
+    }
+
+    private var kinds: [Key: Kind] = [:]
     private var folded: [String: String] = [:]
     private var reportedCollisions: Set<String> = []
+    /// The folder of the last name inserted: archives list a folder's files together, so its prefixes
+    /// are usually known already.
+    private var lastFolder = ""
 
     /// The number of names (files and folders, implied ones included).
     var count: Int { kinds.count }
 
     /// Records `path` (normalised, non-empty) and the folders above it; returns the findings it causes.
     mutating func insert(_ path: String, isDirectory: Bool) -> [Finding] {
+        let folder = PackagePath.directory(of: path)
         var findings: [Finding] = []
-        var prefix = ""
-        let components = path.split(separator: "/", omittingEmptySubsequences: true)
-        for (index, component) in components.enumerated() {
-            prefix = prefix.isEmpty ? String(component) : prefix + "/" + component
-            let isLast = index == components.count - 1
-            findings += insertOne(prefix, kind: isLast && !isDirectory ? .file : .directory, isEntry: isLast)
+        if folder != lastFolder || folder.isEmpty {
+            var prefix = ""
+            for component in folder.split(separator: "/", omittingEmptySubsequences: true) {
+                prefix = prefix.isEmpty ? String(component) : prefix + "/" + component
+                findings += insertOne(prefix, kind: .directory, isEntry: false)
+            }
+            lastFolder = folder
         }
-        return findings
+        return findings + insertOne(path, kind: isDirectory ? .directory : .file, isEntry: true)
     }
 
     private mutating func insertOne(_ path: String, kind: Kind, isEntry: Bool) -> [Finding] {
-        let key = Array(path.utf8)
+        let key = Key(path)
         if let existing = kinds[key] {
             guard existing == .file || kind == .file, isEntry || existing == .file else { return [] }
             let message =
@@ -68,7 +82,7 @@ struct PathIndex {
     }
 
     /// What `path` is, matched byte for byte.
-    func kind(of path: String) -> Kind? { kinds[Array(path.utf8)] }
+    func kind(of path: String) -> Kind? { kinds[Key(path)] }
 
     /// The packaged spelling of `path` when it matches only case-insensitively (or in another normalisation).
     func caseVariant(of path: String) -> String? {

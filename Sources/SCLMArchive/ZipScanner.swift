@@ -23,7 +23,7 @@ struct ZipScanner {
     /// Called after each block with the bytes decompressed so far and the total the zip declares.
     var progress: @Sendable (Int64, Int64) -> Void = { _, _ in }
 
-    private static let blockSize = 1 << 20
+    private static let blockSize = 64 << 10
 
     /// Scans the zip, feeding `sink`.
     ///

@@ -1,4 +1,5 @@
 import Foundation
+import SCLMArchive
 import SCLMCore
 import SCLMStore
 
@@ -7,15 +8,57 @@ import SCLMStore
 /// Each subcommand does one measured operation and prints `{"seconds": …, …}` as one JSON line.
 @main
 struct BenchMain {
-    static func main() throws {
+    static func main() async throws {
         let arguments = Array(CommandLine.arguments.dropFirst())
         switch arguments.first {
         case "upsert":
             try UpsertBenchmark(arguments: Array(arguments.dropFirst())).run()
+        case "unpack":
+            try await UnpackBenchmark(arguments: Array(arguments.dropFirst())).run()
         default:
-            FileHandle.standardError.write(Data("usage: sclm-bench upsert --db PATH --rows N [--clients N]\n".utf8))
+            let usage = """
+                usage: sclm-bench upsert --db PATH --rows N [--clients N]
+                       sclm-bench unpack --zip PATH --target DIR [--no-sync]
+
+                """
+            FileHandle.standardError.write(Data(usage.utf8))
             exit(64)
         }
+    }
+}
+
+/// The value after `name` in `arguments`.
+private func value(_ name: String, in arguments: [String]) -> String? {
+    arguments.firstIndex(of: name).flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
+}
+
+/// Seconds of a `ContinuousClock` duration.
+private func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+}
+
+/// Unpacks one package the way sync installs it: `PackageExtractor` into a staging folder next to the
+/// target, then `installStaging`. With `--no-sync` the staging tree is not flushed to disk (like `bsdtar -xf`).
+struct UnpackBenchmark {
+    let zip: String
+    let target: String
+    let isDurable: Bool
+
+    init(arguments: [String]) throws {
+        guard let zip = value("--zip", in: arguments), let target = value("--target", in: arguments) else {
+            throw SCLMError(.usage, "unpack needs --zip PATH --target DIR")
+        }
+        self.zip = zip
+        self.target = target
+        self.isDurable = !arguments.contains("--no-sync")
+    }
+
+    func run() async throws {
+        let start = ContinuousClock.now
+        let staged = try await PackageExtractor(isDurable: isDurable).extract(zipAt: zip, stagingFor: target)
+        try PackageExtractor.installStaging(staged.stagingPath, as: target)
+        let elapsed = seconds(ContinuousClock.now - start)
+        print(#"{"seconds": \#(elapsed), "bytes": \#(staged.byteCount), "files": \#(staged.fileCount)}"#)
     }
 }
 
@@ -26,15 +69,12 @@ struct UpsertBenchmark {
     let clients: Int
 
     init(arguments: [String]) throws {
-        func value(_ name: String) -> String? {
-            arguments.firstIndex(of: name).flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
-        }
-        guard let path = value("--db"), let rows = value("--rows").flatMap(Int.init) else {
+        guard let path = value("--db", in: arguments), let rows = value("--rows", in: arguments).flatMap(Int.init) else {
             throw SCLMError(.usage, "upsert needs --db PATH --rows N")
         }
         self.databasePath = path
         self.rows = rows
-        self.clients = value("--clients").flatMap(Int.init) ?? 100
+        self.clients = value("--clients", in: arguments).flatMap(Int.init) ?? 100
     }
 
     /// The row generator shared with `bench/bench_upsert.py`: the same values on both sides.
@@ -58,9 +98,8 @@ struct UpsertBenchmark {
         let records = (0..<rows).map { UpsertBenchmark.record($0, clients: clients) }
         let start = ContinuousClock.now
         try db.write { db in try db.upsertPresentations(records) }
-        let elapsed = ContinuousClock.now - start
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let elapsed = seconds(ContinuousClock.now - start)
         let count = try db.fetchCount("SELECT count(*) FROM presentations")
-        print(#"{"seconds": \#(seconds), "rows": \#(count)}"#)
+        print(#"{"seconds": \#(elapsed), "rows": \#(count)}"#)
     }
 }

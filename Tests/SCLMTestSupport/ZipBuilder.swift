@@ -61,6 +61,24 @@ public struct ZipBuilder {
         entries.append(Entry(path: path, content: .symlink(target), compression: .store))
     }
 
+    /// Adds every file under `folder` (recursively, in sorted order), named relative to it: how a
+    /// presentation folder becomes its package.
+    ///
+    /// - Throws: when the folder cannot be listed or a file read.
+    public mutating func folder(contentsOf folder: String, compression: Compression = .deflate) throws {
+        let manager = FileManager.default
+        for relative in (manager.subpaths(atPath: folder) ?? []).sorted() {
+            var isDirectory: ObjCBool = false
+            guard manager.fileExists(atPath: folder + "/" + relative, isDirectory: &isDirectory) else { continue }
+            if isDirectory.boolValue {
+                directory(relative + "/")
+            } else {
+                let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + relative))
+                file(relative, bytes: Array(data), compression: compression)
+            }
+        }
+    }
+
     /// Writes the archive to `path`.
     ///
     /// - Throws: ``ZipBuilderError`` when libarchive refuses an entry.

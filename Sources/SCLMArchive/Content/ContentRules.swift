@@ -10,7 +10,8 @@ struct ContentRules {
         let scriptsCallingAPI = Set(
             files.filter { $0.kind == .script && $0.apiUseLine != nil && !Self.isStoryCLMScript($0.path) }.map(\.path))
         for file in files {
-            findings += file.references.compactMap { check($0, in: file) }
+            let directory = PackagePath.directory(of: file.path)
+            findings += file.references.compactMap { check($0, in: file, directory: directory) }
             findings += file.swipes.compactMap { check($0, in: file) }
             guard file.kind == .html else { continue }
             findings += htmlFindings(file)
@@ -69,8 +70,8 @@ struct ContentRules {
 
     // MARK: - References
 
-    private func check(_ reference: Reference, in file: FileFacts) -> Finding? {
-        let quoted = "\(reference.attribute) '\(reference.value)'"
+    private func check(_ reference: Reference, in file: FileFacts, directory: String) -> Finding? {
+        var quoted: String { "\(reference.attribute) '\(reference.value)'" }
         switch ReferenceTarget.classify(reference.value) {
         case .ignored:
             return nil
@@ -82,7 +83,7 @@ struct ContentRules {
         case .outside:
             return escapes(quoted, file: file, line: reference.line)
         case .relative(let relative):
-            guard let resolved = PackagePath.resolve(relative, from: PackagePath.directory(of: file.path)) else {
+            guard let resolved = PackagePath.resolve(relative, from: directory) else {
                 return escapes(quoted, file: file, line: reference.line)
             }
             if resolved.isEmpty || index.kind(of: resolved) != nil { return nil }

@@ -67,6 +67,11 @@ struct HTMLTokenizer {
         var rawStart: Int? = state == .rawText ? 0 : nil
         var index = 0
         while index < bytes.count {
+            if state == .data || state == .comment || state == .bogusComment {
+                // Text and comments are most of a page: skip to the next byte that can change the state.
+                index = skipText(bytes, from: index)
+                if index == bytes.count { break }
+            }
             let byte = bytes[index]
             if byte == 0x0A { line += 1 }
             if state == .rawText {
@@ -88,6 +93,20 @@ struct HTMLTokenizer {
             index += 1
         }
         if state == .rawText { flush(bytes, from: rawStart, to: bytes.count, into: &sink) }
+    }
+
+    /// The index of the next byte at or after `start` that matters in the current text or comment state,
+    /// counting the line breaks passed.
+    private mutating func skipText(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
+        var index = start
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "-") { return index }
+            if byte == 0x0A { line += 1 }
+            if state == .comment { dashes = 0 }
+            index += 1
+        }
+        return index
     }
 
     private func flush(_ bytes: UnsafeRawBufferPointer, from start: Int?, to end: Int, into sink: inout some HTMLTokenSink) {

@@ -34,12 +34,18 @@ enum ReferenceTarget: Equatable {
     /// A path relative to the referring file, without query or fragment, percent-decoded.
     case relative(String)
 
-    /// Classifies a reference value.
+    /// Classifies a reference value (byte-level: it runs for every reference of every page).
     static func classify(_ value: String) -> ReferenceTarget {
-        let text = value.trimmingCharacters(in: .whitespacesAndNewlines)
-        if text.isEmpty || text.hasPrefix("#") || text.hasPrefix("?") { return .ignored }
-        if ["{{", "${", "<%", "{%"].contains(where: { text.contains($0) }) { return .ignored }
-        if text.hasPrefix("//") { return .remote }
+        let utf8 = Array(value.utf8)
+        var start = 0
+        var end = utf8.count
+        while start < end, utf8[start].isHTMLSpace { start += 1 }
+        while end > start, utf8[end - 1].isHTMLSpace { end -= 1 }
+        let text = utf8[start..<end]
+        guard let first = text.first, first != UInt8(ascii: "#"), first != UInt8(ascii: "?"), !hasPlaceholder(text) else {
+            return .ignored
+        }
+        if text.starts(with: "//".utf8) { return .remote }
         if let scheme = scheme(of: text) {
             if scheme.count == 1 { return .outside }  // C:/… or c:\…
             switch scheme {
@@ -48,26 +54,72 @@ enum ReferenceTarget: Equatable {
             default: return .ignored
             }
         }
-        let path = String(text.prefix { $0 != "?" && $0 != "#" })
-        if path.hasPrefix("/") || path.hasPrefix("\\") { return .outside }
-        if path.isEmpty { return .ignored }
-        return .relative(path.removingPercentEncoding ?? path)
+        let path = text.prefix { $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#") }
+        guard let head = path.first else { return .ignored }
+        if head == UInt8(ascii: "/") || head == UInt8(ascii: "\\") { return .outside }
+        return .relative(percentDecoded(path))
+    }
+
+    /// Whether `text` holds template syntax (`{{`, `${`, `<%`, `{%`): a value filled in at run time.
+    private static func hasPlaceholder(_ text: ArraySlice<UInt8>) -> Bool {
+        zip(text, text.dropFirst()).contains { pair in
+            switch pair {
+            case (UInt8(ascii: "{"), UInt8(ascii: "{")), (UInt8(ascii: "$"), UInt8(ascii: "{")),
+                (UInt8(ascii: "<"), UInt8(ascii: "%")), (UInt8(ascii: "{"), UInt8(ascii: "%")):
+                true
+            default: false
+            }
+        }
     }
 
     /// The lowercased URL scheme of `text` (RFC 3986: a letter, then letters, digits, `+`, `-`, `.`, then `:`).
-    private static func scheme(of text: String) -> String? {
-        guard let colon = text.firstIndex(of: ":") else { return nil }
-        let candidate = text[..<colon]
-        guard let first = candidate.first, first.isASCII, first.isLetter,
-            candidate.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
+    private static func scheme(of text: ArraySlice<UInt8>) -> String? {
+        guard let colon = text.firstIndex(of: UInt8(ascii: ":")), colon > text.startIndex,
+            text[text.startIndex].isASCIILetter,
+            text[..<colon].allSatisfy({ $0.isASCIILetter || $0.isASCIIDigit || "+-.".utf8.contains($0) })
         else { return nil }
-        return candidate.lowercased()
+        return String(decoding: text[..<colon].map(\.lowercasedASCII), as: UTF8.self)
+    }
+
+    /// `path` with `%XX` escapes decoded; a malformed escape is kept as written.
+    private static func percentDecoded(_ path: ArraySlice<UInt8>) -> String {
+        guard path.contains(UInt8(ascii: "%")) else { return String(decoding: path, as: UTF8.self) }
+        var bytes: [UInt8] = []
+        var index = path.startIndex
+        while index < path.endIndex {
+            if path[index] == UInt8(ascii: "%"), index + 2 < path.endIndex,
+                let high = path[index + 1].hexValue, let low = path[index + 2].hexValue
+            {
+                bytes.append(high << 4 | low)
+                index += 3
+            } else {
+                bytes.append(path[index])
+                index += 1
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+extension UInt8 {
+    /// `0`–`9`.
+    var isASCIIDigit: Bool { self >= UInt8(ascii: "0") && self <= UInt8(ascii: "9") }
+
+    /// The value of a hexadecimal digit, or `nil`.
+    var hexValue: UInt8? {
+        switch self {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): self - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): self - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): self - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 }
 
 enum PackagePath {
     /// `relative` resolved against the folder `base` ("" for the root), or `nil` when `..` climbs above the root.
     static func resolve(_ relative: String, from base: String) -> String? {
+        if isPlain(relative) { return base.isEmpty ? relative : base + "/" + relative }
         var parts = base.isEmpty ? [] : base.split(separator: "/").map(String.init)
         for component in relative.split(separator: "/", omittingEmptySubsequences: true) {
             switch component {
@@ -78,6 +130,16 @@ enum PackagePath {
             }
         }
         return parts.joined(separator: "/")
+    }
+
+    /// Whether `path` has no empty, `.` or `..` component (then resolving is plain concatenation).
+    private static func isPlain(_ path: String) -> Bool {
+        var previous = UInt8(ascii: "/")
+        for byte in path.utf8 {
+            if previous == UInt8(ascii: "/"), byte == UInt8(ascii: "/") || byte == UInt8(ascii: ".") { return false }
+            previous = byte
+        }
+        return previous != UInt8(ascii: "/")
     }
 
     /// The folder part of `path` ("" at the root).

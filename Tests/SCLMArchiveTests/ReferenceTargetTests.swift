@@ -1,0 +1,76 @@
+@testable import SCLMArchive
+import SCLMTestSupport
+import Testing
+
+@Suite(.tags(.small)) struct ReferenceTargetTests {
+    @Test(arguments: [
+        ("img/a.png", ReferenceTarget.relative("img/a.png")),
+        ("  ./img/a%20b.png?v=2#frag ", .relative("./img/a b.png")),
+        ("../css/x.css", .relative("../css/x.css")),
+        ("#top", .ignored), ("", .ignored), ("?x=1", .ignored),
+        ("data:image/png;base64,AAAA", .ignored), ("mailto:a@b.c", .ignored), ("tel:+100", .ignored),
+        ("javascript:void(0)", .ignored), ("storyclm:SCLM_QUEUE", .ignored), ("{{ asset }}", .ignored),
+        ("https://cdn.example.com/x.js", .remote), ("HTTP://example.com", .remote), ("//cdn.example.com/y", .remote),
+        ("/img/a.png", .outside), ("file:///etc/passwd", .outside), ("C:\\content\\a.png", .outside),
+        ("c:/a.png", .outside),
+    ] as [(String, ReferenceTarget)])
+    func classifies(_ value: String, _ expected: ReferenceTarget) {
+        #expect(ReferenceTarget.classify(value) == expected)
+    }
+
+    @Test func resolvesAgainstTheReferringFolder() {
+        #expect(PackagePath.resolve("../img/a.png", from: "css") == "img/a.png")
+        #expect(PackagePath.resolve("./a/./b/../c.png", from: "") == "a/c.png")
+        #expect(PackagePath.resolve("../../x", from: "css") == nil)
+        #expect(PackagePath.resolve("..", from: "css") == "")
+    }
+
+    @Test func decodesCharacterReferences() {
+        #expect(HTMLEntities.decode(Array("a.png?x=1&amp;y=2&#47;&#x2F;&bogus;&".utf8)) == "a.png?x=1&y=2//&bogus;&")
+    }
+}
+
+@Suite(.tags(.small)) struct EntryNameTests {
+    private static func rules(_ raw: [UInt8]) -> [String] {
+        EntryName(raw: raw, policy: Policy()).findings.map(\.rule.id)
+    }
+
+    @Test(arguments: [
+        ("img/a.png", [String]()), ("./img//a.png", []), ("dir/", []), ("слайд.html", []),
+        ("../a", ["PATH-TRAVERSAL"]), ("a/../../b", ["PATH-TRAVERSAL"]), ("/etc/x", ["PATH-ABSOLUTE"]),
+        ("C:/x", ["PATH-ABSOLUTE"]), ("a\\b", ["PATH-BACKSLASH"]), ("a\u{1}b", ["PATH-CONTROL-CHAR"]),
+        (String(repeating: "a", count: 256), ["PATH-TOO-LONG"]),
+        (String(repeating: "d/", count: 33) + "x", ["BUDGET-DEPTH"]),
+    ] as [(String, [String])])
+    func checksNames(_ name: String, _ expected: [String]) {
+        #expect(Self.rules(Array(name.utf8)) == expected)
+    }
+
+    @Test func invalidUTF8IsReportedAndShownEscaped() {
+        let name = EntryName(raw: Array("img/".utf8) + [0xFF, 0x0A] + Array(".png".utf8), policy: Policy())
+        #expect(name.findings.map(\.rule.id) == ["PATH-CONTROL-CHAR", "PATH-INVALID-UTF8"])
+        #expect(name.display == "img/\\xFF\\n.png")
+        #expect(name.path == "img/\u{FFFD}\n.png")
+    }
+
+    @Test func normalisesToARelativePath() {
+        let name = EntryName(raw: Array("./css/./main.css".utf8), policy: Policy())
+        #expect(name.path == "css/main.css")
+        #expect(!name.isDirectory)
+    }
+}
+
+@Suite(.tags(.small)) struct ByteCountTests {
+    @Test func parsesAndFormats() {
+        #expect(ByteCount.parse("500") == 500)
+        #expect(ByteCount.parse("500M") == 500 << 20)
+        #expect(ByteCount.parse("2GiB") == 2 << 30)
+        #expect(ByteCount.parse("1 kb") == 1024)
+        #expect(ByteCount.parse("12x") == nil)
+        #expect(ByteCount.parse("M") == nil)
+        #expect(ByteCount.parse("99999999999T") == nil)
+        #expect(ByteCount.format(512) == "512 B")
+        #expect(ByteCount.format(1536) == "1.5 KiB")
+        #expect(ByteCount.format(2 << 30) == "2.0 GiB")
+    }
+}

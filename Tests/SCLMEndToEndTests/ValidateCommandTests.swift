@@ -1,0 +1,247 @@
+import Foundation
+import SCLMTestSupport
+import Testing
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
+/// `sclm validate` driven as a CI job would: packages in, report on stdout, exit status out.
+@Suite(.tags(.large)) struct ValidateCommandTests {
+    private static let brokenIndex = """
+        <!DOCTYPE html>
+        <html>
+        <head>
+          <meta name="clm-swipe-next" content="slide3.html">
+          <link rel="stylesheet" href="CSS/main.css">
+          <script src="https://cdn.example.com/jquery.js"></script>
+        </head>
+        <body>
+          <img src="img/missing<&>.png" alt="">
+        </body>
+        </html>
+        """
+
+    /// A package with three errors (lines 4, 5, 9) and one warning (line 6); the missing image's name needs
+    /// XML escaping.
+    private static func brokenPackage(in folder: TemporaryDirectory) throws -> String {
+        var zip = ZipBuilder()
+        zip.file("index.html", brokenIndex)
+        zip.file("css/main.css", "body { color: red }")
+        let path = folder.appending("broken.zip")
+        try zip.write(to: path)
+        return path
+    }
+
+    /// A clean package, as a folder and as a zip.
+    private static func cleanPackage(in folder: TemporaryDirectory) throws -> (folder: String, zip: String) {
+        try folder.write("<html><head><link rel=stylesheet href=css/a.css></head><body>hi</body></html>", to: "clean/index.html")
+        try folder.write("body { background: url(../img/x.png) }", to: "clean/css/a.css")
+        try folder.write("png", to: "clean/img/x.png")
+        var zip = ZipBuilder()
+        try zip.folder(contentsOf: folder.appending("clean"))
+        try zip.write(to: folder.appending("clean.zip"))
+        return (folder.appending("clean"), folder.appending("clean.zip"))
+    }
+
+    @Test func cleanPackagesExitZero() throws {
+        let folder = TemporaryDirectory()
+        let clean = try Self.cleanPackage(in: folder)
+        let result = try ProcessRunner.sclm(["validate", clean.folder, clean.zip])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("clean.zip (zip, 5 entries"))
+        #expect(result.stdout.hasSuffix("2 packages checked: 2 passed, 0 failed (0 errors, 0 warnings)\n"))
+        #expect(result.stderr.isEmpty)
+    }
+
+    @Test func textOutputGroupsFindingsPerPackage() throws {
+        let folder = TemporaryDirectory()
+        let broken = try Self.brokenPackage(in: folder)
+        let result = try ProcessRunner.sclm(["validate", broken])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("error REF-MISSING index.html:9: src 'img/missing<&>.png' is not in the package"))
+        #expect(result.stdout.contains("warning REF-REMOTE index.html:6:"))
+        #expect(result.stdout.contains("  failed: 3 errors, 1 warning"))
+        #expect(!result.stdout.contains("\u{1B}["), "no colour when stdout is not a terminal")
+    }
+
+    @Test func jsonOutputFollowsTheDocumentedSchema() throws {
+        let folder = TemporaryDirectory()
+        let broken = try Self.brokenPackage(in: folder)
+        for arguments in [["validate", "--format", "json", broken], ["--json", "validate", broken]] {
+            let result = try ProcessRunner.sclm(arguments)
+            #expect(result.status == 1)
+            #expect(result.stdoutLines.count == 1, "one compact line")
+            let document = try #require(try result.json() as? [String: Any])
+            #expect(document["version"] as? Int == 1)
+            #expect(document["strict"] as? Bool == false)
+            let summary = try #require(document["summary"] as? [String: Int])
+            #expect(summary == ["packages": 1, "passed": 0, "failed": 1, "unreadable": 0, "errors": 3, "warnings": 1])
+            let package = try #require((document["packages"] as? [[String: Any]])?.first)
+            #expect(package["path"] as? String == broken)
+            #expect(package["kind"] as? String == "zip")
+            #expect(package["passed"] as? Bool == false)
+            #expect(package["error"] is NSNull)
+            let findings = try #require(package["findings"] as? [[String: Any]])
+            let rows = findings.map { "\($0["rule"]!) \($0["severity"]!) \($0["path"]!):\($0["line"]!)" }
+            #expect(
+                rows == [
+                    "SWIPE-TARGET-MISSING error index.html:4", "REF-CASE-MISMATCH error index.html:5",
+                    "REF-REMOTE warning index.html:6", "REF-MISSING error index.html:9",
+                ])
+            #expect(findings.allSatisfy { ($0["message"] as? String)?.isEmpty == false && ($0["fix"] as? String)?.isEmpty == false })
+        }
+    }
+
+    @Test func junitOutputParsesAsXMLWithOneTestCasePerRule() throws {
+        let folder = TemporaryDirectory()
+        let broken = try Self.brokenPackage(in: folder)
+        let clean = try Self.cleanPackage(in: folder)
+        for strict in [false, true] {
+            let result = try ProcessRunner.sclm(["validate", "--format", "junit", broken, clean.zip] + (strict ? ["--strict"] : []))
+            #expect(result.status == 1)
+            let parsed = try JUnitSummary(xml: result.stdout)
+            #expect(parsed.suites == [broken, clean.zip])
+            #expect(parsed.testCases.count == 2 * parsed.testCases.filter { $0.suite == broken }.count)
+            let failing = parsed.testCases.filter(\.failed).map(\.name)
+            let expected = ["REF-MISSING", "REF-CASE-MISMATCH", "SWIPE-TARGET-MISSING"] + (strict ? ["REF-REMOTE"] : [])
+            #expect(Set(failing) == Set(expected))
+            #expect(parsed.attributes["testsuites"]?["failures"] == "\(expected.count)")
+            #expect(parsed.failureText.contains("index.html:9: src 'img/missing<&>.png' is not in the package"))
+            #expect(strict || parsed.systemOut.contains("index.html:6: src 'https://cdn.example.com/jquery.js'"))
+        }
+    }
+
+    @Test func strictTurnsWarningsIntoFailures() throws {
+        let folder = TemporaryDirectory()
+        try folder.write("<html><body><img src=\"https://cdn.example.com/a.png\"></body></html>", to: "remote/index.html")
+        #expect(try ProcessRunner.sclm(["validate", folder.appending("remote")]).status == 0)
+        let strict = try ProcessRunner.sclm(["validate", "--strict", folder.appending("remote")])
+        #expect(strict.status == 1)
+        #expect(strict.stdout.contains("warnings fail (--strict)"))
+    }
+
+    @Test func budgetsComeFromTheCommandLine() throws {
+        let folder = TemporaryDirectory()
+        let clean = try Self.cleanPackage(in: folder)
+        let size = try ProcessRunner.sclm(["validate", "--max-size", "10", "--format", "json", clean.zip])
+        #expect(size.status == 1)
+        #expect(size.stdout.contains("\"rule\":\"BUDGET-TOTAL-SIZE\""))
+        let entries = try ProcessRunner.sclm(["validate", "--max-entries", "2", clean.folder])
+        #expect(entries.status == 1)
+        #expect(entries.stdout.contains("BUDGET-ENTRY-COUNT"))
+    }
+
+    @Test(arguments: [
+        ["validate"], ["validate", "--format", "yaml", "x.zip"], ["validate", "--max-size", "lots", "x.zip"],
+        ["validate", "--max-entries", "0", "x.zip"], ["--json", "validate", "--format", "junit", "x.zip"],
+    ])
+    func usageErrorsExit64(_ arguments: [String]) throws {
+        let result = try ProcessRunner.sclm(arguments)
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stderr.contains("Usage: sclm validate"))
+    }
+
+    @Test func unreadableInputExits74AfterReportingTheRest() throws {
+        let folder = TemporaryDirectory()
+        let clean = try Self.cleanPackage(in: folder)
+        let result = try ProcessRunner.sclm(["validate", "--format", "json", clean.zip, folder.appending("missing.zip")])
+        #expect(result.status == 74)
+        #expect(result.stderr.contains("cannot read \(folder.appending("missing.zip")): No such file or directory"))
+        let document = try #require(try result.json() as? [String: Any])
+        let packages = try #require(document["packages"] as? [[String: Any]])
+        #expect(packages.map { $0["passed"] as? Bool } == [true, false])
+        #expect((packages[1]["error"] as? String)?.contains("No such file or directory") == true)
+    }
+
+    @Test func aRatioBombStopsWithBoundedMemory() throws {
+        let folder = TemporaryDirectory()
+        let zip = folder.appending("bomb.zip")
+        let bomb = try Bzip2Bomb.stream(expandingToAtLeast: 1 << 30)
+        var builder = ZipBuilder()
+        builder.file("index.html", "<html></html>")
+        builder.file("bomb.bin", bytes: bomb.bytes, compression: .store)
+        try builder.write(to: zip)
+        var bytes = try ZipBytes(contentsOf: zip)
+        try bytes.setMethod(12, declaredSize: 1024, onEntry: "bomb.bin")
+        try bytes.write(to: zip)
+        // Python's getrusage reports the child's peak RSS (KiB) without adding its own memory to it.
+        let script = """
+            import resource, subprocess, sys
+            code = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL).returncode
+            print(code, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+            """
+        let result = try ProcessRunner.run(
+            "/usr/bin/env", ["python3", "-c", script, ProcessRunner.sclmPath, "validate", "--format", "json", zip])
+        let fields = result.stdout.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        #expect(fields.first == 1, "\(result)")
+        let peakKiB = try #require(fields.last)
+        #expect(peakKiB < 64 * 1024, "peak RSS \(peakKiB) KiB")
+        let report = try ProcessRunner.sclm(["validate", "--format", "json", zip])
+        #expect(report.stdout.contains("\"rule\":\"BUDGET-RATIO\""))
+    }
+
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: ProcessRunner.packageRoot + "/sample-content")))
+    func everySampleContentPackageValidatesClean() throws {
+        let root = ProcessRunner.packageRoot + "/sample-content"
+        let folder = TemporaryDirectory()
+        var paths: [String] = []
+        for name in try FileManager.default.contentsOfDirectory(atPath: root).sorted() {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: root + "/" + name, isDirectory: &isDirectory) else { continue }
+            if isDirectory.boolValue, FileManager.default.fileExists(atPath: root + "/" + name + "/index.html") {
+                var zip = ZipBuilder()
+                try zip.folder(contentsOf: root + "/" + name)
+                try zip.write(to: folder.appending(name + ".zip"))
+                paths += [root + "/" + name, folder.appending(name + ".zip")]
+            } else if name.hasSuffix(".zip") {
+                paths.append(root + "/" + name)
+            }
+        }
+        try #require(!paths.isEmpty, "sample-content holds no packages")
+        let result = try ProcessRunner.sclm(["validate", "--strict"] + paths)
+        #expect(result.status == 0, "\(result)")
+    }
+}
+
+/// What a JUnit document contains, read back with Foundation's XMLParser (which rejects malformed XML).
+private final class JUnitSummary: NSObject, XMLParserDelegate {
+    struct TestCase {
+        let suite: String
+        let name: String
+        var failed = false
+    }
+
+    private(set) var suites: [String] = []
+    private(set) var testCases: [TestCase] = []
+    private(set) var attributes: [String: [String: String]] = [:]
+    private(set) var failureText = ""
+    private(set) var systemOut = ""
+    private var element = ""
+
+    init(xml: String) throws {
+        super.init()
+        let parser = XMLParser(data: Data(xml.utf8))
+        parser.delegate = self
+        guard parser.parse() else { throw parser.parserError ?? CocoaError(.coderReadCorrupt) }
+    }
+
+    func parser(
+        _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
+        element = name
+        self.attributes[name] = attributes
+        switch name {
+        case "testsuite": suites.append(attributes["name"] ?? "")
+        case "testcase": testCases.append(TestCase(suite: suites.last ?? "", name: attributes["name"] ?? ""))
+        case "failure": testCases[testCases.count - 1].failed = true
+        default: break
+        }
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+        if element == "failure" { failureText += string }
+        if element == "system-out" { systemOut += string }
+    }
+}

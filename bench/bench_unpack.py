@@ -1,0 +1,61 @@
+"""Unpack one large package: PackageExtractor (+ installStaging) vs `bsdtar -xf`.
+
+`sclm-bench unpack` does what sync does to install a package: extract into a staging folder next to the
+target with the full package policy (every entry checked, O_EXCL|O_NOFOLLOW writes, CRCs), then swap it
+in with rename(2). By default the staging tree is flushed to disk (one syncfs) before the swap, so a crash
+never leaves a half-written presentation; bsdtar does not flush, so that case is compared with
+`bsdtar -xf && sync -f` (what a script needs for the same guarantee), and `--no-sync` with plain
+`bsdtar -xf`. Same ~400 MiB, 2,000-file package as bench_validate; each run starts from a fresh folder
+after a `sync`, best of N, interleaved. Budget (DESIGN §12): time <= 1.1x.
+"""
+import json
+import shutil
+import subprocess
+import time
+
+from package_gen import large_package, repeats
+from run import Result
+
+
+def timed(command, shell=False):
+    subprocess.run(["sync"], check=True)
+    start = time.perf_counter()
+    completed = subprocess.run(command, shell=shell, capture_output=True, text=True)
+    elapsed = time.perf_counter() - start
+    assert completed.returncode == 0, completed.stderr
+    return elapsed, completed.stdout
+
+
+def fresh(folder):
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    return folder
+
+
+def compare(ctx, package, durable):
+    ours, theirs = [], []
+    flag = [] if durable else ["--no-sync"]
+    for _ in range(repeats(ctx)):
+        parent = fresh(ctx.work / "unpack-sclm")
+        seconds, out = timed([ctx.bench_tool, "unpack", "--zip", str(package), "--target", str(parent / "sources"), *flag])
+        result = json.loads(out.strip().splitlines()[-1])
+        ours.append(seconds)
+        target = fresh(ctx.work / "unpack-bsdtar")
+        command = f"bsdtar -xf '{package}' -C '{target}'" + (f" && sync -f '{target}'" if durable else "")
+        seconds, _ = timed(command, shell=True)
+        theirs.append(seconds)
+    shutil.rmtree(ctx.work / "unpack-sclm", ignore_errors=True)
+    shutil.rmtree(ctx.work / "unpack-bsdtar", ignore_errors=True)
+    s, b = min(ours), min(theirs)
+    label = "flushed to disk" if durable else "page cache only"
+    baseline = "bsdtar -xf && sync -f" if durable else "bsdtar -xf"
+    return Result(
+        name=f"unpack one package, {label} ({result['bytes'] / (1 << 20):.0f} MiB, {result['files']:,} files)",
+        sclm=f"{s:.3f} s", baseline=f"{b:.3f} s ({baseline})", ratio=b / s,
+        budget="time <= 1.1x (ratio >= 0.91x)", ok=s <= 1.1 * b,
+        notes=f"best of {repeats(ctx)}: sclm {s:.3f}s, {baseline} {b:.3f}s; time ratio {s / b:.2f}x")
+
+
+def run(ctx):
+    package = large_package(ctx)
+    return [compare(ctx, package, durable=True), compare(ctx, package, durable=False)]
