@@ -69,7 +69,8 @@ public struct ArchiveError: CategorizedError {
         let errors = findings.filter { $0.severity == .error }
         let first = errors.first ?? findings.first
         let more = errors.count > 1 ? " (and \(errors.count - 1) more)" : ""
-        let detail = first.map { "\($0.rule.id) at \($0.location): \($0.message)\(more); \($0.fix)" } ?? "policy violation"
+        let detail =
+            first.map { "\($0.rule.id) at \($0.location): \($0.message)\(more); \($0.fix)" } ?? "policy violation"
         return ArchiveError(
             .refused, "package \(archivePath) refused: \(detail)", archivePath: archivePath, entryPath: first?.path,
             findings: findings)

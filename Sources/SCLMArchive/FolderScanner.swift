@@ -1,4 +1,5 @@
 import CArchive
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -59,7 +60,9 @@ struct FolderScanner {
             scan.report(entry.findings)
             scan.report(scan.contentIndex.insert(entry.path, isDirectory: isDirectory))
             if let junk = JunkNames.junkPath(entry.components) {
-                scan.report(Finding(.contentJunk, path: junk, message: "'\(junk)' is operating-system or version-control clutter"))
+                scan.report(
+                    Finding(
+                        .contentJunk, path: junk, message: "'\(junk)' is operating-system or version-control clutter"))
                 continue
             }
             try visit(entry, info: info, in: folder, name: name, depth: depth, into: &scan, buffer: &buffer)
@@ -76,7 +79,9 @@ struct FolderScanner {
             let child = Self.withCString(name) {
                 sclm_archive_openat(folder, $0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0)
             }
-            guard child >= 0 else { throw ArchiveError.system(.unreadable, "open folder \(entry.display)", path: path, errno: errno) }
+            guard child >= 0 else {
+                throw ArchiveError.system(.unreadable, "open folder \(entry.display)", path: path, errno: errno)
+            }
             defer { close(child) }
             try walk(child, prefix: entry.raw, depth: depth + 1, into: &scan, buffer: &buffer)
         case S_IFREG:
@@ -85,13 +90,16 @@ struct FolderScanner {
             var target = [UInt8](repeating: 0, count: 4096)
             let length = Self.withCString(name) { readlinkat(folder, $0, &target, target.count) }
             let text = length > 0 ? EntryName.displayString(Array(target.prefix(length))) : "?"
-            scan.report(Finding(.entrySymlink, path: entry.display, message: "the entry is a symbolic link to '\(text)'"))
+            scan.report(
+                Finding(.entrySymlink, path: entry.display, message: "the entry is a symbolic link to '\(text)'"))
         default:
             scan.report(Finding(.entryDevice, path: entry.display, message: "the entry is a device, FIFO or socket"))
         }
     }
 
-    private func readFile(_ entry: EntryName, in folder: Int32, name: [UInt8], into scan: inout PackageScan, buffer: inout [UInt8])
+    private func readFile(
+        _ entry: EntryName, in folder: Int32, name: [UInt8], into scan: inout PackageScan, buffer: inout [UInt8]
+    )
         throws
     {
         let fd = Self.withCString(name) { sclm_archive_openat(folder, $0, O_RDONLY | O_NOFOLLOW | O_CLOEXEC, 0) }
@@ -137,9 +145,7 @@ struct FolderScanner {
 
     /// Calls `body` with `name` as a NUL-terminated C string (names are raw bytes, not necessarily UTF-8).
     private static func withCString<T>(_ name: [UInt8], _ body: (UnsafePointer<CChar>) -> T) -> T {
-        (name + [0]).withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { body($0.baseAddress!) }
-        }
+        body(name.map { CChar(bitPattern: $0) } + [0])
     }
 
     private func display(_ raw: [UInt8]) -> String {

@@ -107,7 +107,8 @@ extension PackageExtractor {
 
     private static func move(_ source: String, to destination: String, paths: InstallPaths) throws {
         guard rename(source, destination) == 0 else {
-            throw ArchiveError.system(.installFailed, "rename \(source) to \(destination)", path: paths.target, errno: errno)
+            throw ArchiveError.system(
+                .installFailed, "rename \(source) to \(destination)", path: paths.target, errno: errno)
         }
         FileSystem.syncDirectory(containing: destination)
     }
@@ -128,7 +129,8 @@ extension PackageExtractor {
         defer { closedir(stream) }
         var names: [String] = []
         while let entry = readdir(stream) {
-            names.append(withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
+            names.append(
+                withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
         }
         return names
     }

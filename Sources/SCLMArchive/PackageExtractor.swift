@@ -77,7 +77,9 @@ public struct PackageExtractor: Sendable {
             var writer = StagingWriter(root: target.newStagingPath(), isDurable: isDurable)
             do {
                 var scanner = ZipScanner(path: archivePath, policy: policy, cancellation: cancellation)
-                scanner.progress = { written, expected in progress(Progress(bytesWritten: written, bytesExpected: expected)) }
+                scanner.progress = { written, expected in
+                    progress(Progress(bytesWritten: written, bytesExpected: expected))
+                }
                 var scan = try scanner.scan(into: &writer)
                 let findings = scan.finish()
                 if findings.contains(where: { $0.severity == .error }) {

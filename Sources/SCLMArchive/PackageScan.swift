@@ -55,7 +55,8 @@ struct PackageScan {
             isStopped = true
             return Finding(
                 .budgetTotalSize, path: path,
-                message: "the package unpacks to more than \(ByteCount.format(policy.maxTotalSize)) (budget reached here)",
+                message:
+                    "the package unpacks to more than \(ByteCount.format(policy.maxTotalSize)) (budget reached here)",
                 fix: "Shrink the media or raise --max-size above \(ByteCount.format(policy.maxTotalSize)).")
         }
         if fileBytes > policy.maxFileSize {
@@ -112,7 +113,8 @@ public enum ByteCount {
             "": 0, "b": 0, "k": 10, "kb": 10, "kib": 10, "m": 20, "mb": 20, "mib": 20, "g": 30, "gb": 30, "gib": 30,
             "t": 40, "tb": 40, "tib": 40,
         ]
-        guard let shift = shifts[trimmed.dropFirst(digits.count).trimmingCharacters(in: .whitespaces).lowercased()] else { return nil }
+        guard let shift = shifts[trimmed.dropFirst(digits.count).trimmingCharacters(in: .whitespaces).lowercased()]
+        else { return nil }
         let (result, overflow) = number.multipliedReportingOverflow(by: 1 << shift)
         return overflow ? nil : result
     }

@@ -58,7 +58,8 @@ extension Rule {
         "ARCHIVE-NOT-ZIP", .error, .archive, "The file is not a zip archive.",
         fix: "Publish the .zip your build produces; StoryCLM packages are zip files.")
     public static let archiveTruncated = Rule(
-        "ARCHIVE-TRUNCATED", .error, .archive, "The zip ends early: its central directory or an entry's data is missing.",
+        "ARCHIVE-TRUNCATED", .error, .archive,
+        "The zip ends early: its central directory or an entry's data is missing.",
         fix: "Download or build the package again; the file was cut off.")
     public static let archiveCorrupt = Rule(
         "ARCHIVE-CORRUPT", .error, .archive,
@@ -84,7 +85,8 @@ extension Rule {
         "PATH-ABSOLUTE", .error, .path, "An entry name is an absolute path (`/…` or `C:…`).",
         fix: "Store entry names relative to the package root.")
     public static let pathTraversal = Rule(
-        "PATH-TRAVERSAL", .error, .path, "An entry name contains a `..` component that can escape the package (zip slip).",
+        "PATH-TRAVERSAL", .error, .path,
+        "An entry name contains a `..` component that can escape the package (zip slip).",
         fix: "Remove `..` from entry names; store them relative to the package root.")
     public static let pathBackslash = Rule(
         "PATH-BACKSLASH", .error, .path,
@@ -94,7 +96,8 @@ extension Rule {
         "PATH-CONTROL-CHAR", .error, .path, "An entry name contains a NUL or control character.",
         fix: "Rename the file using printable characters only.")
     public static let pathInvalidUTF8 = Rule(
-        "PATH-INVALID-UTF8", .error, .path, "An entry name is not valid UTF-8 (a legacy code page such as CP437 or CP1251).",
+        "PATH-INVALID-UTF8", .error, .path,
+        "An entry name is not valid UTF-8 (a legacy code page such as CP437 or CP1251).",
         fix: "Re-create the zip with UTF-8 file names (zip on Linux/macOS, or 7-Zip with -mcu=on).")
     public static let pathCaseCollision = Rule(
         "PATH-CASE-COLLISION", .error, .path,

@@ -50,7 +50,9 @@ struct ZipDirectory {
     ///
     /// When the archive declares more than `maxEntries` entries only the count is read.
     static func read(fd: Int32, size: UInt64, maxEntries: Int) -> Result<ZipDirectory, Failure> {
-        Result { try readDirectory(fd: fd, size: size, maxEntries: maxEntries) }.mapError { $0 as? Failure ?? .ioError(EIO) }
+        Result { try readDirectory(fd: fd, size: size, maxEntries: maxEntries) }.mapError {
+            $0 as? Failure ?? .ioError(EIO)
+        }
     }
 
     private static func readDirectory(fd: Int32, size: UInt64, maxEntries: Int) throws -> ZipDirectory {
@@ -60,7 +62,8 @@ struct ZipDirectory {
         guard let end = findEndRecord(in: tail) else {
             let head = try readBytes(fd: fd, at: 0, count: Int(min(size, 4)))
             if head == [0x50, 0x4B, 0x03, 0x04] {
-                throw Failure.truncated("the file starts like a zip but its central directory is missing (it was cut off)")
+                throw Failure.truncated(
+                    "the file starts like a zip but its central directory is missing (it was cut off)")
             }
             throw Failure.notZip("the file has no zip signature")
         }
@@ -76,7 +79,9 @@ struct ZipDirectory {
             let zip64 = try readZip64End(fd: fd, endOffset: endOffset)
             (count, directorySize, directoryOffset, directoryEnd) = zip64
         }
-        guard directorySize <= directoryEnd else { throw Failure.truncated("the central directory extends past the file") }
+        guard directorySize <= directoryEnd else {
+            throw Failure.truncated("the central directory extends past the file")
+        }
         // Bytes prepended to the archive (a self-extractor stub) shift every offset by the same amount.
         let start = directoryEnd - directorySize
         guard start >= directoryOffset else { throw Failure.truncated("the central directory points past the file") }
@@ -84,7 +89,9 @@ struct ZipDirectory {
         guard count <= UInt64(maxEntries) else {
             return ZipDirectory(entryCount: Int(clamping: count), directoryOffset: start, records: [])
         }
-        guard directorySize <= maxDirectorySize else { throw Failure.corrupt("the central directory is implausibly large") }
+        guard directorySize <= maxDirectorySize else {
+            throw Failure.corrupt("the central directory is implausibly large")
+        }
         let bytes = try readBytes(fd: fd, at: start, count: Int(directorySize))
         let records = try parseRecords(bytes, count: Int(count), shift: shift)
         return ZipDirectory(entryCount: records.count, directoryOffset: start, records: records)
@@ -110,7 +117,9 @@ struct ZipDirectory {
         let locator = try readBytes(fd: fd, at: endOffset - 20, count: 20)
         guard locator.uint32(at: 0) == 0x0706_4B50 else { throw Failure.corrupt("the ZIP64 end locator is missing") }
         let recordOffset = locator.uint64(at: 8)
-        guard recordOffset + 56 <= endOffset - 20 else { throw Failure.corrupt("the ZIP64 end record points past the file") }
+        guard recordOffset + 56 <= endOffset - 20 else {
+            throw Failure.corrupt("the ZIP64 end record points past the file")
+        }
         let record = try readBytes(fd: fd, at: recordOffset, count: 56)
         guard record.uint32(at: 0) == 0x0606_4B50 else { throw Failure.corrupt("the ZIP64 end record is damaged") }
         return (record.uint64(at: 32), record.uint64(at: 40), record.uint64(at: 48), recordOffset)
@@ -128,7 +137,9 @@ struct ZipDirectory {
             let extraLength = Int(bytes.uint16(at: offset + 30))
             let commentLength = Int(bytes.uint16(at: offset + 32))
             let next = offset + 46 + nameLength + extraLength + commentLength
-            guard next <= bytes.count else { throw Failure.corrupt("central directory record \(records.count + 1) is cut short") }
+            guard next <= bytes.count else {
+                throw Failure.corrupt("central directory record \(records.count + 1) is cut short")
+            }
             var compressed = UInt64(bytes.uint32(at: offset + 20))
             var uncompressed = UInt64(bytes.uint32(at: offset + 24))
             var local = UInt64(bytes.uint32(at: offset + 42))
@@ -146,7 +157,9 @@ struct ZipDirectory {
 
     /// Replaces 0xFFFFFFFF fields with their values from the ZIP64 extra field (id 0x0001), in the order
     /// APPNOTE 4.5.3 gives: uncompressed size, compressed size, local header offset.
-    private static func applyZip64(_ extra: [UInt8], uncompressed: inout UInt64, compressed: inout UInt64, local: inout UInt64) {
+    private static func applyZip64(
+        _ extra: [UInt8], uncompressed: inout UInt64, compressed: inout UInt64, local: inout UInt64
+    ) {
         var offset = 0
         while offset + 4 <= extra.count {
             let id = extra.uint16(at: offset)
@@ -168,7 +181,7 @@ struct ZipDirectory {
         var done = 0
         while done < count {
             let result = bytes.withUnsafeMutableBytes { buffer in
-                pread(fd, buffer.baseAddress! + done, count - done, off_t(offset) + off_t(done))
+                pread(fd, buffer.baseAddress?.advanced(by: done), count - done, off_t(offset) + off_t(done))
             }
             if result < 0 {
                 if errno == EINTR { continue }

@@ -34,9 +34,12 @@ struct ZipScanner {
         guard fd >= 0 else { throw ArchiveError.system(.unreadable, "open \(path)", path: path, errno: errno) }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw ArchiveError.system(.unreadable, "read \(path)", path: path, errno: errno) }
+        guard fstat(fd, &info) == 0 else {
+            throw ArchiveError.system(.unreadable, "read \(path)", path: path, errno: errno)
+        }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw ArchiveError(.unreadable, "\(path) is not a regular file or folder; pass a zip or a folder", archivePath: path)
+            throw ArchiveError(
+                .unreadable, "\(path) is not a regular file or folder; pass a zip or a folder", archivePath: path)
         }
         var scan = PackageScan(policy: policy)
         guard let directory = try readDirectory(fd: fd, size: UInt64(info.st_size), into: &scan) else { return scan }
@@ -84,7 +87,9 @@ struct ZipScanner {
             scan.report(name.findings)
             if !name.path.isEmpty { scan.report(names.insert(name.path, isDirectory: name.isDirectory)) }
             if let junk = JunkNames.junkPath(name.components) {
-                scan.report(Finding(.contentJunk, path: junk, message: "'\(junk)' is operating-system or version-control clutter"))
+                scan.report(
+                    Finding(
+                        .contentJunk, path: junk, message: "'\(junk)' is operating-system or version-control clutter"))
             }
             if record.isEncrypted {
                 scan.report(Finding(.archiveEncrypted, path: name.display, message: "the entry is encrypted"))
@@ -92,7 +97,8 @@ struct ZipScanner {
                 scan.report(
                     Finding(
                         .archiveMethod, path: name.display,
-                        message: "the entry is compressed with \(Self.methodName(record.method)), not store or deflate"))
+                        message: "the entry is compressed with \(Self.methodName(record.method)), not store or deflate")
+                )
             }
             if record.uncompressedSize > UInt64(policy.maxFileSize) {
                 scan.report(
@@ -110,7 +116,9 @@ struct ZipScanner {
                     .budgetTotalSize,
                     message: "the entries declare \(ByteCount.format(Int64(clamping: declaredTotal))) in total "
                         + "(budget \(ByteCount.format(policy.maxTotalSize)))",
-                    fix: "Shrink the media or raise --max-size above \(ByteCount.format(Int64(clamping: declaredTotal)))."))
+                    fix:
+                        "Shrink the media or raise --max-size above \(ByteCount.format(Int64(clamping: declaredTotal)))."
+                ))
             scan.isStopped = true
         }
         checkLayout(directory, into: &scan)
@@ -134,7 +142,9 @@ struct ZipScanner {
                 scan.report(
                     Finding(
                         .archiveOverlap, path: display,
-                        message: "the entry's data overlaps \(next.map { "'\(EntryName.displayString($0.name))'" } ?? "the central directory")"))
+                        message:
+                            "the entry's data overlaps \(next.map { "'\(EntryName.displayString($0.name))'" } ?? "the central directory")"
+                    ))
             }
         }
     }
@@ -172,7 +182,9 @@ struct ZipScanner {
                 break
             }
             let name = EntryName(raw: header.pathname, policy: policy)
-            if status != .ok { scan.report(Self.finding(forLibarchiveMessage: reader.errorMessage, path: name.display)) }
+            if status != .ok {
+                scan.report(Self.finding(forLibarchiveMessage: reader.errorMessage, path: name.display))
+            }
             guard status != .failed, name.findings.isEmpty, !name.path.isEmpty else {
                 scan.report(name.findings)
                 continue
@@ -199,7 +211,8 @@ struct ZipScanner {
             try readFile(path, header: header, reader: reader, into: &scan, sink: &sink)
         case UInt32(SCLM_AE_IFLNK):
             let target = header.symlinkTarget ?? ""
-            let escapes = target.hasPrefix("/") || PackagePath.resolve(target, from: PackagePath.directory(of: path)) == nil
+            let escapes =
+                target.hasPrefix("/") || PackagePath.resolve(target, from: PackagePath.directory(of: path)) == nil
             scan.report(
                 Finding(
                     .entrySymlink, path: path,
@@ -208,7 +221,8 @@ struct ZipScanner {
             if let target = header.hardlinkTarget {
                 scan.report(Finding(.entryHardlink, path: path, message: "the entry is a hard link to '\(target)'"))
             } else {
-                scan.report(Finding(.entryDevice, path: path, message: "the entry is a \(Self.typeName(header.fileType))"))
+                scan.report(
+                    Finding(.entryDevice, path: path, message: "the entry is a \(Self.typeName(header.fileType))"))
             }
         }
     }

@@ -1,6 +1,7 @@
-@testable import SCLMArchive
 import SCLMTestSupport
 import Testing
+
+@testable import SCLMArchive
 
 /// Records what the tokenizer reports, as text for easy comparison.
 private struct Recorder: HTMLTokenSink {
@@ -8,7 +9,9 @@ private struct Recorder: HTMLTokenSink {
 
     mutating func handleTag(_ tag: HTMLTag) {
         let attributes = tag.attributes.map { "\($0.name)=\(String(decoding: $0.value, as: UTF8.self))@\($0.line)" }
-        events.append((tag.isEndTag ? "/" : "") + tag.name + "@\(tag.line)" + (attributes.isEmpty ? "" : " " + attributes.joined(separator: " ")))
+        events.append(
+            (tag.isEndTag ? "/" : "") + tag.name + "@\(tag.line)"
+                + (attributes.isEmpty ? "" : " " + attributes.joined(separator: " ")))
     }
 
     mutating func handleRawText(_ bytes: UnsafeRawBufferPointer, of element: String) {
@@ -52,7 +55,8 @@ private struct Recorder: HTMLTokenSink {
     }
 
     @Test func scriptAndStyleContentIsRawText() {
-        let events = Self.tokenize("<script>if (a < b) { x = '</scrip' + 't>'; }</script><style>a{b:url(c)}</STYLE ><b>")
+        let events = Self.tokenize(
+            "<script>if (a < b) { x = '</scrip' + 't>'; }</script><style>a{b:url(c)}</STYLE ><b>")
         #expect(
             events == [
                 "script@1", "text(script):if (a < b) { x = '</scrip' + 't>'; }", "/script@1", "style@1",
@@ -65,7 +69,10 @@ private struct Recorder: HTMLTokenSink {
     }
 
     @Test func selfClosingAndSlashesBetweenAttributes() {
-        #expect(Self.tokenize("<br/><img src=a.png / alt=b /><x a/b>") == ["br@1", "img@1 src=a.png@1 alt=b@1", "x@1 a=@1 b=@1"])
+        #expect(
+            Self.tokenize("<br/><img src=a.png / alt=b /><x a/b>") == [
+                "br@1", "img@1 src=a.png@1 alt=b@1", "x@1 a=@1 b=@1",
+            ])
     }
 
     @Test(arguments: [1, 2, 3, 5, 7, 13])
@@ -100,13 +107,15 @@ private struct Recorder: HTMLTokenSink {
     }
 
     @Test func importsInBothForms() {
-        #expect(Self.scan("@import 'a.css';\n@import url(b.css) screen;\n@IMPORT \"c.css\";") == [
-            "@import a.css@1", "@import b.css@2", "@import c.css@3",
-        ])
+        #expect(
+            Self.scan("@import 'a.css';\n@import url(b.css) screen;\n@IMPORT \"c.css\";") == [
+                "@import a.css@1", "@import b.css@2", "@import c.css@3",
+            ])
     }
 
     @Test func commentsAndOrdinaryStringsAreNotReferences() {
-        let css = "/* url(no.png) @import 'no.css'; */ a::after { content: 'url(no2.png)'; }\n.x{background:url(yes.png)}"
+        let css =
+            "/* url(no.png) @import 'no.css'; */ a::after { content: 'url(no2.png)'; }\n.x{background:url(yes.png)}"
         #expect(Self.scan(css) == ["yes.png@2"])
     }
 

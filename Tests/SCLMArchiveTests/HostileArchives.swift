@@ -12,7 +12,10 @@ struct HostileArchive: Sendable, CustomTestStringConvertible {
     var extractionRule: String?
     let build: @Sendable (_ path: String) throws -> Void
 
-    init(name: String, rule: String, extractionRule: String? = nil, build: @escaping @Sendable (_ path: String) throws -> Void) {
+    init(
+        name: String, rule: String, extractionRule: String? = nil,
+        build: @escaping @Sendable (_ path: String) throws -> Void
+    ) {
         self.name = name
         self.rule = rule
         self.extractionRule = extractionRule
@@ -55,11 +58,11 @@ struct HostileArchive: Sendable, CustomTestStringConvertible {
             try package(at: path) { $0.file("slide2.html", "<p>second copy</p>") }
         },
         // Extraction refuses the bzip2 method from the central directory, before decompressing anything.
-        HostileArchive(name: "1 KiB bzip2 stream expanding to 1 GiB", rule: "BUDGET-RATIO", extractionRule: "ARCHIVE-METHOD") { path in
-            let bomb = try Bzip2Bomb.stream(expandingToAtLeast: 1 << 30)
-            try package(at: path, extra: { $0.file("mediafiles/bomb.bin", bytes: bomb.bytes, compression: .store) }) {
-                try $0.setMethod(12, declaredSize: 1024, onEntry: "mediafiles/bomb.bin")
-            }
+        HostileArchive(
+            name: "1 KiB bzip2 stream expanding to 1 GiB", rule: "BUDGET-RATIO", extractionRule: "ARCHIVE-METHOD"
+        ) { path in
+            try Bzip2Bomb.writeZip(
+                to: path, expandingToAtLeast: 1 << 30, base: PackageFixtures.validZip(), entry: "mediafiles/bomb.bin")
         },
         HostileArchive(name: "deflate run of zeros", rule: "BUDGET-RATIO") { path in
             try package(at: path) { $0.zeros("mediafiles/zeros.bin", count: 64 << 20) }
@@ -87,7 +90,9 @@ struct HostileArchive: Sendable, CustomTestStringConvertible {
         },
         HostileArchive(name: "non-UTF-8 name flagged as UTF-8", rule: "PATH-INVALID-UTF8") { path in
             try package(at: path, extra: { $0.file("img/XXXX.png", "bad bytes") }) {
-                try $0.rename("img/XXXX.png", to: Array("img/".utf8) + [0xC3, 0x28, 0xFF, 0xFE] + Array(".png".utf8), utf8Flag: true)
+                try $0.rename(
+                    "img/XXXX.png", to: Array("img/".utf8) + [0xC3, 0x28, 0xFF, 0xFE] + Array(".png".utf8),
+                    utf8Flag: true)
             }
         },
         HostileArchive(name: "backslash separator", rule: "PATH-BACKSLASH") { path in
@@ -101,7 +106,9 @@ struct HostileArchive: Sendable, CustomTestStringConvertible {
             }
         },
         HostileArchive(name: "character device", rule: "ENTRY-DEVICE") { path in
-            try package(at: path, extra: { $0.file("dev/null", "") }) { try $0.setUnixMode(0o020644, onEntry: "dev/null") }
+            try package(at: path, extra: { $0.file("dev/null", "") }) {
+                try $0.setUnixMode(0o020644, onEntry: "dev/null")
+            }
         },
         HostileArchive(name: "bzip2 compression", rule: "ARCHIVE-METHOD") { path in
             try package(at: path, extra: { $0.file("bz.txt", "not really bzip2", compression: .store) }) {

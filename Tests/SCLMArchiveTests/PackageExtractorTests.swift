@@ -72,7 +72,8 @@ import Testing
 
         var policy = Policy()
         policy.checksContent = false
-        let staged = try await PackageExtractor(policy: policy).extract(zipAt: zip, stagingFor: folder.appending("sources"))
+        let staged = try await PackageExtractor(policy: policy).extract(
+            zipAt: zip, stagingFor: folder.appending("sources"))
         #expect(staged.fileCount == 1)
     }
 
@@ -81,7 +82,9 @@ import Testing
         let zip = folder.appending("big.zip")
         var builder = ZipBuilder()
         builder.file("index.html", "<html></html>")
-        for index in 0..<8 { builder.file("media/\(index).bin", bytes: PackageFixtures.noise(1 << 20, seed: UInt64(index))) }
+        for index in 0..<8 {
+            builder.file("media/\(index).bin", bytes: PackageFixtures.noise(1 << 20, seed: UInt64(index)))
+        }
         try builder.write(to: zip)
         let target = try Self.installedTarget(in: folder)
         let before = PackageFixtures.listing(folder.path)
@@ -150,7 +153,8 @@ import Testing
         try folder.write("old", to: ".sources.old/index.html")
         try folder.write("new", to: ".sources.staging-feedbeef/index.html")
         try folder.write("other", to: "other/index.html")
-        try PackageExtractor.installStaging(folder.appending(".sources.staging-feedbeef"), as: folder.appending("sources"))
+        try PackageExtractor.installStaging(
+            folder.appending(".sources.staging-feedbeef"), as: folder.appending("sources"))
         #expect(try String(contentsOfFile: folder.appending("sources/index.html"), encoding: .utf8) == "new")
         #expect(PackageFixtures.listing(folder.path) == ["other", "other/index.html", "sources", "sources/index.html"])
     }
@@ -159,7 +163,8 @@ import Testing
         let folder = TemporaryDirectory()
         try folder.write("old", to: "sources/index.html")
         let error = #expect(throws: ArchiveError.self) {
-            try PackageExtractor.installStaging(folder.appending(".sources.staging-missing"), as: folder.appending("sources"))
+            try PackageExtractor.installStaging(
+                folder.appending(".sources.staging-missing"), as: folder.appending("sources"))
         }
         #expect(error?.code == .installFailed)
         #expect(try String(contentsOfFile: folder.appending("sources/index.html"), encoding: .utf8) == "old")

@@ -68,7 +68,9 @@ enum PackageFixtures {
     static func validZip() -> ZipBuilder {
         var zip = ZipBuilder()
         for folder in ["css/", "fonts/", "js/", "img/", "mediafiles/"] { zip.directory(folder) }
-        for (path, bytes) in validFiles { zip.file(path, bytes: bytes, compression: path.hasSuffix(".mp4") ? .store : .deflate) }
+        for (path, bytes) in validFiles {
+            zip.file(path, bytes: bytes, compression: path.hasSuffix(".mp4") ? .store : .deflate)
+        }
         return zip
     }
 

@@ -1,19 +1,22 @@
-@testable import SCLMArchive
 import SCLMTestSupport
 import Testing
 
+@testable import SCLMArchive
+
 @Suite(.tags(.small)) struct ReferenceTargetTests {
-    @Test(arguments: [
-        ("img/a.png", ReferenceTarget.relative("img/a.png")),
-        ("  ./img/a%20b.png?v=2#frag ", .relative("./img/a b.png")),
-        ("../css/x.css", .relative("../css/x.css")),
-        ("#top", .ignored), ("", .ignored), ("?x=1", .ignored),
-        ("data:image/png;base64,AAAA", .ignored), ("mailto:a@b.c", .ignored), ("tel:+100", .ignored),
-        ("javascript:void(0)", .ignored), ("storyclm:SCLM_QUEUE", .ignored), ("{{ asset }}", .ignored),
-        ("https://cdn.example.com/x.js", .remote), ("HTTP://example.com", .remote), ("//cdn.example.com/y", .remote),
-        ("/img/a.png", .outside), ("file:///etc/passwd", .outside), ("C:\\content\\a.png", .outside),
-        ("c:/a.png", .outside),
-    ] as [(String, ReferenceTarget)])
+    @Test(
+        arguments: [
+            ("img/a.png", ReferenceTarget.relative("img/a.png")),
+            ("  ./img/a%20b.png?v=2#frag ", .relative("./img/a b.png")),
+            ("../css/x.css", .relative("../css/x.css")),
+            ("#top", .ignored), ("", .ignored), ("?x=1", .ignored),
+            ("data:image/png;base64,AAAA", .ignored), ("mailto:a@b.c", .ignored), ("tel:+100", .ignored),
+            ("javascript:void(0)", .ignored), ("storyclm:SCLM_QUEUE", .ignored), ("{{ asset }}", .ignored),
+            ("https://cdn.example.com/x.js", .remote), ("HTTP://example.com", .remote),
+            ("//cdn.example.com/y", .remote),
+            ("/img/a.png", .outside), ("file:///etc/passwd", .outside), ("C:\\content\\a.png", .outside),
+            ("c:/a.png", .outside),
+        ] as [(String, ReferenceTarget)])
     func classifies(_ value: String, _ expected: ReferenceTarget) {
         #expect(ReferenceTarget.classify(value) == expected)
     }
@@ -35,13 +38,14 @@ import Testing
         EntryName(raw: raw, policy: Policy()).findings.map(\.rule.id)
     }
 
-    @Test(arguments: [
-        ("img/a.png", [String]()), ("./img//a.png", []), ("dir/", []), ("слайд.html", []),
-        ("../a", ["PATH-TRAVERSAL"]), ("a/../../b", ["PATH-TRAVERSAL"]), ("/etc/x", ["PATH-ABSOLUTE"]),
-        ("C:/x", ["PATH-ABSOLUTE"]), ("a\\b", ["PATH-BACKSLASH"]), ("a\u{1}b", ["PATH-CONTROL-CHAR"]),
-        (String(repeating: "a", count: 256), ["PATH-TOO-LONG"]),
-        (String(repeating: "d/", count: 33) + "x", ["BUDGET-DEPTH"]),
-    ] as [(String, [String])])
+    @Test(
+        arguments: [
+            ("img/a.png", [String]()), ("./img//a.png", []), ("dir/", []), ("слайд.html", []),
+            ("../a", ["PATH-TRAVERSAL"]), ("a/../../b", ["PATH-TRAVERSAL"]), ("/etc/x", ["PATH-ABSOLUTE"]),
+            ("C:/x", ["PATH-ABSOLUTE"]), ("a\\b", ["PATH-BACKSLASH"]), ("a\u{1}b", ["PATH-CONTROL-CHAR"]),
+            (String(repeating: "a", count: 256), ["PATH-TOO-LONG"]),
+            (String(repeating: "d/", count: 33) + "x", ["BUDGET-DEPTH"]),
+        ] as [(String, [String])])
     func checksNames(_ name: String, _ expected: [String]) {
         #expect(Self.rules(Array(name.utf8)) == expected)
     }

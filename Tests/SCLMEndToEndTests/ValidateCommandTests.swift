@@ -35,7 +35,8 @@ import Testing
 
     /// A clean package, as a folder and as a zip.
     private static func cleanPackage(in folder: TemporaryDirectory) throws -> (folder: String, zip: String) {
-        try folder.write("<html><head><link rel=stylesheet href=css/a.css></head><body>hi</body></html>", to: "clean/index.html")
+        try folder.write(
+            "<html><head><link rel=stylesheet href=css/a.css></head><body>hi</body></html>", to: "clean/index.html")
         try folder.write("body { background: url(../img/x.png) }", to: "clean/css/a.css")
         try folder.write("png", to: "clean/img/x.png")
         var zip = ZipBuilder()
@@ -59,7 +60,8 @@ import Testing
         let broken = try Self.brokenPackage(in: folder)
         let result = try ProcessRunner.sclm(["validate", broken])
         #expect(result.status == 1)
-        #expect(result.stdout.contains("error REF-MISSING index.html:9: src 'img/missing<&>.png' is not in the package"))
+        #expect(
+            result.stdout.contains("error REF-MISSING index.html:9: src 'img/missing<&>.png' is not in the package"))
         #expect(result.stdout.contains("warning REF-REMOTE index.html:6:"))
         #expect(result.stdout.contains("  failed: 3 errors, 1 warning"))
         #expect(!result.stdout.contains("\u{1B}["), "no colour when stdout is not a terminal")
@@ -89,7 +91,10 @@ import Testing
                     "SWIPE-TARGET-MISSING error index.html:4", "REF-CASE-MISMATCH error index.html:5",
                     "REF-REMOTE warning index.html:6", "REF-MISSING error index.html:9",
                 ])
-            #expect(findings.allSatisfy { ($0["message"] as? String)?.isEmpty == false && ($0["fix"] as? String)?.isEmpty == false })
+            #expect(
+                findings.allSatisfy {
+                    ($0["message"] as? String)?.isEmpty == false && ($0["fix"] as? String)?.isEmpty == false
+                })
         }
     }
 
@@ -98,13 +103,15 @@ import Testing
         let broken = try Self.brokenPackage(in: folder)
         let clean = try Self.cleanPackage(in: folder)
         for strict in [false, true] {
-            let result = try ProcessRunner.sclm(["validate", "--format", "junit", broken, clean.zip] + (strict ? ["--strict"] : []))
+            let result = try ProcessRunner.sclm(
+                ["validate", "--format", "junit", broken, clean.zip] + (strict ? ["--strict"] : []))
             #expect(result.status == 1)
             let parsed = try JUnitSummary(xml: result.stdout)
             #expect(parsed.suites == [broken, clean.zip])
             #expect(parsed.testCases.count == 2 * parsed.testCases.filter { $0.suite == broken }.count)
             let failing = parsed.testCases.filter(\.failed).map(\.name)
-            let expected = ["REF-MISSING", "REF-CASE-MISMATCH", "SWIPE-TARGET-MISSING"] + (strict ? ["REF-REMOTE"] : [])
+            let expected =
+                ["REF-MISSING", "REF-CASE-MISMATCH", "SWIPE-TARGET-MISSING"] + (strict ? ["REF-REMOTE"] : [])
             #expect(Set(failing) == Set(expected))
             #expect(parsed.attributes["testsuites"]?["failures"] == "\(expected.count)")
             #expect(parsed.failureText.contains("index.html:9: src 'img/missing<&>.png' is not in the package"))
@@ -114,7 +121,8 @@ import Testing
 
     @Test func strictTurnsWarningsIntoFailures() throws {
         let folder = TemporaryDirectory()
-        try folder.write("<html><body><img src=\"https://cdn.example.com/a.png\"></body></html>", to: "remote/index.html")
+        try folder.write(
+            "<html><body><img src=\"https://cdn.example.com/a.png\"></body></html>", to: "remote/index.html")
         #expect(try ProcessRunner.sclm(["validate", folder.appending("remote")]).status == 0)
         let strict = try ProcessRunner.sclm(["validate", "--strict", folder.appending("remote")])
         #expect(strict.status == 1)
@@ -145,7 +153,9 @@ import Testing
     @Test func unreadableInputExits74AfterReportingTheRest() throws {
         let folder = TemporaryDirectory()
         let clean = try Self.cleanPackage(in: folder)
-        let result = try ProcessRunner.sclm(["validate", "--format", "json", clean.zip, folder.appending("missing.zip")])
+        let result = try ProcessRunner.sclm([
+            "validate", "--format", "json", clean.zip, folder.appending("missing.zip"),
+        ])
         #expect(result.status == 74)
         #expect(result.stderr.contains("cannot read \(folder.appending("missing.zip")): No such file or directory"))
         let document = try #require(try result.json() as? [String: Any])
@@ -157,14 +167,9 @@ import Testing
     @Test func aRatioBombStopsWithBoundedMemory() throws {
         let folder = TemporaryDirectory()
         let zip = folder.appending("bomb.zip")
-        let bomb = try Bzip2Bomb.stream(expandingToAtLeast: 1 << 30)
-        var builder = ZipBuilder()
-        builder.file("index.html", "<html></html>")
-        builder.file("bomb.bin", bytes: bomb.bytes, compression: .store)
-        try builder.write(to: zip)
-        var bytes = try ZipBytes(contentsOf: zip)
-        try bytes.setMethod(12, declaredSize: 1024, onEntry: "bomb.bin")
-        try bytes.write(to: zip)
+        var base = ZipBuilder()
+        base.file("index.html", "<html></html>")
+        try Bzip2Bomb.writeZip(to: zip, expandingToAtLeast: 1 << 30, base: base)
         // Python's getrusage reports the child's peak RSS (KiB) without adding its own memory to it.
         let script = """
             import resource, subprocess, sys
@@ -173,7 +178,9 @@ import Testing
             """
         let result = try ProcessRunner.run(
             "/usr/bin/env", ["python3", "-c", script, ProcessRunner.sclmPath, "validate", "--format", "json", zip])
-        let fields = result.stdout.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        let fields = result.stdout.split(separator: " ").compactMap {
+            Int($0.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
         #expect(fields.first == 1, "\(result)")
         let peakKiB = try #require(fields.last)
         #expect(peakKiB < 64 * 1024, "peak RSS \(peakKiB) KiB")

@@ -34,6 +34,25 @@ public enum Bzip2Bomb {
         return (stream, Int64(copies) * blockSize + Int64(tailSize))
     }
 
+    /// Writes `base` plus an entry `name` holding a bzip2 stream that expands to at least `minimumSize`
+    /// bytes, while the entry declares 1 KiB (method 12, stored as is): a ratio bomb in a zip.
+    ///
+    /// - Returns: the stream (its size and what it expands to).
+    @discardableResult
+    public static func writeZip(
+        to path: String, expandingToAtLeast minimumSize: Int64, base: ZipBuilder = ZipBuilder(),
+        entry name: String = "bomb.bin"
+    ) throws -> (bytes: [UInt8], expandedSize: Int64) {
+        let bomb = try stream(expandingToAtLeast: minimumSize)
+        var builder = base
+        builder.file(name, bytes: bomb.bytes, compression: .store)
+        try builder.write(to: path)
+        var bytes = try ZipBytes(contentsOf: path)
+        try bytes.setMethod(12, declaredSize: 1024, onEntry: name)
+        try bytes.write(to: path)
+        return bomb
+    }
+
     /// `blocks` (bit strings, each starting with the block magic and CRC) as a complete level-9 stream.
     private static func assemble(_ blocks: [[Bool]]) -> [UInt8] {
         var combined: UInt32 = 0
@@ -53,7 +72,8 @@ public enum Bzip2Bomb {
         defer { archive_write_free(archive) }
         var output = [UInt8](repeating: 0, count: 64 << 10)
         var used = 0
-        guard archive_write_add_filter_bzip2(archive) == ARCHIVE_OK, archive_write_set_format_raw(archive) == ARCHIVE_OK,
+        guard archive_write_add_filter_bzip2(archive) == ARCHIVE_OK,
+            archive_write_set_format_raw(archive) == ARCHIVE_OK,
             archive_write_set_filter_option(archive, "bzip2", "compression-level", "9") == ARCHIVE_OK,
             archive_write_open_memory(archive, &output, output.count, &used) == ARCHIVE_OK,
             let entry = archive_entry_new()

@@ -119,7 +119,9 @@ public struct ZipBuilder {
             var remaining = count
             while remaining > 0 {
                 let size = min(remaining, chunk.count)
-                try chunk.withUnsafeBytes { try writeData(archive, UnsafeRawBufferPointer(rebasing: $0[..<size]), path: item.path) }
+                try chunk.withUnsafeBytes {
+                    try writeData(archive, UnsafeRawBufferPointer(rebasing: $0[..<size]), path: item.path)
+                }
                 remaining -= size
             }
         case .directory:

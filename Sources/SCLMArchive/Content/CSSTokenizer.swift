@@ -14,7 +14,8 @@ struct CSSTokenizer {
 
     private enum State {
         case normal, slash, comment, commentStar, string, stringEscape, escape
-        case urlStart, urlString, urlStringEscape, urlAfterString, urlUnquoted, urlUnquotedEscape, urlAfterUnquoted, badURL
+        case urlStart, urlString, urlStringEscape, urlAfterString, urlUnquoted, urlUnquotedEscape, urlAfterUnquoted,
+            badURL
     }
 
     private static let maxValueLength = 8 << 10

@@ -15,7 +15,9 @@ struct ContentRules {
             findings += file.swipes.compactMap { check($0, in: file) }
             guard file.kind == .html else { continue }
             findings += htmlFindings(file)
-            if let finding = storyCLMScriptFinding(file, scriptsCallingAPI: scriptsCallingAPI) { findings.append(finding) }
+            if let finding = storyCLMScriptFinding(file, scriptsCallingAPI: scriptsCallingAPI) {
+                findings.append(finding)
+            }
         }
         return findings
     }
@@ -49,7 +51,9 @@ struct ContentRules {
                 .contentNoIndex, message: "the start slide is named '\(variant)', not 'index.html'",
                 fix: "Rename '\(variant)' to 'index.html' (players look it up case-sensitively).")
         }
-        if let wrapped = files.first(where: { $0.path.split(separator: "/").count == 2 && $0.path.hasSuffix("/index.html") }) {
+        if let wrapped = files.first(where: {
+            $0.path.split(separator: "/").count == 2 && $0.path.hasSuffix("/index.html")
+        }) {
             let folder = PackagePath.directory(of: wrapped.path)
             return Finding(
                 .contentNoIndex, message: "there is no index.html at the root, but there is '\(wrapped.path)'",

@@ -105,7 +105,8 @@ struct HTMLCollector: HTMLTokenSink {
     private mutating func addCSS(_ found: [CSSTokenizer.Found]) {
         for item in found {
             references.append(
-                Reference(attribute: item.isImport ? "@import" : "url()", value: item.value, line: item.line, kind: .css))
+                Reference(
+                    attribute: item.isImport ? "@import" : "url()", value: item.value, line: item.line, kind: .css))
         }
     }
 }

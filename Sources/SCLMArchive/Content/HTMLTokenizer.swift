@@ -109,7 +109,9 @@ struct HTMLTokenizer {
         return index
     }
 
-    private func flush(_ bytes: UnsafeRawBufferPointer, from start: Int?, to end: Int, into sink: inout some HTMLTokenSink) {
+    private func flush(
+        _ bytes: UnsafeRawBufferPointer, from start: Int?, to end: Int, into sink: inout some HTMLTokenSink
+    ) {
         guard let start, start < end else { return }
         sink.handleRawText(UnsafeRawBufferPointer(rebasing: bytes[start..<end]), of: rawTextElement)
     }
@@ -308,7 +310,8 @@ struct HTMLTokenizer {
                 state = .beforeAttributeName
                 return true
             }
-            guard endTagMatched < name.count, byte.lowercasedASCII == name[name.index(name.startIndex, offsetBy: endTagMatched)]
+            guard endTagMatched < name.count,
+                byte.lowercasedASCII == name[name.index(name.startIndex, offsetBy: endTagMatched)]
             else { return abandonEndTag(into: &sink) }
             pendingRawText.append(byte)
             endTagMatched += 1

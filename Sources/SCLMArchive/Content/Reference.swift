@@ -42,7 +42,8 @@ enum ReferenceTarget: Equatable {
         while start < end, utf8[start].isHTMLSpace { start += 1 }
         while end > start, utf8[end - 1].isHTMLSpace { end -= 1 }
         let text = utf8[start..<end]
-        guard let first = text.first, first != UInt8(ascii: "#"), first != UInt8(ascii: "?"), !hasPlaceholder(text) else {
+        guard let first = text.first, first != UInt8(ascii: "#"), first != UInt8(ascii: "?"), !hasPlaceholder(text)
+        else {
             return .ignored
         }
         if text.starts(with: "//".utf8) { return .remote }

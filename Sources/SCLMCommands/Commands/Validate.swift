@@ -44,7 +44,8 @@ extension SCLM {
             var policy = Policy()
             if let text = arguments.value("--max-size") {
                 guard let bytes = ByteCount.parse(text), bytes > 0 else {
-                    throw ValidationError("--max-size needs a byte count such as 500000000, 500M or 2GiB, got '\(text)'")
+                    throw ValidationError(
+                        "--max-size needs a byte count such as 500000000, 500M or 2GiB, got '\(text)'")
                 }
                 policy.maxTotalSize = bytes
             }
@@ -74,7 +75,9 @@ extension SCLM {
 
         private func resolvedFormat(json: Bool) throws -> Format {
             guard json else { return format ?? .text }
-            if let format, format != .json { throw ValidationError("--json conflicts with --format \(format.rawValue)") }
+            if let format, format != .json {
+                throw ValidationError("--json conflicts with --format \(format.rawValue)")
+            }
             return .json
         }
 

@@ -56,7 +56,9 @@ struct JUnitReport {
             cases += testCase(rule, findings: findings, fails: fails, classname: name)
         }
         suite.lines =
-            [#"  <testsuite name="\#(name)" tests="\#(suite.tests)" failures="\#(suite.failures)" errors="0" skipped="0" time="\#(time)">"#]
+            [
+                #"  <testsuite name="\#(name)" tests="\#(suite.tests)" failures="\#(suite.failures)" errors="0" skipped="0" time="\#(time)">"#
+            ]
             + cases + ["  </testsuite>"]
         return suite
     }

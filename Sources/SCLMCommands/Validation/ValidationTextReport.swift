@@ -14,7 +14,8 @@ struct ValidationTextReport {
             lines.append("")
         }
         let summary = ValidationSummary(outcomes, strict: strict)
-        var last = "\(ValidationSummary.plural(summary.packages, "package")) checked: \(summary.passed) passed, "
+        var last =
+            "\(ValidationSummary.plural(summary.packages, "package")) checked: \(summary.passed) passed, "
             + "\(summary.failed) failed (\(summary.countsText))"
         if summary.unreadable > 0 { last += ", \(summary.unreadable) unreadable" }
         if strict { last += ", warnings fail (--strict)" }
@@ -33,7 +34,8 @@ struct ValidationTextReport {
             lines.append("  \(severity) \(finding.rule.id) \(finding.location): \(finding.message)")
             lines.append("    fix: \(finding.fix)")
         }
-        let counts = "\(ValidationSummary.plural(report.errorCount, "error")), "
+        let counts =
+            "\(ValidationSummary.plural(report.errorCount, "error")), "
             + ValidationSummary.plural(report.warningCount, "warning")
         let verdict = outcome.passes(strict: strict) ? paint("passed", .green) : paint("failed", .red)
         lines.append("  \(verdict): " + (report.findings.isEmpty ? "no findings" : counts))
