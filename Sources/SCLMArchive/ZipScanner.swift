@@ -83,45 +83,49 @@ struct ZipScanner {
         var names = PathIndex()
         var declaredTotal: UInt64 = 0
         for record in directory.records {
-            let name = EntryName(raw: record.name, policy: policy)
-            scan.report(name.findings)
-            if !name.path.isEmpty { scan.report(names.insert(name.path, isDirectory: name.isDirectory)) }
-            if let junk = JunkNames.junkPath(name.components) {
-                scan.report(
-                    Finding(
-                        .contentJunk, path: junk, message: "'\(junk)' is operating-system or version-control clutter"))
-            }
-            if record.isEncrypted {
-                scan.report(Finding(.archiveEncrypted, path: name.display, message: "the entry is encrypted"))
-            } else if record.method != 0 && record.method != 8 {
-                scan.report(
-                    Finding(
-                        .archiveMethod, path: name.display,
-                        message: "the entry is compressed with \(Self.methodName(record.method)), not store or deflate")
-                )
-            }
-            if record.uncompressedSize > UInt64(policy.maxFileSize) {
-                scan.report(
-                    Finding(
-                        .budgetFileSize, path: name.display,
-                        message: "the entry declares \(ByteCount.format(Int64(clamping: record.uncompressedSize))) "
-                            + "(per-file budget \(ByteCount.format(policy.maxFileSize)))"))
-            }
+            check(record, names: &names, into: &scan)
             declaredTotal &+= record.uncompressedSize
         }
         scan.declaredBytes = Int64(clamping: declaredTotal)
         if declaredTotal > UInt64(policy.maxTotalSize) {
+            let declared = ByteCount.format(scan.declaredBytes)
             scan.report(
                 Finding(
                     .budgetTotalSize,
-                    message: "the entries declare \(ByteCount.format(Int64(clamping: declaredTotal))) in total "
-                        + "(budget \(ByteCount.format(policy.maxTotalSize)))",
-                    fix:
-                        "Shrink the media or raise --max-size above \(ByteCount.format(Int64(clamping: declaredTotal)))."
-                ))
+                    message:
+                        "the entries declare \(declared) in total (budget \(ByteCount.format(policy.maxTotalSize)))",
+                    fix: "Shrink the media or raise --max-size above \(declared)."))
             scan.isStopped = true
         }
         checkLayout(directory, into: &scan)
+    }
+
+    /// The rules one central-directory record can break on its own: its name, flags, method and declared size.
+    private func check(_ record: ZipDirectory.Record, names: inout PathIndex, into scan: inout PackageScan) {
+        let name = EntryName(raw: record.name, policy: policy)
+        scan.report(name.findings)
+        if !name.path.isEmpty { scan.report(names.insert(name.path, isDirectory: name.isDirectory)) }
+        if let junk = JunkNames.junkPath(name.components) {
+            scan.report(
+                Finding(.contentJunk, path: junk, message: "'\(junk)' is operating-system or version-control clutter"))
+        }
+        if record.isEncrypted {
+            scan.report(Finding(.archiveEncrypted, path: name.display, message: "the entry is encrypted"))
+        } else if record.method != 0 && record.method != 8 {
+            let method = Self.methodName(record.method)
+            scan.report(
+                Finding(
+                    .archiveMethod, path: name.display,
+                    message: "the entry is compressed with \(method), not store or deflate"))
+        }
+        if record.uncompressedSize > UInt64(policy.maxFileSize) {
+            let declared = ByteCount.format(Int64(clamping: record.uncompressedSize))
+            scan.report(
+                Finding(
+                    .budgetFileSize, path: name.display,
+                    message: "the entry declares \(declared) (per-file budget \(ByteCount.format(policy.maxFileSize)))")
+            )
+        }
     }
 
     /// Entries whose stored data overlaps another's (or the directory) are the core of zip bombs and of
@@ -139,16 +143,13 @@ struct ZipScanner {
                         .entryHardlink, path: EntryName.displayString(next.name),
                         message: "the entry shares its stored data with '\(display)'"))
             } else if end > (next?.localHeaderOffset ?? directory.directoryOffset) {
-                scan.report(
-                    Finding(
-                        .archiveOverlap, path: display,
-                        message:
-                            "the entry's data overlaps \(next.map { "'\(EntryName.displayString($0.name))'" } ?? "the central directory")"
-                    ))
+                let other = next.map { "'\(EntryName.displayString($0.name))'" } ?? "the central directory"
+                scan.report(Finding(.archiveOverlap, path: display, message: "the entry's data overlaps \(other)"))
             }
         }
     }
 
+    /// A zip compression method's name, for messages.
     static func methodName(_ method: UInt16) -> String {
         switch method {
         case 9: "Deflate64 (method 9)"

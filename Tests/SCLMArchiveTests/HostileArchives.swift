@@ -48,7 +48,12 @@ struct HostileArchive: Sendable, CustomTestStringConvertible {
         },
         HostileArchive(name: "hard link (shared local header)", rule: "ENTRY-HARDLINK") { path in
             try package(at: path, extra: { $0.file("img/copy.png", "placeholder") }) {
-                try $0.shareLocalHeader(of: "img/copy.png", with: "img/logo.png")
+                try $0.pointEntry("img/copy.png", intoEntry: "img/logo.png")
+            }
+        },
+        HostileArchive(name: "overlapping entries", rule: "ARCHIVE-OVERLAP") { path in
+            try package(at: path, extra: { $0.file("img/copy.png", "placeholder") }) {
+                try $0.pointEntry("img/copy.png", intoEntry: "img/logo.png", skipping: 100)
             }
         },
         HostileArchive(name: "names differing only in case", rule: "PATH-CASE-COLLISION") { path in

@@ -155,6 +155,22 @@ import Testing
         #expect(summary == ["ENTRY-SYMLINK img/passwd", "PATH-CONTROL-CHAR img/a\\nb.png", "PATH-CASE-COLLISION img"])
     }
 
+    @Test func clutterIsAWarningAndClutterFoldersAreNotRead() async throws {
+        let folder = TemporaryDirectory()
+        try PackageFixtures.writeValidFolder(at: folder.path)
+        try folder.write("x", to: ".DS_Store")
+        for index in 0..<50 { try folder.write("object", to: ".git/objects/\(index)") }
+        var policy = Policy()
+        policy.maxEntryCount = PackageFixtures.validFiles.count + 10
+        let report = try await PackageValidator(policy: policy).validate(folder.path)
+        #expect(
+            report.findings.map { "\($0.rule.id) \($0.severity.rawValue) \($0.location)" } == [
+                "CONTENT-JUNK warning .DS_Store", "CONTENT-JUNK warning .git",
+            ])
+        #expect(report.passes(strict: false))
+        #expect(!report.passes(strict: true))
+    }
+
     @Test func aMissingPathIsUnreadable() async throws {
         let error = await #expect(throws: ArchiveError.self) {
             try await PackageValidator().validate("/nonexistent/package.zip")

@@ -61,11 +61,12 @@ public struct ZipBytes {
         setUInt32(mode << 16, at: central + 38)
     }
 
-    /// Points entry `name`'s central-directory record at the local header (and data) of entry `other`.
-    public mutating func shareLocalHeader(of name: String, with other: String) throws {
+    /// Points entry `name`'s central-directory record at the local header of entry `other`, or `skipping`
+    /// bytes past it: 0 makes the two share one stored file, more makes their data overlap.
+    public mutating func pointEntry(_ name: String, intoEntry other: String, skipping: Int = 0) throws {
         let (_, central) = try headers(of: name)
         let (otherLocal, _) = try headers(of: other)
-        setUInt32(UInt32(otherLocal), at: central + 42)
+        setUInt32(UInt32(otherLocal + skipping), at: central + 42)
     }
 
     /// Inverts the first data byte of entry `name` (a stored entry then fails its CRC check).
