@@ -78,3 +78,27 @@ import Testing
         #expect(ByteCount.format(2 << 30) == "2.0 GiB")
     }
 }
+
+@Suite(.tags(.small)) struct UTF8ValidatorTests {
+    @Test(
+        arguments: [
+            ([UInt8]("plain ascii text, longer than eight bytes".utf8), true),
+            (Array("слайд — ✓ 🎉".utf8), true),
+            ([0xC0, 0xAF], false),  // overlong '/'
+            ([0xED, 0xA0, 0x80], false),  // surrogate
+            ([0xF4, 0x90, 0x80, 0x80], false),  // past U+10FFFF
+            ([0xE2, 0x82], false),  // cut short
+            (Array("abcdefgh".utf8) + [0xFF] + Array("abcdefgh".utf8), false),
+        ] as [([UInt8], Bool)])
+    func checksWellFormedness(_ bytes: [UInt8], _ valid: Bool) {
+        var whole = UTF8Validator()
+        whole.consume(bytes)
+        #expect(whole.isValid == valid)
+        for split in 0...bytes.count {
+            var parts = UTF8Validator()
+            parts.consume(Array(bytes[..<split]))
+            parts.consume(Array(bytes[split...]))
+            #expect(parts.isValid == valid, "split at \(split)")
+        }
+    }
+}

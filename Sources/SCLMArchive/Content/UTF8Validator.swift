@@ -10,8 +10,30 @@ struct UTF8Validator {
     /// Whether every byte so far was valid and no sequence is left incomplete.
     var isValid: Bool { !failed && pending == 0 }
 
+    /// Checks the next bytes, skipping runs of ASCII eight bytes at a time.
+    mutating func consume(_ bytes: UnsafeRawBufferPointer) {
+        var index = 0
+        while index < bytes.count {
+            if pending == 0 {
+                while index + 8 <= bytes.count,
+                    bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+                {
+                    index += 8
+                }
+            }
+            let end = min(bytes.count, index + 8)
+            consumeEachByte(bytes[index..<end])
+            guard !failed else { return }
+            index = end
+        }
+    }
+
     /// Checks the next bytes.
-    mutating func consume(_ bytes: some Sequence<UInt8>) {
+    mutating func consume(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { consume($0) }
+    }
+
+    private mutating func consumeEachByte(_ bytes: some Sequence<UInt8>) {
         guard !failed else { return }
         for byte in bytes {
             if pending > 0 {
