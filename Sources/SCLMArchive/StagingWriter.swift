@@ -17,8 +17,8 @@ import SCLMCore
 /// Every folder is created with `mkdirat` and opened with `O_DIRECTORY|O_NOFOLLOW` relative to its parent's
 /// descriptor, starting from the staging root; every file is created with `O_CREAT|O_EXCL|O_NOFOLLOW`, so an
 /// existing name (a duplicate, a planted link) fails instead of being written through. Files get mode 0644,
-/// folders 0755, whatever the archive says. ``finish()`` flushes the whole tree to disk with one `syncfs(2)`
-/// (one journal commit instead of one fsync per file), then fsyncs the staging root.
+/// folders 0755 (less the umask), whatever the archive says. ``finish()`` flushes the whole tree to disk with
+/// one `syncfs(2)` (one journal commit instead of one fsync per file), then fsyncs the staging root.
 struct StagingWriter: PackageSink {
     /// The staging folder.
     let root: String
