@@ -25,9 +25,14 @@ let package = Package(
         .target(name: "SCLMAuth", dependencies: ["SCLMCore", "SCLMHTTP", "SCLMStore"]),
         .target(name: "SCLMArchive", dependencies: ["SCLMCore", "CArchive"]),
         .target(name: "SCLMSync", dependencies: ["SCLMCore", "SCLMHTTP", "SCLMAuth", "SCLMStore"]),
+        .target(name: "SCLMBridge", dependencies: ["SCLMCore"]),
+        .target(name: "SCLMBridgeModules", dependencies: ["SCLMBridge", "SCLMStore", "SCLMHTTP", "SCLMCore"]),
         .target(
             name: "SCLMCommands",
-            dependencies: ["SCLMCore", "SCLMStore", "SCLMHTTP", "SCLMAuth", "SCLMSync", "SCLMArchive"]),
+            dependencies: [
+                "SCLMCore", "SCLMStore", "SCLMHTTP", "SCLMAuth", "SCLMSync", "SCLMArchive", "SCLMBridge",
+                "SCLMBridgeModules",
+            ]),
 
         // MARK: Executable
         .executableTarget(name: "sclm", dependencies: ["SCLMCommands"]),
@@ -43,6 +48,10 @@ let package = Package(
         .testTarget(name: "SCLMAuthTests", dependencies: ["SCLMAuth", "SCLMTestSupport"]),
         .testTarget(name: "SCLMSyncTests", dependencies: ["SCLMSync", "SCLMTestSupport"]),
         .testTarget(name: "SCLMArchiveTests", dependencies: ["SCLMArchive", "SCLMCore", "SCLMTestSupport"]),
+        .testTarget(name: "SCLMBridgeTests", dependencies: ["SCLMBridge", "SCLMTestSupport"]),
+        .testTarget(
+            name: "SCLMBridgeModulesTests",
+            dependencies: ["SCLMBridgeModules", "SCLMBridge", "SCLMStore", "SCLMTestSupport"]),
         .testTarget(name: "SCLMEndToEndTests", dependencies: ["sclm", "SCLMTestSupport", "SCLMStore", "SCLMHTTP"]),
     ],
     swiftLanguageModes: [.v6]

@@ -5,6 +5,15 @@ extension ConfigKey {
     /// Version of the host application.
     public static let appVersion = ConfigKey(
         "app.version", help: "Application version reported to content and analytics.", default: SCLMVersion.current)
+    /// Latitude reported by the bridge's `getGeoLocationInfo` and stored with sessions.
+    public static let bridgeLatitude = ConfigKey(
+        "bridge.latitude", help: "Latitude the bridge reports to content (getGeoLocationInfo) and stores with sessions.")
+    /// Longitude reported by the bridge (StoryCLM's `longtitude` key).
+    public static let bridgeLongitude = ConfigKey(
+        "bridge.longitude", help: "Longitude the bridge reports to content (sent as both longtitude and longitude).")
+    /// Street address reported by the bridge.
+    public static let bridgeAddress = ConfigKey(
+        "bridge.address", help: "Address the bridge reports to content and stores with sessions.")
 
-    static let extensionKeys: [ConfigKey] = [appName, appVersion]
+    static let extensionKeys: [ConfigKey] = [appName, appVersion, bridgeLatitude, bridgeLongitude, bridgeAddress]
 }

@@ -69,10 +69,14 @@ public final class ContentStore: @unchecked Sendable {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
                 queue.async { [self] in
-                    guard !cancelled.load(ordering: .acquiring) else {
-                        return continuation.resume(throwing: CancellationError())
+                    // Checking for cancellation and recording the running operation under one lock closes
+                    // the window in which `onCancel` would find nothing running and skip the interrupt.
+                    let proceed = runningOperation.withLock { running -> Bool in
+                        guard !cancelled.load(ordering: .acquiring) else { return false }
+                        running = operation
+                        return true
                     }
-                    runningOperation.withLock { $0 = operation }
+                    guard proceed else { return continuation.resume(throwing: CancellationError()) }
                     let result = Result { try body(database) }
                     runningOperation.withLock { $0 = nil }
                     switch result {
@@ -85,9 +89,25 @@ public final class ContentStore: @unchecked Sendable {
             }
         } onCancel: {
             cancelled.store(true, ordering: .releasing)
-            runningOperation.withLock { running in
-                if running == operation { database.interrupt() }
-            }
+            interruptWhileRunning(operation)
+        }
+    }
+
+    /// Interrupts `operation` until it has finished.
+    ///
+    /// Once: SQLite clears an interrupt when a statement starts with none running, so one that lands
+    /// between two statements of the body (its `BEGIN`, say) would be lost. Repeatedly, from a queue of
+    /// its own, and only while `operation` is the one running (checked under the lock), so no later
+    /// operation is ever interrupted.
+    private func interruptWhileRunning(_ operation: UInt64) {
+        let stillRunning = runningOperation.withLock { running -> Bool in
+            guard running == operation else { return false }
+            database.interrupt()
+            return true
+        }
+        guard stillRunning else { return }
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(5)) { [self] in
+            interruptWhileRunning(operation)
         }
     }
 }

@@ -15,10 +15,13 @@ struct BenchMain {
             try UpsertBenchmark(arguments: Array(arguments.dropFirst())).run()
         case "unpack":
             try await UnpackBenchmark(arguments: Array(arguments.dropFirst())).run()
+        case "json":
+            try JSONBenchmark(arguments: Array(arguments.dropFirst())).run()
         default:
             let usage = """
                 usage: sclm-bench upsert --db PATH --rows N [--clients N]
                        sclm-bench unpack --zip PATH --target DIR [--no-sync]
+                       sclm-bench json --lines N [--only serialization|codable|parser]
 
                 """
             FileHandle.standardError.write(Data(usage.utf8))

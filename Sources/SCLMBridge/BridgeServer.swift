@@ -1,0 +1,324 @@
+import Dispatch
+import SCLMCore
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The stdio bridge host: NDJSON requests in, responses and events out (DESIGN §7).
+///
+/// A reader thread frames input lines and dispatches each message at once: transport commands
+/// (`bridge.ping`, `bridge.describe`, `bridge.cancel`) are answered inline; module commands run as
+/// tasks keyed by GUID and answer when they finish, in any order. Every message with a GUID gets exactly
+/// one response — success, failure, 409 duplicate, 429 full, 499 cancelled, 504 timeout or 503 shutdown —
+/// and nothing but protocol lines reaches the output. When input ends, running work has
+/// ``BridgeLimits/shutdownGrace`` to finish; the rest is answered 503 and ``run(input:)`` returns.
+///
+/// ```swift
+/// let output = BridgeOutput()
+/// let server = BridgeServer(registry: try ModuleRegistry([MyModule()]), output: output)
+/// await server.run(input: 0)   // until stdin ends
+/// ```
+public final class BridgeServer: Sendable {
+    /// The modules and their commands.
+    public let registry: ModuleRegistry
+    /// Size, concurrency and time bounds.
+    public let limits: BridgeLimits
+    let output: BridgeOutput
+    let logger: Logger
+    let table = InFlightTable()
+    private let lanes: [LaneWorker]
+    private let timer = DeadlineTimer(label: "sclm.bridge.deadlines")
+    private let serverInfo: JSONValue
+
+    /// Creates a host routing through `registry` and writing to `output`.
+    public init(
+        registry: ModuleRegistry, output: BridgeOutput, limits: BridgeLimits = BridgeLimits(),
+        logger: Logger = Logger(), serverInfo: JSONValue = [:]
+    ) {
+        self.registry = registry
+        self.output = output
+        self.limits = limits
+        self.logger = logger
+        self.serverInfo = serverInfo
+        self.lanes = (0..<registry.laneCount).map { _ in LaneWorker() }
+        timer.start { [weak self] in self?.expireDeadlines() }
+    }
+
+    deinit {
+        timer.cancel()
+        for lane in lanes { lane.finish() }
+    }
+
+    /// Serves `input` until it ends, then drains (DESIGN §7) and returns.
+    ///
+    /// Cancelling the calling task stops at once: running work is answered 503 without the grace period.
+    public func run(input fileDescriptor: Int32) async {
+        signal(SIGPIPE, SIG_IGN)
+        let ended = Ending()
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                ended.install(continuation)
+                LineReader.start(
+                    fileDescriptor: fileDescriptor, maximumLineBytes: limits.maximumLineBytes, name: "sclm-bridge-stdin",
+                    onFrames: { [self] frames in
+                        output.writer.batch {
+                            for frame in frames { dispatch(frame) }
+                        }
+                        output.writer.waitWhileBackedUp()
+                    },
+                    onEnd: { ended.fire() })
+            }
+        } onCancel: {
+            ended.fire()
+        }
+        await shutDown(graceful: !Task.isCancelled)
+    }
+
+    /// Finishes a run: waits for running work (up to the grace period), answers the rest 503, flushes.
+    private func shutDown(graceful: Bool) async {
+        if graceful {
+            let clock = ContinuousClock()
+            let deadline = clock.now + limits.shutdownGrace
+            while table.count > 0 && clock.now < deadline {
+                try? await Task.sleep(for: .milliseconds(2))
+            }
+        }
+        for entry in table.takeAll() {
+            entry.task?.cancel()
+            answer(
+                entry,
+                BridgeError(.unavailable, "the host is shutting down (input ended) before \(entry.command) finished; retry in a new session"))
+        }
+        if !(await output.drain(timeout: limits.shutdownGrace)) {
+            logger.warning("stdout is not being read; exiting with answers unwritten")
+        }
+    }
+
+    // MARK: - Answering
+
+    /// Writes the failure of a taken entry (nothing for a notification, which is only logged).
+    func answer(_ entry: InFlightTable.Entry, _ error: BridgeError) {
+        if let guid = entry.guid {
+            output.send(BridgeResponse(guid: guid, error: error))
+        } else {
+            logger.warning("notification \(entry.command): \(error.message)")
+        }
+    }
+
+    /// Answers `guid` (or logs, for a notification) with `error`.
+    func reject(guid: String?, command: String?, _ error: BridgeError, isNotification: Bool) {
+        if isNotification {
+            logger.warning("ignored notification\(command.map { " \($0)" } ?? ""): \(error.message)")
+        } else {
+            output.send(BridgeResponse(guid: guid, error: error))
+        }
+    }
+
+    private func expireDeadlines() {
+        timer.disarm()
+        let (expired, next) = table.takeExpired(now: .now())
+        for entry in expired {
+            entry.task?.cancel()
+            let timeout = registry.route(for: entry.command)?.timeout ?? limits.defaultTimeout
+            answer(entry, BridgeError(.timeout, "\(entry.command) timed out after \(timeout.milliseconds) ms"))
+        }
+        if let next { timer.arm(at: next) }
+    }
+
+    // MARK: - Running module commands
+
+    /// Answers a module command at once when its module can (and its lane is idle); `false` otherwise.
+    func startImmediately(_ request: BridgeRequest, route: ModuleRegistry.Route) -> Bool {
+        if let lane = route.lane, !lanes[lane].isIdle { return false }
+        let reply: BridgeReply
+        do {
+            guard let immediate = try route.module.reply(immediatelyTo: request) else { return false }
+            reply = immediate
+        } catch {
+            reply = BridgeReply(data: .null, code: BridgeError.Code(for: error).rawValue, message: error.userMessage)
+        }
+        guard let guid = request.guid else { return true }
+        if table.isRunning(guid: guid) {
+            output.send(
+                BridgeResponse(
+                    guid: guid, error: BridgeError(.conflict, "GUID \(guid) is already in flight; use a new GUID per request")))
+        } else {
+            output.send(BridgeResponse(guid: guid, reply: reply))
+        }
+        return true
+    }
+
+    /// Admits and starts a module command.
+    func start(_ request: BridgeRequest, route: ModuleRegistry.Route) {
+        if startImmediately(request, route: route) { return }
+        let timeout = route.timeout ?? limits.defaultTimeout
+        let deadline = DispatchTime.now() + .nanoseconds(Int(clamping: timeout.milliseconds * 1_000_000))
+        let admission = table.admit(
+            guid: request.guid, command: request.command, deadline: deadline, limit: limits.maximumInFlight)
+        switch admission {
+        case .duplicate:
+            output.send(
+                BridgeResponse(
+                    guid: request.guid,
+                    error: BridgeError(.conflict, "GUID \(request.guid ?? "") is already in flight; use a new GUID per request")))
+        case .full:
+            reject(
+                guid: request.guid, command: request.command,
+                BridgeError(.tooManyRequests, "\(limits.maximumInFlight) requests are already in flight; wait for answers and retry"),
+                isNotification: request.guid == nil)
+        case .admitted(let key, let serial):
+            timer.arm(at: deadline)
+            if let task = launch(request, route: route, key: key, serial: serial),
+                !table.attach(task, key: key, serial: serial)
+            {
+                task.cancel()
+            }
+        }
+    }
+
+    private func launch(_ request: BridgeRequest, route: ModuleRegistry.Route, key: String, serial: UInt64) -> Task<Void, Never>? {
+        if let lane = route.lane {
+            // Ordered commands share one long-lived task per lane: no task per request, no reordering.
+            let context = BridgeContext(guid: request.guid, output: output, logger: logger) { [table] in
+                !table.isRunning(key: key, serial: serial)
+            }
+            lanes[lane].submit { [self] in
+                guard table.isRunning(key: key, serial: serial) else { return }
+                await run(request, module: route.module, context: context, key: key, serial: serial)
+            }
+            return nil
+        }
+        let context = BridgeContext(guid: request.guid, output: output, logger: logger)
+        return Task { await run(request, module: route.module, context: context, key: key, serial: serial) }
+    }
+
+    private func run(
+        _ request: BridgeRequest, module: any BridgeModule, context: BridgeContext, key: String, serial: UInt64
+    ) async {
+        let result: Result<BridgeReply, any Error>
+        if context.isCancelled {
+            result = .failure(CancellationError())
+        } else {
+            do {
+                result = .success(try await module.handle(request, context: context))
+            } catch {
+                result = .failure(error)
+            }
+        }
+        complete(key: key, serial: serial, result: result)
+    }
+
+    private func complete(key: String, serial: UInt64, result: Result<BridgeReply, any Error>) {
+        guard let entry = table.finish(key: key, serial: serial) else {
+            logger.debug("dropped the late result of \(key.hasPrefix("\u{0}") ? "a notification" : key)")
+            return
+        }
+        switch result {
+        case .success(let reply):
+            if let guid = entry.guid { output.send(BridgeResponse(guid: guid, reply: reply)) }
+        case .failure(let error):
+            let code = BridgeError.Code(for: error)
+            if code == .internalError {
+                logger.error("\(entry.command) failed: \(error.userMessage)")
+            }
+            answer(entry, BridgeError(code, error.userMessage))
+        }
+    }
+
+    // MARK: - Transport commands
+
+    /// `bridge.describe`: protocol version, limits, modules and their commands.
+    var describe: JSONValue {
+        let transport: JSONValue = [
+            "name": "bridge", "commands": ["bridge.cancel", "bridge.describe", "bridge.ping"],
+        ]
+        var object: [String: JSONValue] = serverInfo.objectValue ?? [:]
+        object["protocolVersion"] = 1
+        object["limits"] = limits.json
+        object["modules"] = .array([transport] + registry.descriptions)
+        return .object(object)
+    }
+
+    /// `bridge.cancel {"GUID":…}`: answers the target 499 and cancels its task.
+    func cancel(_ request: BridgeRequest) {
+        let target = request.data.objectValue?.first { $0.key.lowercased() == "guid" }?.value.stringValue
+        guard let target else {
+            return reject(
+                guid: request.guid, command: request.command,
+                BridgeError(.badRequest, "bridge.cancel needs {\"GUID\":\"<guid of the request to cancel>\"}"),
+                isNotification: request.guid == nil)
+        }
+        let entry = table.take(guid: target)
+        if let entry {
+            entry.task?.cancel()
+            answer(entry, BridgeError(.cancelled, "\(entry.command) was cancelled by bridge.cancel"))
+        }
+        if let guid = request.guid {
+            output.send(BridgeResponse(guid: guid, reply: .ok(["cancelled": .bool(entry != nil)])))
+        }
+    }
+}
+
+/// The one task that runs an ordered lane's commands, one after another in arrival order.
+///
+/// A request that was cancelled or timed out while queued is skipped; one that is running sees
+/// ``BridgeContext/isCancelled`` turn true (cancellation is cooperative) and its late result is dropped.
+private final class LaneWorker: Sendable {
+    typealias Job = @Sendable () async -> Void
+    private let jobs: AsyncStream<Job>.Continuation
+    private let queued = Counter()
+
+    /// Jobs submitted and not yet finished.
+    private final class Counter: Sendable {
+        let value = Atomic<Int>(0)
+    }
+
+    init() {
+        let (stream, jobs) = AsyncStream.makeStream(of: Job.self)
+        self.jobs = jobs
+        Task { [queued] in
+            for await job in stream {
+                await job()
+                queued.value.subtract(1, ordering: .releasing)
+            }
+        }
+    }
+
+    /// Whether no job is queued or running, so everything submitted so far has taken effect.
+    var isIdle: Bool { queued.value.load(ordering: .acquiring) == 0 }
+
+    func submit(_ job: @escaping Job) {
+        queued.value.add(1, ordering: .relaxed)
+        jobs.yield(job)
+    }
+
+    func finish() { jobs.finish() }
+}
+
+/// A one-shot latch: the first ``fire()`` resumes the installed continuation.
+private final class Ending: Sendable {
+    private let state = Mutex<(continuation: CheckedContinuation<Void, Never>?, fired: Bool)>((nil, false))
+
+    func install(_ continuation: CheckedContinuation<Void, Never>) {
+        let resumeNow = state.withLock { state -> Bool in
+            if state.fired { return true }
+            state.continuation = continuation
+            return false
+        }
+        if resumeNow { continuation.resume() }
+    }
+
+    func fire() {
+        let continuation = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard !state.fired else { return nil }
+            state.fired = true
+            defer { state.continuation = nil }
+            return state.continuation
+        }
+        continuation?.resume()
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import SCLMCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A spawned program with pipes on its stdin and stdout; its stderr is ours, so its logs reach the user.
+///
+/// The command line runs as `/bin/sh -c 'exec COMMAND'` (arguments and `PATH` lookup work; `exec` keeps
+/// one process). Signals the host ignores (SIGPIPE, and SIGINT/SIGTERM while a command runs) are reset to
+/// their defaults in the child, and the parent's pipe ends are close-on-exec so other children never
+/// inherit them.
+final class ChildProcess: Sendable {
+    /// The child's process id.
+    let pid: pid_t
+    /// The write end of the child's stdin.
+    let input: Int32
+    /// The read end of the child's stdout.
+    let output: Int32
+
+    private init(pid: pid_t, input: Int32, output: Int32) {
+        self.pid = pid
+        self.input = input
+        self.output = output
+    }
+
+    /// Starts `command`.
+    ///
+    /// - Throws: `SCLMError` (`.usage`) when the shell cannot be started.
+    static func spawn(_ command: String) throws -> ChildProcess {
+        let toChild = try makePipe()
+        let fromChild = try makePipe()
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, toChild.read, 0)
+        posix_spawn_file_actions_adddup2(&actions, fromChild.write, 1)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for number in [SIGPIPE, SIGINT, SIGTERM, SIGHUP] { sigaddset(&defaults, number) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var emptyMask = sigset_t()
+        sigemptyset(&emptyMask)
+        posix_spawnattr_setsigmask(&attributes, &emptyMask)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        let arguments = ["/bin/sh", "-c", "exec " + command]
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid = pid_t()
+        let code = posix_spawn(&pid, "/bin/sh", &actions, &attributes, &argv, environ)
+        close(toChild.read)
+        close(fromChild.write)
+        guard code == 0 else {
+            close(toChild.write)
+            close(fromChild.read)
+            throw SCLMError(.usage, "cannot start '\(command)': \(String(cString: strerror(code)))")
+        }
+        return ChildProcess(pid: pid, input: toChild.write, output: fromChild.read)
+    }
+
+    /// Sends `signal` to the child (ignored when it has already exited).
+    func send(_ signal: Int32) {
+        kill(pid, signal)
+    }
+
+    /// Waits for the child to exit and closes the read end of its stdout (the stdin end belongs to the
+    /// ``LineWriter`` that writes it); returns how the child ended.
+    func reap() -> String {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        close(output)
+        let signalNumber = status & 0x7F
+        if signalNumber == 0 { return "exit status \((status >> 8) & 0xFF)" }
+        return "signal \(signalNumber)"
+    }
+
+    private static func makePipe() throws -> (read: Int32, write: Int32) {
+        // `pipe2` is not visible without _GNU_SOURCE; the window between pipe and fcntl only matters to a
+        // concurrent fork, and children are spawned one at a time.
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else {
+            throw SCLMError(.storage, "cannot create a pipe: \(String(cString: strerror(errno)))")
+        }
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        return (fds[0], fds[1])
+    }
+}

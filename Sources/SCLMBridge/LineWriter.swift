@@ -1,0 +1,221 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The only writer of one file descriptor: whole lines from any thread, written by a thread of its own.
+///
+/// A line is built straight into the pending buffer under a lock, so two lines never interleave. A small
+/// batch is written at once by its caller when the descriptor can take it without blocking; otherwise the
+/// writer thread takes everything pending, so a busy host makes one `write(2)` per batch instead of one
+/// per line. Callers never block on the descriptor: a reader that stops reading stalls only the writer
+/// thread, so the input side still sees end of file and can shut down (``drain(timeout:)`` gives up after
+/// its timeout). Short writes and `EINTR`
+/// are retried; `EPIPE` (the reader went away; SIGPIPE must be ignored) marks the writer broken and drops
+/// later lines.
+final class LineWriter: Sendable {
+    private let core: Core
+
+    /// Above this many pending bytes, ``waitWhileBackedUp()`` blocks its caller.
+    static let highWaterBytes = 16 * 1024 * 1024
+
+    /// Starts a writer thread for `fileDescriptor` (not closed until ``close()``).
+    init(fileDescriptor: Int32) {
+        core = Core(fileDescriptor: fileDescriptor)
+        let core = self.core
+        let thread = Thread { core.run() }
+        thread.name = "sclm-line-writer"
+        thread.start()
+    }
+
+    deinit { core.stop(closing: false) }
+
+    /// Appends one line: `build` writes its bytes (without the newline) into the pending buffer.
+    func writeLine(_ build: (inout [UInt8]) -> Void) { core.append(build) }
+
+    /// Appends one line of ready bytes.
+    func writeLine(_ bytes: [UInt8]) { core.append { $0.append(contentsOf: bytes) } }
+
+    /// Runs `body` with writing held back, then hands everything it (and anyone else) added to the writer
+    /// thread at once: the answers to one input chunk leave in one `write(2)`.
+    func batch(_ body: () -> Void) {
+        core.hold(true)
+        body()
+        core.hold(false)
+    }
+
+    /// Whether the reader went away.
+    var isBroken: Bool { core.isBroken }
+
+    /// Blocks the calling thread while more than ``highWaterBytes`` wait to be written, so a peer that
+    /// stops reading slows the input side down instead of growing memory. Never call it from a task.
+    func waitWhileBackedUp() { core.waitWhileBackedUp() }
+
+    /// Waits until everything written so far has been handed to the descriptor, or `timeout` passed;
+    /// returns whether it all went out.
+    @discardableResult
+    func drain(timeout: Duration = .seconds(3600)) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while !core.isIdle {
+            guard ContinuousClock.now < deadline else { return false }
+            try? await Task.sleep(for: .milliseconds(1))
+        }
+        return true
+    }
+
+    /// Writes what is pending, then closes the descriptor; later lines are dropped.
+    func close() { core.stop(closing: true) }
+
+    /// The state shared by callers and the writer thread.
+    private final class Core: @unchecked Sendable {
+        // Invariant: every `var` is read and written with `condition` locked.
+        private let fileDescriptor: Int32
+        private let condition = NSCondition()
+        private var pending: [UInt8] = []
+        private var spare: [UInt8] = []
+        private var holds = 0
+        private var isWriting = false
+        private var isWaiting = false
+        private var stopping = false
+        private var closesDescriptor = false
+        private var broken = false
+
+        init(fileDescriptor: Int32) {
+            self.fileDescriptor = fileDescriptor
+            pending.reserveCapacity(1 << 16)
+            spare.reserveCapacity(1 << 16)
+        }
+
+        func append(_ build: (inout [UInt8]) -> Void) {
+            condition.lock()
+            guard !broken && !stopping else { return condition.unlock() }
+            build(&pending)
+            pending.append(0x0A)
+            handOver()
+        }
+
+        func hold(_ on: Bool) {
+            condition.lock()
+            holds += on ? 1 : -1
+            handOver()
+        }
+
+        /// Gets pending lines on their way; called with the lock held, returns with it released.
+        ///
+        /// A small batch is written by the caller itself when `poll(2)` says the descriptor is writable:
+        /// a write of at most `PIPE_BUF` bytes then cannot block, and skipping the hand-off to the writer
+        /// thread keeps latency low on a busy machine. Anything else wakes the writer thread.
+        private func handOver() {
+            guard holds == 0, !pending.isEmpty, !isWriting, !broken else { return condition.unlock() }
+            guard pending.count <= Int(PIPE_BUF), isWritableNow else {
+                if isWaiting { condition.broadcast() }
+                return condition.unlock()
+            }
+            writePending()
+            condition.broadcast()
+            condition.unlock()
+        }
+
+        private var isWritableNow: Bool {
+            var descriptor = pollfd(fd: fileDescriptor, events: Int16(POLLOUT), revents: 0)
+            return poll(&descriptor, 1, 0) == 1 && descriptor.revents & Int16(POLLOUT) != 0
+        }
+
+        /// Writes everything pending once; called with the lock held and returns with it held.
+        private func writePending() {
+            swap(&pending, &spare)
+            isWriting = true
+            condition.unlock()
+            let ok = Self.writeAll(spare, to: fileDescriptor)
+            spare.removeAll(keepingCapacity: spare.capacity <= 1 << 22)
+            condition.lock()
+            isWriting = false
+            if !ok {
+                broken = true
+                pending.removeAll()
+            }
+        }
+
+        var isBroken: Bool {
+            condition.lock()
+            defer { condition.unlock() }
+            return broken
+        }
+
+        var isIdle: Bool {
+            condition.lock()
+            defer { condition.unlock() }
+            return !isWriting && (pending.isEmpty || broken)
+        }
+
+        func waitWhileBackedUp() {
+            condition.lock()
+            while pending.count > LineWriter.highWaterBytes && !broken { condition.wait() }
+            condition.unlock()
+        }
+
+        func stop(closing: Bool) {
+            condition.lock()
+            stopping = true
+            closesDescriptor = closesDescriptor || closing
+            condition.broadcast()
+            condition.unlock()
+        }
+
+        /// The writer thread: waits for lines, writes them in batches, ends after ``stop(closing:)``.
+        func run() {
+            condition.lock()
+            while true {
+                while (pending.isEmpty || holds > 0 || isWriting || broken) && !stopping {
+                    isWaiting = true
+                    condition.wait()
+                    isWaiting = false
+                }
+                if isWriting {
+                    condition.wait()
+                    continue
+                }
+                if pending.isEmpty || broken {
+                    guard stopping else { continue }
+                    break
+                }
+                writePending()
+                condition.broadcast()
+            }
+            broken = true
+            let closes = closesDescriptor
+            condition.broadcast()
+            condition.unlock()
+            if closes { _ = closeDescriptor(fileDescriptor) }
+        }
+
+        private func closeDescriptor(_ descriptor: Int32) -> Int32 {
+            #if canImport(Glibc)
+                Glibc.close(descriptor)
+            #else
+                Darwin.close(descriptor)
+            #endif
+        }
+
+        /// Writes all of `bytes`, retrying `EINTR` and short writes; `false` when the descriptor failed.
+        private static func writeAll(_ bytes: [UInt8], to fileDescriptor: Int32) -> Bool {
+            bytes.withUnsafeBytes { buffer in
+                guard var pointer = buffer.baseAddress else { return true }
+                var remaining = buffer.count
+                while remaining > 0 {
+                    let written = write(fileDescriptor, pointer, remaining)
+                    if written < 0 {
+                        if errno == EINTR || errno == EAGAIN { continue }
+                        return false
+                    }
+                    pointer += written
+                    remaining -= written
+                }
+                return true
+            }
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import SCLMBridge
+import SCLMCore
+import SCLMStore
+import Synchronization
+
+/// What the host tells content about the app, the device, the user and the location
+/// (`getAppInfo`, `getUserInfo`, `getGeoLocationInfo`), read once at start-up.
+public struct HostEnvironment: Sendable, Equatable {
+    public var appName: String
+    public var appVersion: String
+    /// Two-letter language from `LANG` (`ru_RU.UTF-8` → `ru`), `en` by default.
+    public var localization: String
+    public var os: String
+    public var osVersion: String
+    public var device: String
+    /// The logged-in user (`auth_tokens.subject`), or `nil` without a login.
+    public var userId: String?
+    public var userName: String?
+    /// From `bridge.latitude` / `bridge.longitude` / `bridge.address`, as configured (strings).
+    public var latitude: String
+    public var longitude: String
+    public var address: String
+
+    /// Creates an environment explicitly (tests).
+    public init(
+        appName: String = "sclm", appVersion: String = SCLMVersion.current, localization: String = "en",
+        os: String = "Linux", osVersion: String = "", device: String = "", userId: String? = nil,
+        userName: String? = nil, latitude: String = "", longitude: String = "", address: String = ""
+    ) {
+        self.appName = appName
+        self.appVersion = appVersion
+        self.localization = localization
+        self.os = os
+        self.osVersion = osVersion
+        self.device = device
+        self.userId = userId
+        self.userName = userName
+        self.latitude = latitude
+        self.longitude = longitude
+        self.address = address
+    }
+
+    /// Reads the configuration, the login in `db` and `/etc/os-release`.
+    ///
+    /// - Throws: ``StoreError``.
+    public static func load(
+        configuration: Configuration, db: Database, processEnvironment: [String: String],
+        osRelease: String = "/etc/os-release"
+    ) throws -> HostEnvironment {
+        let release = parseOSRelease((try? String(contentsOfFile: osRelease, encoding: .utf8)) ?? "")
+        let login = try db.fetchOne("SELECT subject, userName FROM auth_tokens WHERE id = 1")
+        var system = utsname()
+        uname(&system)
+        let machine = withUnsafeBytes(of: &system.machine) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        let kernel = withUnsafeBytes(of: &system.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        let language = processEnvironment["LC_ALL"].flatMap { $0.isEmpty ? nil : $0 } ?? processEnvironment["LANG"] ?? ""
+        let code = language.prefix { $0.isLetter }.lowercased()
+        return HostEnvironment(
+            appName: configuration.value(.appName) ?? "sclm",
+            appVersion: configuration.value(.appVersion) ?? SCLMVersion.current,
+            localization: code.count == 2 ? code : "en",
+            os: "Linux", osVersion: release["VERSION_ID"] ?? kernel,
+            device: [release["PRETTY_NAME"] ?? release["NAME"] ?? "Linux", machine].filter { !$0.isEmpty }
+                .joined(separator: " "),
+            userId: login?.string("subject"), userName: login?.string("userName"),
+            latitude: configuration.value(.bridgeLatitude) ?? "", longitude: configuration.value(.bridgeLongitude) ?? "",
+            address: configuration.value(.bridgeAddress) ?? "")
+    }
+
+    /// `KEY=value` lines of os-release(5), quotes removed.
+    static func parseOSRelease(_ text: String) -> [String: String] {
+        var values: [String: String] = [:]
+        for line in text.split(separator: "\n") {
+            guard let equals = line.firstIndex(of: "="), !line.hasPrefix("#") else { continue }
+            var value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            if value.count >= 2, let first = value.first, first == "\"" || first == "'", value.last == first {
+                value = String(value.dropFirst().dropLast())
+            }
+            values[String(line[..<equals])] = value
+        }
+        return values
+    }
+
+    /// `getAppInfo`'s data.
+    var appInfo: JSONValue {
+        [
+            "localization": .string(localization), "osVersion": .string(osVersion), "os": .string(os),
+            "device": .string(device), "appVersion": .string(appVersion), "appName": .string(appName),
+        ]
+    }
+
+    /// `getUserInfo`'s data (empty strings without a login).
+    var userInfo: JSONValue {
+        ["id": .string(userId ?? ""), "username": .string(userName ?? "")]
+    }
+
+    /// `getGeoLocationInfo`'s data. StoryCLM spells the key `longtitude`; `longitude` is sent as well.
+    var geoLocation: JSONValue {
+        [
+            "latitude": .string(latitude), "longtitude": .string(longitude), "longitude": .string(longitude),
+            "address": .string(address),
+        ]
+    }
+
+    /// The configured position as numbers, for session rows.
+    var coordinates: (latitude: Double?, longitude: Double?) {
+        (Double(latitude.trimmingCharacters(in: .whitespaces)), Double(longitude.trimmingCharacters(in: .whitespaces)))
+    }
+}

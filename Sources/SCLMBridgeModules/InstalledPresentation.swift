@@ -1,0 +1,132 @@
+import Foundation
+import SCLMBridge
+import SCLMCore
+import SCLMStore
+import Synchronization
+
+/// A presentation whose package is installed: its metadata, slides and media files, and its folder.
+public struct InstalledPresentation: Sendable, Equatable {
+    /// One slide, in presentation order.
+    public struct Slide: Sendable, Equatable {
+        public var id: Int64?
+        public var name: String
+        /// The slides reachable from this one (StoryContent's `linkedSlides` CSV), for `getMap`.
+        public var linkedSlides: [String]
+        public var swipeNext: String?
+        public var swipePrevious: String?
+    }
+
+    /// One media file, in presentation order.
+    public struct MediaFile: Sendable, Equatable {
+        public var id: Int64
+        public var fileName: String
+        public var title: String
+        public var mimeType: String?
+    }
+
+    public var presentationId: Int64
+    public var clientId: Int64
+    public var name: String
+    public var shortDescription: String
+    public var longDescription: String
+    public var revision: Int64
+    public var order: Int64
+    public var syncState: Int64
+    public var mapEnabled: Bool
+    public var slides: [Slide]
+    public var mediaFiles: [MediaFile]
+    /// The unpacked package (`content/<client>/<presentation>/sources`).
+    public var sourcesDirectory: String
+
+    /// The start slide.
+    public static let startSlide = "index.html"
+
+    /// Loads presentation `presentationId`, refusing one that is unknown or not installed.
+    ///
+    /// - Throws: `SCLMError` (`.notFound`) naming the presentation and the command that fixes it;
+    ///   ``StoreError``.
+    public static func load(_ presentationId: Int64, from db: Database, home: Home) throws -> InstalledPresentation {
+        guard let row = try db.fetchOne("SELECT * FROM presentations WHERE presentationId = ?", [presentationId]) else {
+            throw SCLMError(
+                .notFound, "presentation \(presentationId) is not known here; run `sclm sync` or check the id with `sclm list`")
+        }
+        let name = row.string("name") ?? ""
+        let clientId = try row.get("clientId", as: Int64.self)
+        let sources = home.sourcesDirectory(clientId: clientId, presentationId: presentationId)
+        guard row.int("installedRevision") != nil, FileSystem.isDirectory(sources) else {
+            throw SCLMError(
+                .notFound,
+                "presentation \(presentationId) (\(name)) is not installed; run `sclm sync --presentation \(presentationId)` first")
+        }
+        return InstalledPresentation(
+            presentationId: presentationId, clientId: clientId, name: name,
+            shortDescription: row.string("shortDescription") ?? "", longDescription: row.string("longDescription") ?? "",
+            revision: row.int("revision") ?? -1, order: row.int("order") ?? -1, syncState: row.int("syncState") ?? 0,
+            mapEnabled: row.bool("mapEnabled") ?? true, slides: try slides(of: presentationId, db: db),
+            mediaFiles: try mediaFiles(of: presentationId, db: db), sourcesDirectory: sources)
+    }
+
+    private static func slides(of presentationId: Int64, db: Database) throws -> [Slide] {
+        try db.fetchAll(
+            """
+            SELECT slideId, name, linkedSlides, swipeNext, swipePrevious FROM slides WHERE presentationId = ?
+            ORDER BY position, slideId
+            """, [presentationId]
+        ).map { row in
+            Slide(
+                id: row.int("slideId"), name: row.string("name") ?? "",
+                linkedSlides: (row.string("linkedSlides") ?? "").split(separator: ",").map {
+                    $0.trimmingCharacters(in: .whitespaces)
+                }.filter { !$0.isEmpty },
+                swipeNext: row.string("swipeNext").flatMap { $0.isEmpty ? nil : $0 },
+                swipePrevious: row.string("swipePrevious").flatMap { $0.isEmpty ? nil : $0 })
+        }
+    }
+
+    private static func mediaFiles(of presentationId: Int64, db: Database) throws -> [MediaFile] {
+        try db.fetchAll(
+            """
+            SELECT mediaFileId, fileName, title, mimeType FROM media_files WHERE presentationId = ?
+            ORDER BY position, mediaFileId
+            """, [presentationId]
+        ).map { row in
+            let fileName = row.string("fileName") ?? ""
+            return MediaFile(
+                id: row.int("mediaFileId") ?? 0, fileName: fileName, title: row.string("title") ?? fileName,
+                mimeType: row.string("mimeType"))
+        }
+    }
+
+    /// The slide named `name`, if the presentation has it.
+    public func slide(named name: String) -> Slide? {
+        slides.first { $0.name == name }
+    }
+
+    /// Whether `name` is a slide: listed in the metadata, or (for content installed without slide
+    /// metadata) an `.html` file at the package root.
+    public func hasSlide(_ name: String) -> Bool {
+        if slide(named: name) != nil { return true }
+        guard name.hasSuffix(".html") || name.hasSuffix(".htm"), ContentPath.isPlainName(name) else { return false }
+        return ContentPath.regularFile(name, inside: sourcesDirectory) != nil
+    }
+
+    /// `getPresentationInfo`'s data.
+    ///
+    /// StoryContent's docs show `shortDescription` while the iOS model stores `shortdescription`; both keys
+    /// are sent so content written against either reads it.
+    var info: JSONValue {
+        [
+            "presentationId": .int(presentationId), "name": .string(name), "revision": .int(revision),
+            "status": .int(syncState == 5 ? 1 : 0), "order": .int(order),
+            "shortDescription": .string(shortDescription), "shortdescription": .string(shortDescription),
+            "longDescription": .string(longDescription), "slidesCount": .int(Int64(slides.count)),
+            "mediaFilesCount": .int(Int64(mediaFiles.count)),
+        ]
+    }
+
+    /// `getMap`'s data: each slide with the slides it links to.
+    var map: JSONValue {
+        .object(
+            Dictionary(slides.map { ($0.name, JSONValue.array($0.linkedSlides.map { .string($0) })) }) { first, _ in first })
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import SCLMBridge
+import SCLMCore
+import SCLMStore
+import Synchronization
+
+/// The headless counterpart of StoryContent's presentation screen: the state a WebView app keeps
+/// (presentation and slide on screen, back/forward history, navigation data, UI flags, the session) and
+/// the effects a screen would show, emitted as `Event` lines.
+///
+/// Every StoryCLM module shares one host. Commands that change state run one at a time in arrival order
+/// (the modules share the ``lane``) and write to SQLite before they answer, so a `kill -9` loses nothing
+/// already answered; reads of in-memory state answer without a task. State lives behind a mutex because
+/// those reads run on the bridge's dispatch thread.
+public final class PresentationHost: Sendable {
+    /// The lane of every StoryCLM module.
+    public static let lane = "storyclm"
+
+    /// UI elements content can hide or show (what a screen would draw).
+    struct UIFlags: Equatable {
+        var closeButtonHidden = false
+        var systemButtonsHidden = false
+        var mediaLibraryButtonHidden = false
+        var mapButtonHidden = false
+
+        var json: JSONValue {
+            [
+                "closeButtonHidden": .bool(closeButtonHidden), "systemButtonsHidden": .bool(systemButtonsHidden),
+                "mediaLibraryButtonHidden": .bool(mediaLibraryButtonHidden), "mapButtonHidden": .bool(mapButtonHidden),
+            ]
+        }
+    }
+
+    /// The presentation on screen and its session.
+    struct OpenPresentation {
+        var presentation: InstalledPresentation
+        var session: SessionRecord
+        var slide: String
+        var slideShownAt: Date
+        var slideHistory: [String]
+    }
+
+    struct State {
+        var open: OpenPresentation?
+        var presentationHistory: [(name: String, presentationId: Int64)] = []
+        var navigationData: JSONValue = [:]
+        var ui = UIFlags()
+    }
+
+    let store: ContentStore
+    let home: Home
+    let environment: HostEnvironment
+    let clock: any WallClock
+    let output: BridgeOutput
+    let logger: Logger
+    let state = Mutex(State())
+
+    /// Creates a host over `store` and the content in `home`; nothing is open until ``start(presentationId:slide:)``.
+    public init(
+        store: ContentStore, home: Home, environment: HostEnvironment, output: BridgeOutput,
+        clock: any WallClock = SystemClock(), logger: Logger = Logger()
+    ) {
+        self.store = store
+        self.home = home
+        self.environment = environment
+        self.output = output
+        self.clock = clock
+        self.logger = logger
+    }
+
+    /// The answer to commands that need an open presentation after `closePresentation`.
+    static let nothingOpen = BridgeError(.notFound, "no presentation is open; send open with a presId")
+
+    /// The StoryCLM modules (Base, Presentation, UI, Sessions, CustomEvents, MediaFiles, Map) on this host.
+    public var modules: [any BridgeModule] {
+        [
+            BaseModule(host: self), PresentationModule(host: self), UIModule(host: self), SessionsModule(host: self),
+            CustomEventsModule(host: self), MediaFilesModule(host: self), MapModule(host: self),
+        ]
+    }
+
+    /// Opens the first presentation: its session starts (or the unfinished one is restored, resuming on its
+    /// last slide unless `slide` is given), then `presentationOpened` and `slideChanged` are emitted.
+    ///
+    /// - Throws: `SCLMError` (`.notFound`) for a presentation that is not installed, (`.usage`) for an
+    ///   unknown slide; ``StoreError``.
+    public func start(presentationId: Int64, slide: String?) async throws {
+        let presentation = try await store.read { [home] db in try InstalledPresentation.load(presentationId, from: db, home: home) }
+        if let slide, !presentation.hasSlide(slide) {
+            throw SCLMError(.usage, "presentation \(presentationId) has no slide '\(slide)'; pick one of its slides or leave --slide out")
+        }
+        try await show(presentation, slide: slide, data: [:], resumeLastSlide: slide == nil)
+    }
+
+    /// Ends a run when input ends: the slide on screen is logged with its time, and the session stays
+    /// unfinished so the next run restores it.
+    public func finish() async {
+        let now = clock.now
+        guard let open = state.withLock({ $0.open }) else { return }
+        let view = slideView(of: open, until: now, navigation: "in")
+        do {
+            try await store.write { [view] db in try db.recordSlideView(view, now: Timestamp.string(from: now)) }
+            state.withLock { $0.open?.slideShownAt = now }
+        } catch {
+            logger.error("could not record the last slide view of session \(open.session.sessionId): \(error.userMessage)")
+        }
+    }
+
+    // MARK: - Reading state
+
+    /// The open presentation.
+    ///
+    /// - Throws: ``BridgeError`` (404) when none is open (after `closePresentation`).
+    func current() throws -> OpenPresentation {
+        guard let open = state.withLock({ $0.open }) else { throw Self.nothingOpen }
+        return open
+    }
+
+    /// The slide on screen (without copying the rest of the state: this is the hottest read).
+    ///
+    /// - Throws: ``BridgeError`` (404) when no presentation is open.
+    func currentSlide() throws -> String {
+        guard let slide = state.withLock({ $0.open?.slide }) else { throw Self.nothingOpen }
+        return slide
+    }
+
+    /// Emits an event line.
+    func emit(_ name: String, _ data: JSONValue) {
+        output.emit(BridgeEvent(name, data))
+    }
+
+    /// The finished view of the slide on screen, for the session log.
+    func slideView(of open: OpenPresentation, until now: Date, navigation: String) -> SlideActionRecord {
+        let coordinates = environment.coordinates
+        return SlideActionRecord(
+            id: UUID().uuidString, sessionId: open.session.sessionId, presentationId: open.presentation.presentationId,
+            userId: environment.userId, slideId: open.presentation.slide(named: open.slide)?.id, slideName: open.slide,
+            navigation: navigation, duration: Self.seconds(from: open.slideShownAt, to: now),
+            created: Timestamp.string(from: open.slideShownAt), timeZone: Self.timeZoneHours,
+            latitude: coordinates.latitude, longitude: coordinates.longitude)
+    }
+
+    /// Whole seconds between two instants (never negative).
+    static func seconds(from start: Date, to end: Date) -> Int64 {
+        max(0, Int64(end.timeIntervalSince(start).rounded()))
+    }
+
+    /// The local offset from UTC in hours, as StoryContent stores it.
+    static var timeZoneHours: Int64 { Int64(TimeZone.current.secondsFromGMT() / 3600) }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import SCLMBridge
+import SCLMCore
+import SCLMStore
+import Synchronization
+
+/// Presentation: `open`, `closePresentation`, `getPresentationInfo`, `getPreviousSlide`, `getNextSlide`,
+/// `getBackForwardList`, `getBackForwardPresList`, `getPresentations`, `getCurrentSlideName`.
+struct PresentationModule: HostModule {
+    let host: PresentationHost
+    let name = "Presentation"
+    let commands: [BridgeCommand] = [
+        "open", "closePresentation", "getPresentationInfo", "getPreviousSlide", "getNextSlide", "getBackForwardList",
+        "getBackForwardPresList", "getPresentations", "getCurrentSlideName",
+    ]
+
+    /// `open {presId, slideName, data}`.
+    struct OpenParameters: Decodable {
+        let presId: LenientInt
+        let slideName: String?
+        let data: JSONValue?
+    }
+
+    /// `closePresentation {mode}`.
+    struct CloseParameters: Decodable {
+        let mode: LenientInt?
+    }
+
+    func immediate(_ request: BridgeRequest) throws -> BridgeReply? {
+        switch request.command {
+        case "getCurrentSlideName": return .ok(["slide": .string(try host.currentSlide())])
+        case "getPresentationInfo": return .ok(try host.current().presentation.info)
+        case "getPreviousSlide": return .ok(["slide": .string(try host.neighbour(-1))])
+        case "getNextSlide": return .ok(["slide": .string(try host.neighbour(1))])
+        case "getBackForwardList": return .ok(.array(try host.current().slideHistory.map { .string($0) }))
+        case "getBackForwardPresList":
+            let history = host.state.withLock { $0.presentationHistory }
+            return .ok(.array(history.map { ["name": .string($0.name), "presId": .int($0.presentationId)] }))
+        default: return nil
+        }
+    }
+
+    func deferred(_ request: BridgeRequest) async throws -> BridgeReply {
+        switch request.command {
+        case "open":
+            guard let parameters = try? request.decode(OpenParameters.self) else {
+                throw BridgeError(
+                    .badRequest,
+                    "InputData has wrong parameters presId or slideName or data: send {\"presId\":5,\"slideName\":\"\",\"data\":{}}")
+            }
+            let slide = parameters.slideName?.trimmingCharacters(in: .whitespaces)
+            if let slide, !slide.isEmpty, !ContentPath.isPlainName(slide) {
+                throw BridgeError(.badRequest, "given slide name does not match conditions: \(slide)")
+            }
+            try await host.open(
+                presentationId: parameters.presId.value, slide: slide?.isEmpty == false ? slide : nil,
+                data: parameters.data ?? [:])
+            return .ok()
+        case "closePresentation":
+            try await host.close(mode: try request.decode(CloseParameters.self).mode?.value ?? 0)
+            return .ok()
+        case "getPresentations":
+            return .ok(try await host.clientPresentations())
+        default:
+            throw BridgeError(.notFound, "unknown command: \(request.command)")
+        }
+    }
+}
+
+extension PresentationHost {
+    /// `getPresentations`: the installed presentations of the open presentation's client, highest order first.
+    func clientPresentations() async throws -> JSONValue {
+        let clientId = try current().presentation.clientId
+        let rows = try await store.read { db in
+            try db.fetchAll(
+                """
+                SELECT presentationId, name FROM presentations
+                WHERE clientId = ? AND installedRevision IS NOT NULL
+                ORDER BY "order" DESC, name, presentationId
+                """, [clientId])
+        }
+        return .array(rows.map { ["name": .string($0.string("name") ?? ""), "presId": .int($0.int("presentationId") ?? 0)] })
+    }
+}

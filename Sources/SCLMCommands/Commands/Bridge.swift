@@ -1,0 +1,115 @@
+import Foundation
+import SCLMBridge
+import SCLMBridgeModules
+import SCLMCore
+import SCLMStore
+
+extension SCLM {
+    /// `sclm bridge`: hosts an installed presentation headlessly over stdin/stdout (DESIGN §7).
+    public struct Bridge: Command {
+        public static let configuration = CommandConfiguration(
+            commandName: "bridge",
+            abstract: "Host an installed presentation headlessly: StoryCLM commands on stdin, answers and events on stdout.",
+            discussion: """
+                Reads newline-delimited JSON messages {"Command":…,"Data":…,"GUID":…} (keys in any case, or an
+                array of up to 100 of them) and answers each message that has a GUID with exactly one line
+                {"GUID":…,"Status":…,"ErrorCode":…,"ErrorMessage":…,"Data":…}, in any order. What a screen would
+                do is written as {"Event":…,"Data":…}. Nothing else is written to stdout; logs go to stderr.
+                Codes: 200 ok, 400 bad input, 404 unknown command, 409 GUID in flight, 413 line too long,
+                429 too many in flight, 499 cancelled (bridge.cancel), 500 handler failed, 502 external module
+                crashed, 503 shutting down, 504 timeout. bridge.ping, bridge.describe and bridge.cancel are
+                built in. When stdin ends, running commands get 5 s to finish, then sclm exits 0 and the
+                session stays unfinished (the next run restores it).
+
+                --module NAME=PROGRAM starts PROGRAM (run with /bin/sh -c) as a long-running child speaking
+                the same protocol, asks it bridge.describe and routes its commands to it; a crash answers its
+                running requests 502 and restarts it with backoff.
+                """,
+            options: [
+                .option("--presentation", value: "id", help: "The installed presentation to open."),
+                .option("--slide", value: "name", help: "The slide to start on (default: index.html, or where an unfinished session stopped)."),
+                .option(
+                    "--module", value: "name=program", help: "Route the commands of an external module program (repeatable).",
+                    repeatable: true),
+                .option("--timeout-ms", value: "n", help: "Default command timeout in milliseconds (default 30000)."),
+                .option("--max-in-flight", value: "n", help: "Requests running at once before 429 (default 256)."),
+                .option("--max-line-bytes", value: "n", help: "Longest accepted input line before 413 (default 16 MiB)."),
+            ]
+        )
+
+        let presentationId: Int64
+        let slide: String?
+        let modules: [(name: String, program: String)]
+        let limits: BridgeLimits
+
+        public init(parsing arguments: ParsedArguments) throws {
+            guard let text = arguments.value("--presentation") else {
+                throw ValidationError("missing --presentation <id>: the installed presentation to open (see `sclm list`)")
+            }
+            guard let id = Int64(text), id > 0 else { throw ValidationError("--presentation needs a presentation id, got '\(text)'") }
+            presentationId = id
+            slide = arguments.value("--slide")
+            modules = try arguments.values("--module").map(Self.parseModule)
+            var limits = BridgeLimits()
+            if let timeout = try arguments.integer("--timeout-ms", in: 1...3_600_000) {
+                limits.defaultTimeout = .milliseconds(timeout)
+            }
+            if let inFlight = try arguments.integer("--max-in-flight", in: 1...65_536) { limits.maximumInFlight = inFlight }
+            if let lineBytes = try arguments.integer("--max-line-bytes", in: 1024...(1 << 30)) {
+                limits.maximumLineBytes = lineBytes
+            }
+            self.limits = limits
+        }
+
+        /// `NAME=PROGRAM`.
+        static func parseModule(_ text: String) throws -> (name: String, program: String) {
+            guard let equals = text.firstIndex(of: "=") else {
+                throw ValidationError("--module needs NAME=PROGRAM, got '\(text)'")
+            }
+            let name = String(text[..<equals])
+            let program = String(text[text.index(after: equals)...]).trimmingCharacters(in: .whitespaces)
+            let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "_.-"))
+            guard !name.isEmpty, name.unicodeScalars.allSatisfy(allowed.contains), !program.isEmpty else {
+                throw ValidationError("--module needs NAME=PROGRAM with a name of letters, digits, _ . -, got '\(text)'")
+            }
+            return (name, program)
+        }
+
+        public func run(_ context: CommandContext) async throws {
+            let store = try context.store()
+            let configuration = try context.configuration()
+            let home = context.home
+            let id = presentationId
+            _ = try await store.read { db in try InstalledPresentation.load(id, from: db, home: home) }
+            let environment = try await store.read { db in
+                try HostEnvironment.load(configuration: configuration, db: db, processEnvironment: context.environment)
+            }
+            let output = BridgeOutput()
+            let host = PresentationHost(
+                store: store, home: home, environment: environment, output: output, clock: context.clock,
+                logger: context.logger)
+            var external: [ExternalModule] = []
+            do {
+                for module in modules {
+                    external.append(
+                        try await ExternalModule.start(
+                            name: module.name, program: module.program, output: output, logger: context.logger))
+                }
+                let registry = try ModuleRegistry(host.modules + external)
+                let server = BridgeServer(
+                    registry: registry, output: output, limits: limits, logger: context.logger,
+                    serverInfo: ["name": "sclm", "version": .string(SCLMVersion.current), "presentationId": .int(id)])
+                try await host.start(presentationId: id, slide: slide)
+                await server.run(input: 0)
+                // Not cancelled with the command (Ctrl-C): the slide on screen is still recorded.
+                await Task { await host.finish() }.value
+            } catch {
+                for module in external { await module.stop() }
+                throw error
+            }
+            for module in external { await module.stop() }
+            await output.drain(timeout: .seconds(1))
+            try Task.checkCancellation()
+        }
+    }
+}

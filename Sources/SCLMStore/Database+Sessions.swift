@@ -1,0 +1,180 @@
+import Foundation
+import SCLMCore
+
+/// Sessions, slide views and custom events (DESIGN §7 sessions, §9 outbox). Each change is written
+/// when it happens, inside the caller's transaction, so nothing already answered to content is lost.
+extension Database {
+    // MARK: - Sessions
+
+    /// The newest unfinished session (state 0, 3 or 4) of `presentationId` for `userId`, if any.
+    ///
+    /// - Throws: ``StoreError``.
+    public func unfinishedSession(presentationId: Int64, userId: String?) throws -> SessionRecord? {
+        try fetchOne(
+            """
+            SELECT * FROM sessions WHERE presentationId = ? AND userId IS ? AND state IN (0, 3, 4)
+            ORDER BY created DESC, rowid DESC LIMIT 1
+            """, [presentationId, userId]
+        ).map(SessionRecord.init(row:))
+    }
+
+    /// The session `sessionId`, if it exists.
+    ///
+    /// - Throws: ``StoreError``.
+    public func session(id sessionId: String) throws -> SessionRecord? {
+        try fetchOne("SELECT * FROM sessions WHERE sessionId = ?", [sessionId]).map(SessionRecord.init(row:))
+    }
+
+    /// Every session of `userId` on this device, oldest first.
+    ///
+    /// - Throws: ``StoreError``.
+    public func sessions(userId: String?) throws -> [SessionRecord] {
+        try fetchAll("SELECT * FROM sessions WHERE userId IS ? ORDER BY created, rowid", [userId])
+            .map(SessionRecord.init(row:))
+    }
+
+    /// Stores a new session.
+    ///
+    /// - Throws: ``StoreError``.
+    public func insertSession(_ session: SessionRecord) throws {
+        try execute(
+            """
+            INSERT INTO sessions(sessionId, presentationId, userId, state, complete, duration, completeSessionDuration,
+                slidesCount, lastOpenedSlideId, lastOpenedSlideName, created, updated, timeZone, latitude, longitude,
+                address, isRestored)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                session.sessionId, session.presentationId, session.userId, session.state.rawValue, session.complete,
+                session.duration, session.completeSessionDuration, session.slidesCount, session.lastOpenedSlideId,
+                session.lastOpenedSlideName, session.created, session.updated, session.timeZone, session.latitude,
+                session.longitude, session.address, session.isRestored,
+            ])
+    }
+
+    /// Reopens an unfinished session: state 0, marked restored.
+    ///
+    /// - Throws: ``StoreError``.
+    public func restoreSession(id sessionId: String, now: String) throws {
+        try execute(
+            "UPDATE sessions SET state = 0, isRestored = 1, updated = ? WHERE sessionId = ?", [now, sessionId])
+    }
+
+    /// Records a finished slide view and adds it to its session's totals and last slide.
+    ///
+    /// - Throws: ``StoreError``.
+    public func recordSlideView(_ action: SlideActionRecord, now: String) throws {
+        try execute(
+            """
+            INSERT INTO session_actions(id, sessionId, presentationId, userId, slideId, slideName, navigation, duration,
+                created, timeZone, latitude, longitude)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                action.id, action.sessionId, action.presentationId, action.userId, action.slideId, action.slideName,
+                action.navigation, action.duration, action.created, action.timeZone, action.latitude, action.longitude,
+            ])
+        try execute(
+            """
+            UPDATE sessions SET duration = duration + ?, slidesCount = slidesCount + 1, updated = ?
+            WHERE sessionId = ?
+            """, [action.duration, now, action.sessionId])
+    }
+
+    /// Remembers the slide on screen, so a restored session resumes there.
+    ///
+    /// - Throws: ``StoreError``.
+    public func setLastOpenedSlide(sessionId: String, slideId: Int64?, slideName: String, now: String) throws {
+        try execute(
+            "UPDATE sessions SET lastOpenedSlideId = ?, lastOpenedSlideName = ?, updated = ? WHERE sessionId = ?",
+            [slideId, slideName, now, sessionId])
+    }
+
+    /// Ends a session with `state` (complete, test, or left for another presentation).
+    ///
+    /// - Throws: ``StoreError``.
+    public func closeSession(id sessionId: String, state: SessionRecord.State, now: String) throws {
+        try execute("UPDATE sessions SET state = ?, updated = ? WHERE sessionId = ?", [state.rawValue, now, sessionId])
+    }
+
+    /// Marks that content declared the presentation fully shown (`setSessionComplete`).
+    ///
+    /// - Throws: ``StoreError``.
+    public func markSessionComplete(id sessionId: String, now: String) throws {
+        try execute(
+            "UPDATE sessions SET complete = 1, completeSessionDuration = duration, updated = ? WHERE sessionId = ?",
+            [now, sessionId])
+    }
+
+    /// The slide views of a session in the order they were shown.
+    ///
+    /// - Throws: ``StoreError``.
+    public func slideViews(sessionId: String) throws -> [SlideActionRecord] {
+        try fetchAll("SELECT * FROM session_actions WHERE sessionId = ? ORDER BY created, rowid", [sessionId])
+            .map(SlideActionRecord.init(row:))
+    }
+
+    // MARK: - Custom events
+
+    /// Sets `key` of a session and presentation to `value`, replacing an earlier value (which is then
+    /// published again).
+    ///
+    /// - Throws: ``StoreError``.
+    public func setCustomEvent(_ event: CustomEventRecord) throws {
+        try execute(
+            """
+            UPDATE custom_events SET value = ?, created = ?, userId = ?, timeZone = ?, latitude = ?, longitude = ?,
+                synchronized = 0, publishAttempts = 0, publishError = NULL
+            WHERE sessionId = ? AND presentationId = ? AND key = ?
+            """,
+            [
+                event.value, event.created, event.userId, event.timeZone, event.latitude, event.longitude,
+                event.sessionId, event.presentationId, event.key,
+            ])
+        guard changedRowCount == 0 else { return }
+        try execute(
+            """
+            INSERT INTO custom_events(id, sessionId, presentationId, userId, key, value, created, timeZone, latitude,
+                longitude)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                event.id, event.sessionId, event.presentationId, event.userId, event.key, event.value, event.created,
+                event.timeZone, event.latitude, event.longitude,
+            ])
+    }
+
+    /// The value of `key` in a session and presentation, if set.
+    ///
+    /// - Throws: ``StoreError``.
+    public func customEventValue(sessionId: String, presentationId: Int64, key: String) throws -> String? {
+        try fetchScalar(
+            "SELECT value FROM custom_events WHERE sessionId = ? AND presentationId = ? AND key = ?",
+            [sessionId, presentationId, key], as: String.self)
+    }
+
+    /// Removes `key` from a session and presentation; returns whether it was set.
+    ///
+    /// - Throws: ``StoreError``.
+    @discardableResult
+    public func deleteCustomEvent(sessionId: String, presentationId: Int64, key: String) throws -> Bool {
+        try execute(
+            "DELETE FROM custom_events WHERE sessionId = ? AND presentationId = ? AND key = ?",
+            [sessionId, presentationId, key])
+        return changedRowCount > 0
+    }
+
+    /// Every key and value of a session and presentation.
+    ///
+    /// - Throws: ``StoreError``.
+    public func customEvents(sessionId: String, presentationId: Int64) throws -> [String: String] {
+        var values: [String: String] = [:]
+        for row in try fetchAll(
+            "SELECT key, value FROM custom_events WHERE sessionId = ? AND presentationId = ? ORDER BY created, rowid",
+            [sessionId, presentationId])
+        {
+            if let key = row.string("key") { values[key] = row.string("value") ?? "" }
+        }
+        return values
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import SCLMCore
+import SCLMTestSupport
+
+/// A temporary home with an installed presentation and a running `sclm bridge` on it.
+final class BridgeSession {
+    let folder = TemporaryDirectory(prefix: "sclm-bridge")
+    let home: Home
+    let fixture: InstalledPresentationFixture
+    private(set) var process: BridgeProcess
+
+    /// The example external module, run with the system Python.
+    static let echoModule = "echo=python3 \(ProcessRunner.packageRoot)/examples/bridge-modules/echo.py"
+
+    /// Installs `fixtures` (the first is opened) and starts the bridge with `arguments`, then reads the two
+    /// start-up events (`presentationOpened`, `slideChanged`).
+    init(
+        _ arguments: [String] = [], fixtures: [InstalledPresentationFixture] = [InstalledPresentationFixture()],
+        environment: [String: String] = [:], output: BridgeProcess.OutputHandling = .read, login: Bool = false
+    ) async throws {
+        home = Home(root: folder.appending("home"))
+        fixture = fixtures[0]
+        for fixture in fixtures { try fixture.install(in: home) }
+        if login { try InstalledPresentationFixture.logIn(subject: "user-42", userName: "anna@example.com", in: home) }
+        process = try BridgeSession.start(arguments, home: home, presentationId: fixture.presentationId, environment: environment, output: output)
+        if output == .read { opened = try await takeStartEvents() }
+    }
+
+    /// The `presentationOpened` event of the current run.
+    private(set) var opened: [String: Any] = [:]
+
+    private func takeStartEvents() async throws -> [String: Any] {
+        guard let opened = await process.event("presentationOpened"), await process.event("slideChanged") != nil else {
+            throw SCLMError(.internal, "the bridge did not start: \(process.stderr)")
+        }
+        return opened
+    }
+
+    /// Starts another bridge run on the same home (after the previous one ended).
+    func restart(_ arguments: [String] = []) async throws {
+        process = try BridgeSession.start(arguments, home: home, presentationId: fixture.presentationId, environment: [:], output: .read)
+        opened = try await takeStartEvents()
+    }
+
+    private static func start(
+        _ arguments: [String], home: Home, presentationId: Int64, environment: [String: String],
+        output: BridgeProcess.OutputHandling
+    ) throws -> BridgeProcess {
+        try BridgeProcess(
+            sclm: ["bridge", "--presentation", String(presentationId)] + arguments, home: home.root,
+            environment: environment, output: output)
+    }
+
+    /// Sends a request and returns its response.
+    func call(_ command: String, _ data: [String: Any] = [:], guid: String = UUID().uuidString, timeout: TimeInterval = 10) async -> [String: Any]? {
+        process.send(json: ["Command": command, "Data": data, "GUID": guid])
+        return await process.response(to: guid, timeout: timeout)
+    }
+
+    /// Sends a notification (no GUID).
+    func notify(_ command: String, _ data: [String: Any] = [:]) {
+        process.send(json: ["Command": command, "Data": data])
+    }
+
+    /// The `Data` of a successful response.
+    func data(_ command: String, _ data: [String: Any] = [:]) async -> Any? {
+        guard let response = await call(command, data), response["ErrorCode"] as? Int == 200 else { return nil }
+        return response["Data"]
+    }
+
+    /// Runs SQL against the home's database with the system's sqlite3 module (a separate connection).
+    func sql(_ query: String) throws -> String {
+        let script = "import sqlite3,sys,json; c=sqlite3.connect(sys.argv[1]); r=c.execute(sys.argv[2]).fetchall(); c.commit(); print(json.dumps(r))"
+        let result = try ProcessRunner.run("/usr/bin/env", ["python3", "-c", script, home.databasePath, query])
+        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
