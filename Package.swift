@@ -51,7 +51,7 @@ let package = Package(
         .testTarget(name: "SCLMBridgeTests", dependencies: ["SCLMBridge", "SCLMTestSupport"]),
         .testTarget(
             name: "SCLMBridgeModulesTests",
-            dependencies: ["SCLMBridgeModules", "SCLMBridge", "SCLMStore", "SCLMTestSupport"]),
+            dependencies: ["SCLMBridgeModules", "SCLMBridge", "SCLMStore", "SCLMHTTP", "SCLMTestSupport"]),
         .testTarget(name: "SCLMEndToEndTests", dependencies: ["sclm", "SCLMTestSupport", "SCLMStore", "SCLMHTTP"]),
     ],
     swiftLanguageModes: [.v6]

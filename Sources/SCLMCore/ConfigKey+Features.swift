@@ -15,5 +15,12 @@ extension ConfigKey {
     public static let bridgeAddress = ConfigKey(
         "bridge.address", help: "Address the bridge reports to content and stores with sessions.")
 
-    static let extensionKeys: [ConfigKey] = [appName, appVersion, bridgeLatitude, bridgeLongitude, bridgeAddress]
+    /// Hosts content may call through the bridge's HTTP commands (comma-separated, `*.domain` allowed).
+    public static let bridgeHTTPAllowedHosts = ConfigKey(
+        "bridge.httpAllowedHosts",
+        help: "Hosts content may call with httpget/httppost/httpput/httpdelete (comma-separated, *.domain allowed; unset: any).")
+
+    static let extensionKeys: [ConfigKey] = [
+        appName, appVersion, bridgeLatitude, bridgeLongitude, bridgeAddress, bridgeHTTPAllowedHosts,
+    ]
 }

@@ -261,3 +261,69 @@ import Testing
         #expect(result.stderr.contains("no slide 'nope.html'"))
     }
 }
+
+/// The HTTP module through libcurl against a loopback server.
+@Suite(.tags(.large), .timeLimit(.minutes(2))) struct BridgeHTTPTests {
+    /// Answers every request with its method, path, one header and body echoed as JSON (201 for POST).
+    static let echoServer = """
+        import http.server, json, sys
+        class Echo(http.server.BaseHTTPRequestHandler):
+            def answer(self):
+                body = self.rfile.read(int(self.headers.get("Content-Length", 0) or 0))
+                reply = json.dumps({"method": self.command, "path": self.path, "deck": self.headers.get("X-Deck"),
+                                    "body": body.decode("utf-8")}).encode()
+                self.send_response(201 if self.command == "POST" else 404 if self.path == "/missing" else 200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(reply)))
+                self.end_headers()
+                self.wfile.write(reply)
+            do_GET = do_POST = do_PUT = do_DELETE = answer
+            def log_message(self, *args): pass
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Echo)
+        print(f"http://127.0.0.1:{server.server_address[1]}", flush=True)
+        server.serve_forever()
+        """
+
+    private func decodedBody(_ response: [String: Any]?) throws -> [String: Any] {
+        let body = try #require((response?["Data"] as? [String: Any])?["body"] as? String)
+        let data = try #require(Data(base64Encoded: body))
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    @Test func contentCallsALoopbackServerWithBase64BodiesAndRealStatuses() async throws {
+        let scripts = TemporaryDirectory()
+        let server = try ServerProcess(script: try scripts.write(Self.echoServer, to: "echo_http.py"))
+        defer { server.stop() }
+        let base = server.url.absoluteString
+        let bridge = try await BridgeSession()
+        let got = await bridge.call("httpget", ["url": base + "/a?x=1", "headers": ["X-Deck": "cardiora"]])
+        #expect(got?["ErrorCode"] as? Int == 200)
+        #expect(got?["Status"] as? String == "no error")
+        let echoed = try decodedBody(got)
+        #expect(echoed["path"] as? String == "/a?x=1")
+        #expect(echoed["deck"] as? String == "cardiora")
+        let posted = await bridge.call("httppost", ["url": base + "/b", "body": Data("héllo".utf8).base64EncodedString()])
+        #expect(posted?["ErrorCode"] as? Int == 201)
+        #expect(posted?["Status"] as? String == "created")
+        #expect(try decodedBody(posted)["body"] as? String == "héllo")
+        #expect(await bridge.call("httpput", ["url": base + "/c", "body": ""])?["ErrorCode"] as? Int == 200)
+        let missing = await bridge.call("httpdelete", ["url": base + "/missing"])
+        #expect(missing?["ErrorCode"] as? Int == 404)
+        #expect(missing?["Status"] as? String == "not found")
+        #expect(await bridge.call("httpget", ["url": "file:///etc/passwd"])?["ErrorCode"] as? Int == 400)
+        #expect(await bridge.process.finish() == 0)
+    }
+
+    @Test func theAllowListRefusesOtherHosts() async throws {
+        let folder = TemporaryDirectory()
+        let home = folder.appending("home")
+        try InstalledPresentationFixture().install(in: Home(root: home))
+        #expect(try ProcessRunner.sclm(["config", "set", "bridge.httpAllowedHosts", "api.example.com"], home: home).status == 0)
+        let process = try BridgeProcess(sclm: ["bridge", "--presentation", "10"], home: home)
+        process.send(#"{"Command":"httpget","Data":{"url":"http://127.0.0.1:9/"},"GUID":"h"}"#)
+        let refused = await process.response(to: "h")
+        #expect(refused?["ErrorCode"] as? Int == 403)
+        #expect((refused?["ErrorMessage"] as? String)?.contains("bridge.httpAllowedHosts") == true)
+        #expect(await process.finish() == 0)
+    }
+}

@@ -2,6 +2,7 @@ import Foundation
 import SCLMBridge
 import SCLMBridgeModules
 import SCLMCore
+import SCLMHTTP
 import SCLMStore
 
 extension SCLM {
@@ -75,6 +76,18 @@ extension SCLM {
             return (name, program)
         }
 
+        /// The HTTP module over its own libcurl transport (`http.*` timeouts and CA bundle; cookies in memory,
+        /// apart from the StoryCLM API's).
+        private func httpModule(_ configuration: Configuration, context: CommandContext) throws -> HTTPModule {
+            let transport = CurlTransport(
+                configuration: CurlTransport.Configuration(
+                    caBundlePath: configuration.value(.caBundle),
+                    connectTimeout: try APIServices.seconds(.connectTimeout, in: configuration),
+                    stallTimeout: try APIServices.seconds(.stallTimeout, in: configuration)),
+                logger: context.logger)
+            return HTTPModule(transport: transport, policy: HTTPModule.Policy(configuration: configuration))
+        }
+
         public func run(_ context: CommandContext) async throws {
             let store = try context.store()
             let configuration = try context.configuration()
@@ -95,7 +108,7 @@ extension SCLM {
                         try await ExternalModule.start(
                             name: module.name, program: module.program, output: output, logger: context.logger))
                 }
-                let registry = try ModuleRegistry(host.modules + external)
+                let registry = try ModuleRegistry(host.modules + [try httpModule(configuration, context: context)] + external)
                 let server = BridgeServer(
                     registry: registry, output: output, limits: limits, logger: context.logger,
                     serverInfo: ["name": "sclm", "version": .string(SCLMVersion.current), "presentationId": .int(id)])

@@ -1,0 +1,181 @@
+import Foundation
+import SCLMBridge
+import SCLMCore
+import SCLMHTTP
+
+/// HTTP: `httpget`, `httppost`, `httpput`, `httpdelete` for content (storyclm.js `StoryCLM.Http`).
+///
+/// `Data` in is `{url, headers?, body?}` with a base64 body; `Data` out is `{headers, body}` with a base64
+/// body, the real status as `ErrorCode` and its reason phrase as `Status` (`"no error"` for 200,
+/// `"created"` for 201, as StoryContent iOS answers). Only http and https URLs, bounded request and
+/// response sizes and a time limit; with `bridge.httpAllowedHosts` set, only those hosts. Requests run
+/// concurrently (no lane) through the shared libcurl transport.
+public struct HTTPModule: BridgeModule {
+    /// The bounds of content's HTTP requests.
+    public struct Policy: Sendable, Equatable {
+        /// Hosts content may call (`api.example.com`, `*.example.com`); `nil` allows any host.
+        public var allowedHosts: [String]?
+        /// The longest a request may take; below the bridge's default 30 s, so content gets the HTTP
+        /// failure rather than a 504.
+        public var timeout: Duration = .seconds(25)
+        /// The largest request body after base64 decoding.
+        public var maximumRequestBytes = 16 << 20
+        /// The largest response body (it travels base64-encoded in one line).
+        public var maximumResponseBytes = 16 << 20
+
+        /// A policy; `allowedHosts` from `bridge.httpAllowedHosts` (comma-separated; empty: any host).
+        public init(allowedHosts: [String]? = nil) {
+            self.allowedHosts = allowedHosts
+        }
+
+        /// The policy the configuration asks for.
+        public init(configuration: Configuration) {
+            let hosts = (configuration.value(.bridgeHTTPAllowedHosts) ?? "").split(separator: ",")
+                .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
+            self.init(allowedHosts: hosts.isEmpty ? nil : hosts)
+        }
+
+        /// Whether `host` may be called.
+        func allows(_ host: String) -> Bool {
+            guard let allowedHosts else { return true }
+            let host = host.lowercased()
+            return allowedHosts.contains { allowed in
+                allowed.hasPrefix("*.") ? host.hasSuffix(allowed.dropFirst()) : host == allowed
+            }
+        }
+    }
+
+    public let name = "HTTP"
+    public let commands: [BridgeCommand] = ["httpget", "httppost", "httpput", "httpdelete"]
+    let transport: any HTTPTransport
+    let policy: Policy
+
+    /// Creates the module over `transport`.
+    public init(transport: any HTTPTransport, policy: Policy = Policy()) {
+        self.transport = transport
+        self.policy = policy
+    }
+
+    /// `{url, headers, body}`.
+    struct Parameters: Decodable {
+        let url: String
+        let headers: [String: LenientString]?
+        let body: String?
+    }
+
+    public func handle(_ request: BridgeRequest, context: BridgeContext) async throws -> BridgeReply {
+        let method: HTTPMethod
+        switch request.command {
+        case "httpget": method = .get
+        case "httppost": method = .post
+        case "httpput": method = .put
+        case "httpdelete": method = .delete
+        default: throw BridgeError(.notFound, "unknown command: \(request.command)")
+        }
+        let http = try makeRequest(method, from: request.decode(Parameters.self))
+        let response: HTTPResponse
+        do {
+            response = try await transport.send(http)
+        } catch let error as HTTPError {
+            throw Self.bridgeError(for: error, request: http)
+        }
+        return BridgeReply(
+            data: [
+                "headers": .object(Self.headerObject(response.headers)),
+                "body": .string(response.body.base64EncodedString()),
+            ],
+            code: response.status, status: Self.reasonPhrase(for: response.status))
+    }
+
+    /// Checks the parameters against the policy and builds the request.
+    func makeRequest(_ method: HTTPMethod, from parameters: Parameters) throws -> HTTPRequest {
+        guard let url = URL(string: parameters.url.trimmingCharacters(in: .whitespaces)),
+            let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", let host = url.host,
+            !host.isEmpty
+        else {
+            throw BridgeError(.badRequest, "url must be an absolute http or https URL, got '\(parameters.url.prefix(80))'")
+        }
+        guard policy.allows(host) else {
+            throw BridgeError(.forbidden, "host \(host) is not in bridge.httpAllowedHosts; add it with `sclm config set`")
+        }
+        var headers = HTTPHeaders()
+        for (name, value) in parameters.headers ?? [:] {
+            guard Self.isToken(name), !value.value.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\t" }) else {
+                throw BridgeError(.badRequest, "invalid header '\(name.prefix(40))': names are tokens, values have no line breaks or control characters")
+            }
+            headers.set(name: name, value: value.value)
+        }
+        var body: Data?
+        if method == .post || method == .put, let text = parameters.body, !text.isEmpty {
+            guard let decoded = Data(base64Encoded: text, options: .ignoreUnknownCharacters) else {
+                throw BridgeError(.badRequest, "body must be base64 (window.btoa), as storyclm.js sends it")
+            }
+            guard decoded.count <= policy.maximumRequestBytes else {
+                throw BridgeError(.badRequest, "body of \(decoded.count) bytes exceeds the limit of \(policy.maximumRequestBytes)")
+            }
+            body = decoded
+        }
+        return HTTPRequest(
+            method, url: url, headers: headers, body: body, timeout: policy.timeout,
+            maxResponseBytes: policy.maximumResponseBytes)
+    }
+
+    /// The code content sees when no HTTP response arrived.
+    static func bridgeError(for error: HTTPError, request: HTTPRequest) -> BridgeError {
+        switch error.code {
+        case .timedOut: BridgeError(.timeout, "\(request.summary) timed out: \(error.description)")
+        case .unsupportedScheme, .invalidURL: BridgeError(.badRequest, error.description)
+        default: BridgeError(.badGateway, error.description)
+        }
+    }
+
+    /// Response headers as one object; repeated fields are joined with `, `.
+    static func headerObject(_ headers: HTTPHeaders) -> [String: JSONValue] {
+        var object: [String: String] = [:]
+        for field in headers {
+            object[field.name] = object[field.name].map { $0 + ", " + field.value } ?? field.value
+        }
+        return object.mapValues { .string($0) }
+    }
+
+    /// Whether `name` is an HTTP field-name token (RFC 9110 §5.1).
+    static func isToken(_ name: String) -> Bool {
+        !name.isEmpty
+            && name.unicodeScalars.allSatisfy { scalar in
+                scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "!#$%&'*+-.^_`|~".unicodeScalars.contains(scalar))
+            }
+    }
+
+    /// The reason phrase StoryContent iOS puts in `Status` (`NSHTTPURLResponse.localizedString`).
+    static func reasonPhrase(for status: Int) -> String {
+        switch status {
+        case 200: "no error"
+        case 201: "created"
+        case 202: "accepted"
+        case 204: "no content"
+        case 206: "partial content"
+        case 301: "moved permanently"
+        case 302: "found"
+        case 304: "not modified"
+        case 400: "bad request"
+        case 401: "unauthorized"
+        case 403: "forbidden"
+        case 404: "not found"
+        case 405: "method not allowed"
+        case 408: "request timed out"
+        case 409: "conflict"
+        case 410: "no longer exists"
+        case 413: "request too large"
+        case 429: "too many requests"
+        case 500: "internal server error"
+        case 501: "unimplemented"
+        case 502: "bad gateway"
+        case 503: "service unavailable"
+        case 504: "gateway timed out"
+        case 200..<300: "success"
+        case 300..<400: "redirected"
+        case 400..<500: "client error"
+        default: "server error"
+        }
+    }
+}
