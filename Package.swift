@@ -33,6 +33,7 @@ let package = Package(
                 "SCLMCore", "SCLMStore", "SCLMHTTP", "SCLMAuth", "SCLMSync", "SCLMArchive", "SCLMBridge",
                 "SCLMBridgeModules",
             ]),
+        .target(name: "SCLMPolicy", dependencies: ["SCLMCore"]),
 
         // MARK: Executable
         .executableTarget(name: "sclm", dependencies: ["SCLMCommands"]),
@@ -53,6 +54,7 @@ let package = Package(
             name: "SCLMBridgeModulesTests",
             dependencies: ["SCLMBridgeModules", "SCLMBridge", "SCLMStore", "SCLMHTTP", "SCLMTestSupport"]),
         .testTarget(name: "SCLMEndToEndTests", dependencies: ["sclm", "SCLMTestSupport", "SCLMStore", "SCLMHTTP"]),
+        .testTarget(name: "SCLMPolicyTests", dependencies: ["SCLMPolicy", "SCLMTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
