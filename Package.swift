@@ -34,6 +34,7 @@ let package = Package(
                 "SCLMBridgeModules",
             ]),
         .target(name: "SCLMPolicy", dependencies: ["SCLMCore"]),
+        .target(name: "SCLMOSAM", dependencies: ["SCLMCore", "SCLMPolicy", "SCLMStore"]),
 
         // MARK: Executable
         .executableTarget(name: "sclm", dependencies: ["SCLMCommands"]),
@@ -55,6 +56,7 @@ let package = Package(
             dependencies: ["SCLMBridgeModules", "SCLMBridge", "SCLMStore", "SCLMHTTP", "SCLMTestSupport"]),
         .testTarget(name: "SCLMEndToEndTests", dependencies: ["sclm", "SCLMTestSupport", "SCLMStore", "SCLMHTTP"]),
         .testTarget(name: "SCLMPolicyTests", dependencies: ["SCLMPolicy", "SCLMTestSupport"]),
+        .testTarget(name: "SCLMOSAMTests", dependencies: ["SCLMOSAM", "SCLMPolicy", "SCLMStore", "SCLMTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

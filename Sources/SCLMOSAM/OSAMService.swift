@@ -1,0 +1,144 @@
+import Foundation
+import SCLMCore
+import SCLMPolicy
+import SCLMStore
+
+/// OSAM's public calls for one home: fetch, decide with ``SCLMPolicy``, persist, log analytics.
+///
+/// The state of each package lives in the `preferences` table (`osam:<package>`); only changed keys are
+/// written. Analytics failures are logged as warnings and never change an outcome. Used by `sclm osam …`
+/// and the bridge's OSAM module.
+public struct OSAMService: Sendable {
+    /// Whether to reach for the backend.
+    public enum Connectivity: Sendable {
+        /// Ask the backend whether it is reachable, then fetch (or use the cache when it is not).
+        case probe
+        /// Treat the device as offline: use the cache only.
+        case offline
+    }
+
+    let store: ContentStore
+    let backend: any OSAMBackend
+    let analytics: any AnalyticsProvider
+    let messaging: any MessagingProvider
+    let clock: any WallClock
+    let logger: Logger
+
+    /// Creates a service.
+    public init(
+        store: ContentStore, backend: any OSAMBackend, analytics: any AnalyticsProvider, messaging: any MessagingProvider,
+        clock: any WallClock, logger: Logger
+    ) {
+        self.store = store
+        self.backend = backend
+        self.analytics = analytics
+        self.messaging = messaging
+        self.clock = clock
+        self.logger = logger
+    }
+
+    /// The device clock in ms.
+    public var now: Int64 { Timestamp.epochMilliseconds(clock.now) }
+
+    // MARK: - Version control
+
+    /// `versionControl`: fetch (or use the cache), decide, persist the new state and log analytics.
+    ///
+    /// - Throws: `StoreError` when the state cannot be read or written.
+    public func versionControl(
+        app: InstalledApp, platform: Platform, language: Language, connectivity: Connectivity, isAlertShowing: Bool = false
+    ) async throws -> VersionControlDecision {
+        let now = self.now
+        var fetch = FetchResult<VersionRecord>.offline
+        // Row 1 of §3.8: an alert still waiting for its answer is an ERROR without a fetch.
+        if !isAlertShowing, await reachable(connectivity) {
+            fetch = await backend.version(package: app.packageName, platform: platform, versionCode: app.versionCode, deviceNow: now)
+        }
+        let input = VersionControlPolicy.Input(now: now, fetch: fetch, app: app, language: language, isAlertShowing: isAlertShowing)
+        let decision = try await update(app.packageName) { state in
+            let decision = VersionControlPolicy.decide(input, state: state)
+            return (decision.state, decision)
+        }
+        if let failure = decision.failure { logger.warning("version control for \(app.packageName): \(failure)") }
+        await log(decision.events, package: app.packageName)
+        return decision
+    }
+
+    /// `versionControlAnswer`: apply the user's choice to the alert last shown for `packageName`.
+    ///
+    /// - Throws: ``OSAMError`` when no alert awaits an answer or the choice does not fit it; `StoreError`.
+    public func answer(package packageName: String, choice: AlertChoice, dontShowAgain: Bool) async throws -> AlertAnswer {
+        let now = self.now
+        let answer = try await update(packageName) { state in
+            do {
+                let answer = try VersionControlPolicy.answer(choice, dontShowAgain: dontShowAgain, now: now, state: state)
+                return (answer.state, answer)
+            } catch let error as AnswerError {
+                throw OSAMError(answer: error, package: packageName)
+            }
+        }
+        await log(answer.events, package: packageName)
+        return answer
+    }
+
+    // MARK: - Rating
+
+    /// `rating`: count this opening, fetch (or use the cache), decide whether to request a review prompt.
+    ///
+    /// - Throws: `StoreError`.
+    public func rating(package packageName: String, platform: Platform, connectivity: Connectivity) async throws -> RatingDecision {
+        let fetch: FetchResult<RatingRecord> =
+            await reachable(connectivity) ? await backend.rating(package: packageName, platform: platform) : .offline
+        let now = self.now
+        let decision = try await update(packageName) { state in
+            let decision = RatingPolicy.decide(now: now, fetch: fetch, state: state)
+            return (decision.state, decision)
+        }
+        if let failure = decision.failure { logger.warning("rating for \(packageName): \(failure)") }
+        await log(decision.events, package: packageName)
+        return decision
+    }
+
+    /// Whether the backend answers.
+    public func isOnline() async -> Bool {
+        await backend.isOnline()
+    }
+
+    // MARK: - Shared
+
+    /// Reads the state of `packageName`, applies `body` and writes the changed keys, in one transaction.
+    func update<T: Sendable>(
+        _ packageName: String, _ body: @escaping @Sendable (OSAMState) throws -> (OSAMState, T)
+    ) async throws -> T {
+        let date = clock.now
+        return try await store.write { db in
+            let old = try db.osamState(package: packageName)
+            let (new, result) = try body(old)
+            try db.saveOSAMState(new, since: old, package: packageName, now: date)
+            return result
+        }
+    }
+
+    /// The state of `packageName`.
+    ///
+    /// - Throws: `StoreError`.
+    func state(of packageName: String) async throws -> OSAMState {
+        try await store.read { db in try db.osamState(package: packageName) }
+    }
+
+    func log(_ events: [OSAMEvent], package packageName: String) async {
+        guard !events.isEmpty else { return }
+        do {
+            try await analytics.log(events, package: packageName, at: clock.now)
+        } catch {
+            logger.warning("could not record OSAM analytics (\(events.map(\.name).joined(separator: ", "))): \(error.userMessage)")
+        }
+    }
+
+    private func reachable(_ connectivity: Connectivity) async -> Bool {
+        switch connectivity {
+        case .offline: false
+        case .probe: await backend.isOnline()
+        }
+    }
+}
