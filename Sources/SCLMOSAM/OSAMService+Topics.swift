@@ -3,7 +3,7 @@ import SCLMPolicy
 import SCLMStore
 
 /// The result of a topic or language event: the response and the subscriptions it changed.
-public struct TopicOutcome: Sendable, Equatable, Encodable {
+public struct TopicOutcome: Sendable, Equatable {
     /// SUCCESS, UNCHANGED or ERROR.
     public var response: TopicResponse
     /// Topics subscribed by this call.
@@ -20,8 +20,6 @@ public struct TopicOutcome: Sendable, Equatable, Encodable {
         self.unsubscribed = unsubscribed
         self.failure = failure
     }
-
-    private enum CodingKeys: String, CodingKey { case response, subscribed, unsubscribed }
 }
 
 extension OSAMService {
@@ -45,10 +43,10 @@ extension OSAMService {
 
     /// `subscribeToCustomTopic` / `unsubscribeToCustomTopic`.
     ///
-    /// - Throws: ``OSAMError`` (`.usage`) for a topic name FCM would refuse.
+    /// - Throws: `SCLMError` (`.usage`) for a topic name FCM would refuse.
     public func customTopic(_ topic: String, subscribe: Bool, package packageName: String) async throws -> TopicOutcome {
         guard TopicPolicy.isValidTopic(topic) else {
-            throw OSAMError(.usage, "'\(topic)' is not a valid topic name: use 1–900 characters of a-z A-Z 0-9 - _ . ~ %")
+            throw SCLMError(.usage, "'\(topic)' is not a valid topic name: use 1–900 characters of a-z A-Z 0-9 - _ . ~ %")
         }
         return await apply(subscribe: subscribe ? [topic] : [], unsubscribe: subscribe ? [] : [topic], package: packageName)
     }

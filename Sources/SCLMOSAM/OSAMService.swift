@@ -18,15 +18,15 @@ public struct OSAMService: Sendable {
     }
 
     let store: ContentStore
-    let backend: any OSAMBackend
+    let backend: (any OSAMBackend)?
     let analytics: any AnalyticsProvider
     let messaging: any MessagingProvider
     let clock: any WallClock
     let logger: Logger
 
-    /// Creates a service.
+    /// Creates a service; without a backend every check behaves as offline.
     public init(
-        store: ContentStore, backend: any OSAMBackend, analytics: any AnalyticsProvider, messaging: any MessagingProvider,
+        store: ContentStore, backend: (any OSAMBackend)?, analytics: any AnalyticsProvider, messaging: any MessagingProvider,
         clock: any WallClock, logger: Logger
     ) {
         self.store = store
@@ -44,15 +44,14 @@ public struct OSAMService: Sendable {
 
     /// `versionControl`: fetch (or use the cache), decide, persist the new state and log analytics.
     ///
-    /// - Throws: `StoreError` when the state cannot be read or written.
+    /// - Throws: `StoreError` when the state cannot be read or written; `CancellationError`.
     public func versionControl(
         app: InstalledApp, platform: Platform, language: Language, connectivity: Connectivity, isAlertShowing: Bool = false
     ) async throws -> VersionControlDecision {
         let now = self.now
-        var fetch = FetchResult<VersionRecord>.offline
         // Row 1 of §3.8: an alert still waiting for its answer is an ERROR without a fetch.
-        if !isAlertShowing, await reachable(connectivity) {
-            fetch = await backend.version(package: app.packageName, platform: platform, versionCode: app.versionCode, deviceNow: now)
+        let fetch = try await fetch(isAlertShowing ? .offline : connectivity) { backend in
+            try await backend.version(package: app.packageName, platform: platform, versionCode: app.versionCode, deviceNow: now)
         }
         let input = VersionControlPolicy.Input(now: now, fetch: fetch, app: app, language: language, isAlertShowing: isAlertShowing)
         let decision = try await update(app.packageName) { state in
@@ -66,15 +65,19 @@ public struct OSAMService: Sendable {
 
     /// `versionControlAnswer`: apply the user's choice to the alert last shown for `packageName`.
     ///
-    /// - Throws: ``OSAMError`` when no alert awaits an answer or the choice does not fit it; `StoreError`.
+    /// - Throws: `SCLMError` (`.notFound`) when no alert awaits an answer, (`.usage`) when the choice does
+    ///   not fit it; `StoreError`.
     public func answer(package packageName: String, choice: AlertChoice, dontShowAgain: Bool) async throws -> AlertAnswer {
         let now = self.now
         let answer = try await update(packageName) { state in
             do {
                 let answer = try VersionControlPolicy.answer(choice, dontShowAgain: dontShowAgain, now: now, state: state)
                 return (answer.state, answer)
+            } catch let error as AnswerError where error.isMissingAlert {
+                throw SCLMError(
+                    .notFound, "no version-control alert of \(packageName) is waiting for an answer; run a version-control check first")
             } catch let error as AnswerError {
-                throw OSAMError(answer: error, package: packageName)
+                throw SCLMError(.usage, error.message)
             }
         }
         await log(answer.events, package: packageName)
@@ -85,10 +88,9 @@ public struct OSAMService: Sendable {
 
     /// `rating`: count this opening, fetch (or use the cache), decide whether to request a review prompt.
     ///
-    /// - Throws: `StoreError`.
+    /// - Throws: `StoreError`; `CancellationError`.
     public func rating(package packageName: String, platform: Platform, connectivity: Connectivity) async throws -> RatingDecision {
-        let fetch: FetchResult<RatingRecord> =
-            await reachable(connectivity) ? await backend.rating(package: packageName, platform: platform) : .offline
+        let fetch = try await fetch(connectivity) { backend in try await backend.rating(package: packageName, platform: platform) }
         let now = self.now
         let decision = try await update(packageName) { state in
             let decision = RatingPolicy.decide(now: now, fetch: fetch, state: state)
@@ -99,9 +101,9 @@ public struct OSAMService: Sendable {
         return decision
     }
 
-    /// Whether the backend answers.
+    /// Whether the backend answers (false without a backend).
     public func isOnline() async -> Bool {
-        await backend.isOnline()
+        await backend?.isOnline() ?? false
     }
 
     // MARK: - Shared
@@ -135,10 +137,12 @@ public struct OSAMService: Sendable {
         }
     }
 
-    private func reachable(_ connectivity: Connectivity) async -> Bool {
-        switch connectivity {
-        case .offline: false
-        case .probe: await backend.isOnline()
-        }
+    /// What `body` fetches from the backend, or `.offline` when asked to be, without a backend, or when
+    /// the backend does not answer the reachability probe.
+    private func fetch<Record>(
+        _ connectivity: Connectivity, _ body: (any OSAMBackend) async throws -> FetchResult<Record>
+    ) async throws -> FetchResult<Record> {
+        guard case .probe = connectivity, let backend, await backend.isOnline() else { return .offline }
+        return try await body(backend)
     }
 }

@@ -63,7 +63,7 @@ import Testing
 
     @Test func answeringWithoutAnAlertIsNotFound() async throws {
         let harness = try Harness()
-        let error = try await #require(throws: OSAMError.self) {
+        let error = try await #require(throws: SCLMError.self) {
             try await harness.service().answer(package: "cat.bcn.demo", choice: .ok, dontShowAgain: false)
         }
         #expect(error.category == .notFound)
@@ -75,7 +75,7 @@ import Testing
         _ = try await harness.service().versionControl(app: Harness.app, platform: .ios, language: .ca, connectivity: .probe)
         var other = Harness.app
         other.packageName = "cat.bcn.other"
-        let error = try await #require(throws: OSAMError.self) {
+        let error = try await #require(throws: SCLMError.self) {
             try await harness.service().answer(package: other.packageName, choice: .ok, dontShowAgain: false)
         }
         #expect(error.category == .notFound)

@@ -28,12 +28,12 @@ final class FakeBackend: OSAMBackend {
         script.withLock { change(&$0) }
     }
 
-    func version(package packageName: String, platform: Platform, versionCode: Int64, deviceNow: Int64) async -> FetchResult<VersionRecord> {
+    func version(package packageName: String, platform: Platform, versionCode: Int64, deviceNow: Int64) async throws -> FetchResult<VersionRecord> {
         calls.withLock { $0.append("version \(packageName) \(platform) \(versionCode)") }
         return script.withLock { $0.version }
     }
 
-    func rating(package packageName: String, platform: Platform) async -> FetchResult<RatingRecord> {
+    func rating(package packageName: String, platform: Platform) async throws -> FetchResult<RatingRecord> {
         calls.withLock { $0.append("rating \(packageName) \(platform)") }
         return script.withLock { $0.rating }
     }

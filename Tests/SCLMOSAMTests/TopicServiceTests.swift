@@ -53,7 +53,7 @@ import Testing
         #expect(try await harness.preferences("osam-topics:cat.bcn.demo").keys.sorted() == ["news"])
         #expect(try await service.customTopic("news", subscribe: false, package: "cat.bcn.demo").unsubscribed == ["news"])
         #expect(try await harness.preferences("osam-topics:cat.bcn.demo").isEmpty)
-        let error = try await #require(throws: OSAMError.self) {
+        let error = try await #require(throws: SCLMError.self) {
             try await service.customTopic("bad topic", subscribe: true, package: "cat.bcn.demo")
         }
         #expect(error.category == .usage)
