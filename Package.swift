@@ -25,16 +25,16 @@ let package = Package(
         .target(name: "SCLMAuth", dependencies: ["SCLMCore", "SCLMHTTP", "SCLMStore"]),
         .target(name: "SCLMArchive", dependencies: ["SCLMCore", "CArchive"]),
         .target(name: "SCLMSync", dependencies: ["SCLMCore", "SCLMHTTP", "SCLMAuth", "SCLMStore"]),
+        .target(name: "SCLMPolicy", dependencies: ["SCLMCore"]),
+        .target(name: "SCLMOSAM", dependencies: ["SCLMCore", "SCLMPolicy", "SCLMStore", "SCLMHTTP"]),
         .target(name: "SCLMBridge", dependencies: ["SCLMCore"]),
         .target(name: "SCLMBridgeModules", dependencies: ["SCLMBridge", "SCLMStore", "SCLMHTTP", "SCLMCore"]),
         .target(
             name: "SCLMCommands",
             dependencies: [
                 "SCLMCore", "SCLMStore", "SCLMHTTP", "SCLMAuth", "SCLMSync", "SCLMArchive", "SCLMBridge",
-                "SCLMBridgeModules",
+                "SCLMBridgeModules", "SCLMPolicy", "SCLMOSAM",
             ]),
-        .target(name: "SCLMPolicy", dependencies: ["SCLMCore"]),
-        .target(name: "SCLMOSAM", dependencies: ["SCLMCore", "SCLMPolicy", "SCLMStore"]),
 
         // MARK: Executable
         .executableTarget(name: "sclm", dependencies: ["SCLMCommands"]),
@@ -56,7 +56,8 @@ let package = Package(
             dependencies: ["SCLMBridgeModules", "SCLMBridge", "SCLMStore", "SCLMHTTP", "SCLMTestSupport"]),
         .testTarget(name: "SCLMEndToEndTests", dependencies: ["sclm", "SCLMTestSupport", "SCLMStore", "SCLMHTTP"]),
         .testTarget(name: "SCLMPolicyTests", dependencies: ["SCLMPolicy", "SCLMTestSupport"]),
-        .testTarget(name: "SCLMOSAMTests", dependencies: ["SCLMOSAM", "SCLMPolicy", "SCLMStore", "SCLMTestSupport"]),
+        .testTarget(
+            name: "SCLMOSAMTests", dependencies: ["SCLMOSAM", "SCLMPolicy", "SCLMStore", "SCLMHTTP", "SCLMTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

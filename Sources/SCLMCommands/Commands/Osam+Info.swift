@@ -1,0 +1,62 @@
+import SCLMCore
+import SCLMOSAM
+
+extension SCLM.Osam {
+    /// `sclm osam device-info`.
+    public struct DeviceInfo: Command {
+        public static let configuration = CommandConfiguration(
+            commandName: "device-info",
+            abstract: "Show the device facts OSAM reports: OS name and version, model.",
+            discussion: """
+                Linux: NAME and VERSION_ID of /etc/os-release; the model is /sys/class/dmi/id/product_name, else
+                the machine from uname. JSON: {"platformName","platformVersion","platformModel"}
+                """)
+
+        public init(parsing arguments: ParsedArguments) throws {}
+
+        public func run(_ context: CommandContext) async throws {
+            let info = DeviceInformation.current()
+            if context.wantsJSON {
+                context.printJSON(info.jsonValue)
+            } else {
+                context.print(TextTable.keyValues([("platform", info.platformName), ("version", info.platformVersion), ("model", info.platformModel)]))
+            }
+        }
+    }
+
+    /// `sclm osam app-info`.
+    public struct AppInfo: Command {
+        public static let configuration = CommandConfiguration(
+            commandName: "app-info",
+            abstract: "Show the app facts OSAM reports: name, version name and build number.",
+            discussion: """
+                From app.name, osam.versionName (else app.version) and osam.versionCode, or the flags.
+                JSON: {"appName","appVersionName","appVersionCode"} (the build number as a string, as OSAM reports it).
+                """,
+            options: [
+                .option("--app-name", value: "name", help: "App name (default: app.name)."), OsamOptions.versionName,
+                OsamOptions.versionCode,
+            ])
+
+        let options: OsamOptions
+        let appName: String?
+
+        public init(parsing arguments: ParsedArguments) throws {
+            options = try OsamOptions(parsing: arguments)
+            appName = arguments.value("--app-name")
+        }
+
+        public func run(_ context: CommandContext) async throws {
+            let configuration = try context.configuration()
+            let info = AppInformation(
+                appName: appName ?? configuration.value(.appName) ?? "",
+                appVersionName: options.versionName(configuration),
+                appVersionCode: (options.versionCode ?? configuration.integer(.osamVersionCode).map(Int64.init)).map(String.init) ?? "")
+            if context.wantsJSON {
+                context.printJSON(info.jsonValue)
+            } else {
+                context.print(TextTable.keyValues([("name", info.appName), ("version", info.appVersionName), ("build", info.appVersionCode)]))
+            }
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import SCLMCore
+import SCLMOSAM
+import SCLMPolicy
+
+/// The options the `sclm osam` subcommands share, each falling back to its `osam.*` setting.
+struct OsamOptions: Sendable {
+    static let endpoint = OptionSpec.option("--endpoint", value: "url", help: "OSAM backend base URL (default: osam.endpoint).")
+    static let package = OptionSpec.option("--package", value: "package", help: "Package (application or bundle id) (default: osam.package).")
+    static let platform = OptionSpec.option("--platform", value: "IOS|ANDROID", help: "Platform of the app (default: osam.platform).")
+    static let versionCode = OptionSpec.option(
+        "--version-code", value: "n", help: "Installed build number (default: osam.versionCode).")
+    static let versionName = OptionSpec.option(
+        "--version-name", value: "name", help: "Installed version name (default: osam.versionName, then app.version).")
+    static let language = OptionSpec.option("--language", value: "ca|es|en", help: "Language of texts and topics (default: en).")
+    static let offline = OptionSpec.flag("--offline", help: "Do not contact the backend; use what the last check cached.")
+    static let now = OptionSpec.option("--now", value: "epoch-ms", help: "Device time in ms since 1970 (default: the clock).")
+
+    var endpoint: String?
+    var package: String?
+    var platform: Platform?
+    var versionCode: Int64?
+    var versionName: String?
+    var language: Language
+    var isOffline: Bool
+    var now: Int64?
+
+    init(parsing arguments: ParsedArguments) throws {
+        endpoint = arguments.value("--endpoint")
+        package = arguments.value("--package")
+        platform = try arguments.value("--platform").map(OsamOptions.platform(named:))
+        versionCode = try arguments.integer("--version-code", in: 1...Int.max).map(Int64.init)
+        versionName = arguments.value("--version-name")
+        language = try arguments.choice("--language", from: Language.allCases.map(\.code)).map { Language.parse($0) } ?? .default
+        isOffline = arguments.flag("--offline")
+        now = try arguments.integer("--now", in: 0...Int.max).map(Int64.init)
+    }
+
+    // MARK: - Resolution against the configuration
+
+    /// The package, from `--package` or `osam.package`.
+    func package(_ configuration: Configuration) throws -> String {
+        guard let value = package ?? configuration.value(.osamPackage), !value.isEmpty else {
+            throw ValidationError("no package: pass --package or run 'sclm config set osam.package <package>'")
+        }
+        return value
+    }
+
+    /// The platform, from `--platform` or `osam.platform`.
+    func platform(_ configuration: Configuration) throws -> Platform {
+        if let platform { return platform }
+        guard let value = configuration.value(.osamPlatform) else {
+            throw ValidationError("no platform: pass --platform IOS|ANDROID or set osam.platform")
+        }
+        return try OsamOptions.platform(named: value)
+    }
+
+    /// The installed build, from `--version-code` or `osam.versionCode`.
+    func versionCode(_ configuration: Configuration) throws -> Int64 {
+        if let versionCode { return versionCode }
+        guard let text = configuration.value(.osamVersionCode) else {
+            throw ValidationError("no version code: pass --version-code N or set osam.versionCode")
+        }
+        guard let value = Int64(text), value >= 1 else {
+            throw ValidationError("osam.versionCode must be a positive integer, got '\(text)'")
+        }
+        return value
+    }
+
+    /// The version name, from `--version-name`, `osam.versionName` or `app.version`.
+    func versionName(_ configuration: Configuration) -> String {
+        versionName ?? configuration.value(.osamVersionName) ?? configuration.value(.appVersion) ?? ""
+    }
+
+    /// The installed app as the checks see it, with the device's OS version and model unless given.
+    func installedApp(_ configuration: Configuration, osVersion: String? = nil, model: String? = nil) throws -> InstalledApp {
+        let device = osVersion == nil || model == nil ? DeviceInformation.current() : nil
+        return InstalledApp(
+            packageName: try package(configuration), versionCode: try versionCode(configuration),
+            versionName: versionName(configuration), osVersion: osVersion ?? device?.platformVersion ?? "",
+            model: model ?? device?.platformModel ?? "")
+    }
+
+    /// The device clock: `--now`, else the context's.
+    func clock(_ context: CommandContext) -> any WallClock {
+        now.map { FixedClock(epochMilliseconds: $0) } ?? context.clock
+    }
+
+    /// `.offline` with `--offline`, else `.probe`.
+    var connectivity: OSAMService.Connectivity { isOffline ? .offline : .probe }
+
+    private static func platform(named text: String) throws -> Platform {
+        guard let platform = Platform(name: text) else {
+            throw ValidationError("platform must be IOS or ANDROID, got '\(text)'")
+        }
+        return platform
+    }
+}

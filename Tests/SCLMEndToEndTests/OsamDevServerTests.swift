@@ -1,0 +1,168 @@
+import Foundation
+import SCLMCore
+import SCLMTestSupport
+import Testing
+
+/// `sclm osam …` through the built binary against the dev-server's OSAM endpoints: admin edits through
+/// the `osam` control action, offline, clock skew, Basic auth, state surviving between processes.
+@Suite(.tags(.large), .timeLimit(.minutes(2))) struct OsamDevServerTests {
+    static let package = "cat.bcn.e2e"
+    static let hour: Int64 = 3_600_000
+
+    /// A home configured for `server` and the test package on ANDROID, build 100.
+    struct Fixture {
+        let server: DevServer
+        let home = TemporaryDirectory()
+
+        init() throws {
+            server = try DevServer(["--quiet"])
+            for (key, value) in [
+                ("osam.endpoint", server.url.absoluteString), ("osam.package", OsamDevServerTests.package),
+                ("osam.platform", "ANDROID"), ("osam.versionCode", "100"),
+            ] {
+                let result = try ProcessRunner.sclm(["config", "set", key, value], home: home.path)
+                #expect(result.status == 0, "\(result)")
+            }
+        }
+
+        /// Sets the backend's answers for the package (`osam` control action).
+        func admin(_ fields: [String: JSONValue]) async throws {
+            var action: [String: JSONValue] = ["action": "osam", "package": .string(OsamDevServerTests.package), "platform": "ANDROID"]
+            action.merge(fields) { _, new in new }
+            try await server.control(.object(action))
+        }
+
+        func sclm(_ arguments: [String], environment: [String: String] = [:]) throws -> ProcessResult {
+            try ProcessRunner.sclm(["osam"] + arguments + ["--json"], home: home.path, environment: environment)
+        }
+
+        /// `version-control` → (result, reason, alert mode).
+        func check(_ extra: [String] = []) throws -> (result: String, reason: String, mode: String?) {
+            let output = try sclm(["version-control"] + extra)
+            let object = try #require(try output.json() as? [String: Any], "\(output)")
+            let alert = object["alert"] as? [String: Any]
+            return (object["result"] as? String ?? "", object["reason"] as? String ?? "", alert?["mode"] as? String)
+        }
+
+        func answer(_ choice: String, dontShowAgain: Bool = false) throws -> [String: Any] {
+            let output = try sclm(["version-control-answer", "--choice", choice] + (dontShowAgain ? ["--dont-show-again"] : []))
+            #expect(output.status == 0, "\(output)")
+            return try #require(try output.json() as? [String: Any])
+        }
+    }
+
+    /// A version record valid from an hour ago to an hour from now (server clock).
+    static func record(_ mode: String, message: String = "Please update", extra: [String: JSONValue] = [:]) -> JSONValue {
+        let now = Timestamp.epochMilliseconds(Date())
+        var record: [String: JSONValue] = [
+            "versionCode": 101, "versionName": "1.0.1", "comparisonMode": .string(mode), "startDate": .int(now - hour),
+            "endDate": .int(now + hour), "title": ["ca": "Actualitza", "es": "Actualiza", "en": "Update"],
+            "message": ["ca": .string(message), "es": .string(message), "en": .string(message)],
+            "url": "https://apps.example/e2e",
+        ]
+        record.merge(extra) { _, new in new }
+        return .object(record)
+    }
+
+    @Test func lazyWithDontShowAgainStaysAwayUntilAnAdminEdit() async throws {
+        let fixture = try Fixture()
+        try await fixture.admin(["version": Self.record("LAZY")])
+        #expect(try fixture.check() == ("SHOW", "armed", "LAZY"))
+        #expect(try fixture.answer("cancel")["response"] as? String == "CANCELLED")
+        #expect(try fixture.check() == ("SHOW", "armed", "LAZY"), "Cancel persists nothing")
+        let accepted = try fixture.answer("ok", dontShowAgain: true)
+        #expect(accepted["response"] as? String == "ACCEPTED")
+        #expect(accepted["openUrl"] as? String == "https://apps.example/e2e")
+        #expect(try fixture.check() == ("DISMISSED", "dont-show-again", nil))
+        try await fixture.admin(["version": Self.record("LAZY", message: "Really, please update")])
+        #expect(try fixture.check() == ("SHOW", "armed", "LAZY"), "an admin edit re-arms")
+    }
+
+    @Test func forceComesBackAndServesFromTheCacheWhenTheBackendIsGone() async throws {
+        let fixture = try Fixture()
+        try await fixture.admin(["version": Self.record("FORCE")])
+        #expect(try fixture.check() == ("SHOW", "force", "FORCE"))
+        #expect(try fixture.answer("ok", dontShowAgain: true)["openUrl"] as? String == "https://apps.example/e2e")
+        #expect(try fixture.check() == ("SHOW", "force", "FORCE"))
+        fixture.server.stop()
+        #expect(try fixture.check() == ("SHOW", "force", "FORCE"), "unreachable backend: the cached record of this build")
+        #expect(try fixture.check(["--version-code", "101"]) == ("DISMISSED", "offline-other-build", nil))
+    }
+
+    @Test func theWindowUsesServerTimeOnlineAndDeviceTimeOffline() async throws {
+        let fixture = try Fixture()
+        try await fixture.admin(["version": Self.record("FORCE")])
+        let skewed = String(Timestamp.epochMilliseconds(Date()) + 365 * 24 * Self.hour)
+        #expect(try fixture.check(["--now", skewed]) == ("SHOW", "force", "FORCE"), "a device a year ahead still shows online")
+        #expect(try fixture.check(["--now", skewed, "--offline"]) == ("DISMISSED", "outside-window", nil))
+        #expect(try fixture.check(["--offline"]) == ("SHOW", "force", "FORCE"))
+    }
+
+    @Test func aMissingRecordIsAnErrorThatChangesNothing() async throws {
+        let fixture = try Fixture()
+        let output = try fixture.sclm(["version-control"])
+        #expect(output.status == 69)
+        #expect(output.stdout == #"{"alert":null,"reason":"fetch-failed","result":"ERROR"}"# + "\n")
+        #expect(output.stderr.contains("answered HTTP 404"))
+        #expect(try fixture.check(["--offline"]) == ("DISMISSED", "offline-never-fetched", nil))
+    }
+
+    @Test func basicAuthIsSentOnlyWhenConfiguredAndNeverShown() async throws {
+        let fixture = try Fixture()
+        try await fixture.admin(["version": Self.record("INFO"), "basicAuth": "osam:s3cr3t-pass"])
+        let refused = try fixture.sclm(["version-control"])
+        #expect(refused.status == 69)
+        #expect(refused.stderr.contains("HTTP 401") && refused.stderr.contains("osam.username"))
+        #expect(try ProcessRunner.sclm(["config", "set", "osam.username", "osam"], home: fixture.home.path).status == 0)
+        let environment = ["SCLM_OSAM_PASSWORD": "s3cr3t-pass"]
+        let shown = try fixture.sclm(["version-control", "-v"], environment: environment)
+        #expect(shown.status == 0, "\(shown)")
+        #expect(shown.stdout.contains(#""mode":"INFO""#))
+        #expect(!(shown.stdout + shown.stderr).contains("s3cr3t"))
+        let list = try ProcessRunner.sclm(["config", "get", "osam.password"], home: fixture.home.path, environment: environment)
+        #expect(list.stdout == "********\n")
+    }
+
+    @Test func ratingIsDueAfterNOpeningsAndReachesTheAnalyticsOutbox() async throws {
+        let fixture = try Fixture()
+        try await fixture.admin(["rating": ["minutes": 0, "numAperture": 3]])
+        var responses: [String] = []
+        for _ in 0..<4 {
+            let output = try fixture.sclm(["rating"])
+            #expect(output.status == 0, "\(output)")
+            responses.append(try #require(try output.json() as? [String: Any])["response"] as? String ?? "")
+        }
+        #expect(responses == ["DISMISSED", "DISMISSED", "ACCEPTED", "DISMISSED"])
+        let status = try ProcessRunner.sclm(["status", "--json"], home: fixture.home.path)
+        let counts = try #require((try status.json() as? [String: Any])?["counts"] as? [String: Any])
+        #expect(counts["pendingEvents"] as? Int == 1, "rating_popup_showed waits in the outbox")
+        #expect(counts["unfinishedSessions"] as? Int == 0, "the OSAM session row is not an unfinished session")
+    }
+
+    @Test func anALVersionControlOptionalUpdateShowsOnceUntilTheStatusChanges() async throws {
+        let fixture = try Fixture()
+        let optional: JSONValue = ["message": "Hey! You have a new update.", "status": 1, "url": "https://market.example/app"]
+        try await fixture.admin(["version": optional, "raw": true])
+        #expect(try fixture.check() == ("SHOW", "armed", "LAZY"))
+        #expect(try fixture.answer("cancel")["response"] as? String == "CANCELLED")
+        #expect(try fixture.check() == ("DISMISSED", "dont-show-again", nil))
+        try await fixture.admin(["version": ["status": 0]])
+        #expect(try fixture.check() == ("DISMISSED", "mode-none", nil))
+        try await fixture.admin(["version": optional])
+        #expect(try fixture.check() == ("SHOW", "armed", "LAZY"))
+    }
+
+    @Test func aRefusingTopicsWebhookFailsTheEventAndRecordsNothing() async throws {
+        let fixture = try Fixture()
+        let webhook = fixture.server.url.appending(path: "_control").absoluteString  // answers 400 to a change
+        #expect(try ProcessRunner.sclm(["config", "set", "osam.topicsWebhook", webhook], home: fixture.home.path).status == 0)
+        let app = ["--version-name", "1.0.0", "--language", "es"]
+        let failed = try fixture.sclm(["topics", "first-time-or-update"] + app)
+        #expect(failed.status == 1)
+        #expect(try #require(try failed.json() as? [String: Any])["response"] as? String == "ERROR")
+        #expect(try ProcessRunner.sclm(["config", "unset", "osam.topicsWebhook"], home: fixture.home.path).status == 0)
+        let retried = try #require(try fixture.sclm(["topics", "first-time-or-update"] + app).json() as? [String: Any])
+        #expect(retried["response"] as? String == "SUCCESS")
+        #expect(retried["subscribed"] as? [String] == ["e2e_1.0.0_100_ES", "ES"])
+    }
+}
