@@ -28,7 +28,8 @@ let package = Package(
         .target(name: "SCLMPolicy", dependencies: ["SCLMCore"]),
         .target(name: "SCLMOSAM", dependencies: ["SCLMCore", "SCLMPolicy", "SCLMStore", "SCLMHTTP"]),
         .target(name: "SCLMBridge", dependencies: ["SCLMCore"]),
-        .target(name: "SCLMBridgeModules", dependencies: ["SCLMBridge", "SCLMStore", "SCLMHTTP", "SCLMCore"]),
+        .target(
+            name: "SCLMBridgeModules", dependencies: ["SCLMBridge", "SCLMStore", "SCLMHTTP", "SCLMCore", "SCLMPolicy", "SCLMOSAM"]),
         .target(
             name: "SCLMCommands",
             dependencies: [
@@ -53,7 +54,9 @@ let package = Package(
         .testTarget(name: "SCLMBridgeTests", dependencies: ["SCLMBridge", "SCLMTestSupport"]),
         .testTarget(
             name: "SCLMBridgeModulesTests",
-            dependencies: ["SCLMBridgeModules", "SCLMBridge", "SCLMStore", "SCLMHTTP", "SCLMTestSupport"]),
+            dependencies: [
+                "SCLMBridgeModules", "SCLMBridge", "SCLMStore", "SCLMHTTP", "SCLMOSAM", "SCLMPolicy", "SCLMTestSupport",
+            ]),
         .testTarget(name: "SCLMEndToEndTests", dependencies: ["sclm", "SCLMTestSupport", "SCLMStore", "SCLMHTTP"]),
         .testTarget(name: "SCLMPolicyTests", dependencies: ["SCLMPolicy", "SCLMTestSupport"]),
         .testTarget(

@@ -48,12 +48,10 @@ public struct HostEnvironment: Sendable, Equatable {
         configuration: Configuration, db: Database, processEnvironment: [String: String],
         osRelease: String = "/etc/os-release"
     ) throws -> HostEnvironment {
-        let release = parseOSRelease((try? String(contentsOfFile: osRelease, encoding: .utf8)) ?? "")
+        let release = SystemFacts.osRelease(path: osRelease)
         let login = try db.fetchOne("SELECT subject, userName FROM auth_tokens WHERE id = 1")
-        var system = utsname()
-        uname(&system)
-        let machine = withUnsafeBytes(of: &system.machine) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        let kernel = withUnsafeBytes(of: &system.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        let machine = SystemFacts.machine
+        let kernel = SystemFacts.kernelRelease
         let language = processEnvironment["LC_ALL"].flatMap { $0.isEmpty ? nil : $0 } ?? processEnvironment["LANG"] ?? ""
         let code = language.prefix { $0.isLetter }.lowercased()
         return HostEnvironment(
@@ -66,20 +64,6 @@ public struct HostEnvironment: Sendable, Equatable {
             userId: login?.string("subject"), userName: login?.string("userName"),
             latitude: configuration.value(.bridgeLatitude) ?? "", longitude: configuration.value(.bridgeLongitude) ?? "",
             address: configuration.value(.bridgeAddress) ?? "")
-    }
-
-    /// `KEY=value` lines of os-release(5), quotes removed.
-    static func parseOSRelease(_ text: String) -> [String: String] {
-        var values: [String: String] = [:]
-        for line in text.split(separator: "\n") {
-            guard let equals = line.firstIndex(of: "="), !line.hasPrefix("#") else { continue }
-            var value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
-            if value.count >= 2, let first = value.first, first == "\"" || first == "'", value.last == first {
-                value = String(value.dropFirst().dropLast())
-            }
-            values[String(line[..<equals])] = value
-        }
-        return values
     }
 
     /// `getAppInfo`'s data.

@@ -1,8 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import SCLMCore
 
 /// What OSAM's `deviceInformation` reports, read from Linux: OS name and version, device model.
 public struct DeviceInformation: Sendable, Equatable, Codable {
@@ -22,16 +19,17 @@ public struct DeviceInformation: Sendable, Equatable, Codable {
 
     /// Reads this machine's information.
     public static func current() -> DeviceInformation {
-        parse(osRelease: read("/etc/os-release") ?? read("/usr/lib/os-release"),
-              productName: read("/sys/class/dmi/id/product_name"), machine: machine())
+        parse(
+            osRelease: SystemFacts.osRelease(),
+            productName: try? String(contentsOfFile: "/sys/class/dmi/id/product_name", encoding: .utf8),
+            machine: SystemFacts.machine)
     }
 
-    /// Builds the information from the text of `os-release`, the DMI product name and the `uname` machine.
+    /// Builds the information from the os-release fields, the DMI product name and the `uname` machine.
     ///
     /// Missing values fall back to `Linux`, an empty version, and the machine. DMI placeholders some
     /// firmware reports (`None`, `To be filled by O.E.M.`, `System Product Name`) count as missing.
-    public static func parse(osRelease: String?, productName: String?, machine: String) -> DeviceInformation {
-        let fields = osRelease.map(parseOSRelease) ?? [:]
+    public static func parse(osRelease fields: [String: String], productName: String?, machine: String) -> DeviceInformation {
         let product = productName?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         let placeholders: Set<String> = ["", "None", "To be filled by O.E.M.", "System Product Name", "Default string"]
         return DeviceInformation(
@@ -40,39 +38,12 @@ public struct DeviceInformation: Sendable, Equatable, Codable {
             platformModel: placeholders.contains(product) ? machine : product)
     }
 
-    /// The `KEY=value` pairs of an os-release file, with shell quoting removed.
-    static func parseOSRelease(_ text: String) -> [String: String] {
-        var fields: [String: String] = [:]
-        for line in text.split(whereSeparator: \.isNewline) {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            guard !trimmed.hasPrefix("#"), let equals = trimmed.firstIndex(of: "=") else { continue }
-            var value = String(trimmed[trimmed.index(after: equals)...])
-            if value.count >= 2, let quote = value.first, quote == "\"" || quote == "'", value.last == quote {
-                value = String(value.dropFirst().dropLast()).replacingOccurrences(of: "\\\"", with: "\"")
-            }
-            fields[String(trimmed[..<equals])] = value
-        }
-        return fields
-    }
-
     /// The language of the device as OSAM's `DISPLAYED_LANGUAGE` wants it: the ISO code of the locale in
     /// `LC_ALL`, `LC_MESSAGES` or `LANG` (`ca_ES.UTF-8` → `CA`); `C`/`POSIX`/unset mean `EN`.
     public static func language(environment: [String: String]) -> String {
         let locale = ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? ""
         let code = locale.prefix { $0.isLetter }
         return code.isEmpty || code == "C" || code == "POSIX" ? "EN" : code.uppercased()
-    }
-
-    private static func read(_ path: String) -> String? {
-        try? String(contentsOfFile: path, encoding: .utf8)
-    }
-
-    private static func machine() -> String {
-        var names = utsname()
-        guard uname(&names) == 0 else { return "unknown" }
-        return withUnsafeBytes(of: &names.machine) { bytes in
-            String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-        }
     }
 }
 

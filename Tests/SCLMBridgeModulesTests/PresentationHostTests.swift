@@ -128,7 +128,7 @@ final class HostHarness {
     }
 
     @Test func osReleaseIsParsedWithQuotes() {
-        let values = HostEnvironment.parseOSRelease("PRETTY_NAME=\"Debian GNU/Linux 12 (bookworm)\"\nVERSION_ID='12'\n# comment\nID=debian\n")
+        let values = SystemFacts.parseOSRelease("PRETTY_NAME=\"Debian GNU/Linux 12 (bookworm)\"\nVERSION_ID='12'\n# comment\nID=debian\n")
         #expect(values == ["PRETTY_NAME": "Debian GNU/Linux 12 (bookworm)", "VERSION_ID": "12", "ID": "debian"])
     }
 }

@@ -283,7 +283,7 @@ import Testing
         #expect(limits["maxBatchItems"] == 100)
         let modules = try #require(data["modules"] as? [[String: Any]])
         let names = modules.compactMap { $0["name"] as? String }
-        #expect(names == ["bridge", "Base", "Presentation", "UI", "Sessions", "CustomEvents", "MediaFiles", "Map", "HTTP"])
+        #expect(names == ["bridge", "Base", "Presentation", "UI", "Sessions", "CustomEvents", "MediaFiles", "Map", "HTTP", "OSAM"])
         #expect(await bridge.process.finish() == 0)
     }
 

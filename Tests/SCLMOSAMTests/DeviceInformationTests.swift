@@ -1,3 +1,4 @@
+import SCLMCore
 import SCLMOSAM
 import SCLMTestSupport
 import Testing
@@ -6,15 +7,15 @@ import Testing
 @Suite(.tags(.small)) struct DeviceInformationTests {
     @Test func readsOSReleaseAndDMI() {
         let info = DeviceInformation.parse(
-            osRelease: "PRETTY_NAME=\"Debian GNU/Linux 12 (bookworm)\"\nNAME=\"Debian GNU/Linux\"\nVERSION_ID=\"12\"\nID=debian\n",
+            osRelease: SystemFacts.parseOSRelease("PRETTY_NAME=\"Debian GNU/Linux 12 (bookworm)\"\nNAME=\"Debian GNU/Linux\"\nVERSION_ID=\"12\"\nID=debian\n"),
             productName: "ThinkCentre M720q\n", machine: "x86_64")
         #expect(info == DeviceInformation(platformName: "Debian GNU/Linux", platformVersion: "12", platformModel: "ThinkCentre M720q"))
     }
 
     @Test func fallsBackWhenFilesAreMissingOrPlaceholders() {
-        #expect(DeviceInformation.parse(osRelease: nil, productName: nil, machine: "aarch64")
+        #expect(DeviceInformation.parse(osRelease: [:], productName: nil, machine: "aarch64")
             == DeviceInformation(platformName: "Linux", platformVersion: "", platformModel: "aarch64"))
-        #expect(DeviceInformation.parse(osRelease: "# comment\nNAME=Alpine\nVERSION_ID=3.20.1", productName: "To be filled by O.E.M.", machine: "x86_64")
+        #expect(DeviceInformation.parse(osRelease: SystemFacts.parseOSRelease("# comment\nNAME=Alpine\nVERSION_ID=3.20.1"), productName: "To be filled by O.E.M.", machine: "x86_64")
             == DeviceInformation(platformName: "Alpine", platformVersion: "3.20.1", platformModel: "x86_64"))
     }
 

@@ -3,6 +3,7 @@ import SCLMBridge
 import SCLMBridgeModules
 import SCLMCore
 import SCLMHTTP
+import SCLMOSAM
 import SCLMStore
 
 extension SCLM {
@@ -88,6 +89,14 @@ extension SCLM {
             return HTTPModule(transport: transport, policy: HTTPModule.Policy(configuration: configuration))
         }
 
+        /// The OSAM module over the home's OSAM state and the `osam.*` settings.
+        private func osamModule(_ configuration: Configuration, context: CommandContext) throws -> OSAMModule {
+            OSAMModule(
+                service: try context.osamService(configuration: configuration),
+                settings: OSAMModule.Settings(configuration: configuration), device: DeviceInformation.current(),
+                deviceLanguage: DeviceInformation.language(environment: context.environment))
+        }
+
         public func run(_ context: CommandContext) async throws {
             let store = try context.store()
             let configuration = try context.configuration()
@@ -108,7 +117,9 @@ extension SCLM {
                         try await ExternalModule.start(
                             name: module.name, program: module.program, output: output, logger: context.logger))
                 }
-                let registry = try ModuleRegistry(host.modules + [try httpModule(configuration, context: context)] + external)
+                let registry = try ModuleRegistry(
+                    host.modules + [try httpModule(configuration, context: context), try osamModule(configuration, context: context)]
+                        + external)
                 let server = BridgeServer(
                     registry: registry, output: output, limits: limits, logger: context.logger,
                     serverInfo: ["name": "sclm", "version": .string(SCLMVersion.current), "presentationId": .int(id)])

@@ -5,21 +5,39 @@ import SCLMOSAM
 import SCLMPolicy
 
 extension CommandContext {
-    /// The OSAM service for one `sclm osam` command: the home's store, the configured backend, the
-    /// store-backed analytics and messaging providers, and the `--now` clock.
+    /// The OSAM service for one `sclm osam` command, with the `--now` clock.
     ///
     /// - Parameter needsBackend: whether the command contacts the backend (then an endpoint is required
     ///   unless `--offline` was given).
     /// - Throws: ``ValidationError`` for a missing or malformed endpoint; `StoreError` when the store cannot open.
     func osamService(_ options: OsamOptions, configuration: Configuration, needsBackend: Bool = false) throws -> OSAMService {
-        let store = try store()
-        let clock = options.clock(self)
-        let transport = osamTransport(configuration)
-        var backend: (any OSAMBackend)?
+        var endpoint: URL?
         if needsBackend && !options.isOffline {
-            backend = HTTPOSAMBackend(
-                endpoint: try osamURL(options.endpoint ?? configuration.value(.osamEndpoint), what: "OSAM endpoint",
-                                      hint: "pass --endpoint URL, set osam.endpoint, or use --offline"),
+            endpoint = try osamURL(
+                options.endpoint ?? configuration.value(.osamEndpoint), what: "OSAM endpoint",
+                hint: "pass --endpoint URL, set osam.endpoint, or use --offline")
+        }
+        return try osamService(configuration: configuration, endpoint: endpoint, clock: options.clock(self))
+    }
+
+    /// The OSAM service of the bridge: the endpoint of `osam.endpoint` (none: checks answer 503), the context's clock.
+    ///
+    /// - Throws: ``ValidationError`` for a malformed `osam.endpoint`; `StoreError`.
+    func osamService(configuration: Configuration) throws -> OSAMService {
+        let endpoint = try configuration.value(.osamEndpoint).flatMap { text in
+            text.isEmpty ? nil : try osamURL(text, what: "osam.endpoint", hint: "")
+        }
+        return try osamService(configuration: configuration, endpoint: endpoint, clock: clock)
+    }
+
+    /// The home's store, the HTTP backend at `endpoint` (none without one), the store-backed analytics and
+    /// messaging providers (with the `osam.topicsWebhook` notifier) and `clock`.
+    private func osamService(configuration: Configuration, endpoint: URL?, clock: any WallClock) throws -> OSAMService {
+        let store = try store()
+        let transport = osamTransport(configuration)
+        let backend = endpoint.map { endpoint in
+            HTTPOSAMBackend(
+                endpoint: endpoint,
                 credentials: configuration.value(.osamUsername).map {
                     HTTPOSAMBackend.Credentials(username: $0, password: configuration.value(.osamPassword) ?? "")
                 },

@@ -1,0 +1,45 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Facts about the Linux system sclm runs on, as content (`getAppInfo`) and OSAM (`deviceInformation`)
+/// report them: os-release(5) and uname(2).
+public enum SystemFacts {
+    /// The `KEY=value` pairs of `path`, else `/etc/os-release`, else `/usr/lib/os-release` (empty when unreadable).
+    public static func osRelease(path: String? = nil) -> [String: String] {
+        let candidates = path.map { [$0] } ?? ["/etc/os-release", "/usr/lib/os-release"]
+        for candidate in candidates {
+            if let text = try? String(contentsOfFile: candidate, encoding: .utf8) { return parseOSRelease(text) }
+        }
+        return [:]
+    }
+
+    /// The `KEY=value` lines of an os-release(5) text, surrounding quotes removed; comments skipped.
+    public static func parseOSRelease(_ text: String) -> [String: String] {
+        var values: [String: String] = [:]
+        for line in text.split(whereSeparator: \.isNewline) {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            guard !trimmed.hasPrefix("#"), let equals = trimmed.firstIndex(of: "=") else { continue }
+            var value = trimmed[trimmed.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            if value.count >= 2, let first = value.first, first == "\"" || first == "'", value.last == first {
+                value = String(value.dropFirst().dropLast())
+            }
+            values[String(trimmed[..<equals])] = value
+        }
+        return values
+    }
+
+    /// The hardware name from uname(2), e.g. `x86_64`.
+    public static var machine: String { uname(\.machine) }
+
+    /// The kernel release from uname(2), e.g. `6.1.0-18-amd64`.
+    public static var kernelRelease: String { uname(\.release) }
+
+    private static func uname<Field>(_ field: WritableKeyPath<utsname, Field>) -> String {
+        var names = utsname()
+        guard Glibc.uname(&names) == 0 else { return "" }
+        return withUnsafeBytes(of: &names[keyPath: field]) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    }
+}
