@@ -32,14 +32,14 @@ public enum SystemFacts {
     }
 
     /// The hardware name from uname(2), e.g. `x86_64`.
-    public static var machine: String { uname(\.machine) }
+    public static var machine: String { unameField(\.machine) }
 
     /// The kernel release from uname(2), e.g. `6.1.0-18-amd64`.
-    public static var kernelRelease: String { uname(\.release) }
+    public static var kernelRelease: String { unameField(\.release) }
 
-    private static func uname<Field>(_ field: WritableKeyPath<utsname, Field>) -> String {
+    private static func unameField<Field>(_ field: WritableKeyPath<utsname, Field>) -> String {
         var names = utsname()
-        guard Glibc.uname(&names) == 0 else { return "" }
+        guard uname(&names) == 0 else { return "" }
         return withUnsafeBytes(of: &names[keyPath: field]) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
     }
 }
