@@ -19,15 +19,23 @@ if (skip) { console.log(`# browser test skipped: ${skip}`); }
 test("a sample deck in headless Chromium through host.js", { skip: skip || false, timeout: 180000 }, async (t) => {
   const folder = temporaryFolder("sclm-browser-");
   const home = installedHome(binary.sclm, ["cardiora-detail-aid"]);
-  // BRIDGE_JS_KEEP=1 keeps the folder with the screenshot and Chromium's profile.
-  t.after(() => { removeHome(home); if (!process.env.BRIDGE_JS_KEEP) { fs.rmSync(folder, { recursive: true, force: true }); } });
-  const backend = await startServer(pythonExecutable(), [path.join(REPO, "dev-server", "server.py"), "--quiet", "--exit-with-parent",
+  // Cleanup runs in one hook, in dependency order: Chromium must have exited before its profile folder is
+  // removed (it keeps writing to it while shutting down). BRIDGE_JS_KEEP=1 keeps the folder with the
+  // screenshot and Chromium's profile.
+  let backend = null;
+  let host = null;
+  let browser = null;
+  t.after(async () => {
+    if (browser) { await browser.close(); }
+    if (host) { await host.stop(); }
+    if (backend) { await backend.stop(); }
+    removeHome(home);
+    if (!process.env.BRIDGE_JS_KEEP) { fs.rmSync(folder, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 }); }
+  });
+  backend = await startServer(pythonExecutable(), [path.join(REPO, "dev-server", "server.py"), "--quiet", "--exit-with-parent",
     "--osam", path.join(REPO, "sample-content", "osam.json")]);
-  t.after(() => backend.stop());
-  const host = await startServer(process.execPath, [HOST, "--home", home, "--presentation", "101", "--sclm", binary.sclm, "--quiet", "--exit-with-parent"]);
-  t.after(() => host.stop());
-  const browser = await launchChromium(chromium, folder);
-  t.after(() => browser.close());
+  host = await startServer(process.execPath, [HOST, "--home", home, "--presentation", "101", "--sclm", binary.sclm, "--quiet", "--exit-with-parent"]);
+  browser = await launchChromium(chromium, folder);
   const errors = [];
   browser.on("Runtime.exceptionThrown", (details) => errors.push(details.exceptionDetails.exception ? details.exceptionDetails.exception.description : details.exceptionDetails.text));
 
