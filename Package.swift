@@ -27,14 +27,15 @@ let package = Package(
         .target(name: "SCLMSync", dependencies: ["SCLMCore", "SCLMHTTP", "SCLMAuth", "SCLMStore"]),
         .target(name: "SCLMPolicy", dependencies: ["SCLMCore"]),
         .target(name: "SCLMOSAM", dependencies: ["SCLMCore", "SCLMPolicy", "SCLMStore", "SCLMHTTP"]),
+        .target(name: "SCLMAnalytics", dependencies: ["SCLMCore", "SCLMHTTP", "SCLMStore", "CCrypto"]),
         .target(name: "SCLMBridge", dependencies: ["SCLMCore"]),
         .target(
             name: "SCLMBridgeModules", dependencies: ["SCLMBridge", "SCLMStore", "SCLMHTTP", "SCLMCore", "SCLMPolicy", "SCLMOSAM"]),
         .target(
             name: "SCLMCommands",
             dependencies: [
-                "SCLMCore", "SCLMStore", "SCLMHTTP", "SCLMAuth", "SCLMSync", "SCLMArchive", "SCLMBridge",
-                "SCLMBridgeModules", "SCLMPolicy", "SCLMOSAM",
+                "SCLMCore", "SCLMStore", "SCLMHTTP", "SCLMAuth", "SCLMSync", "SCLMArchive", "SCLMAnalytics",
+                "SCLMBridge", "SCLMBridgeModules", "SCLMPolicy", "SCLMOSAM",
             ]),
 
         // MARK: Executable
@@ -50,6 +51,8 @@ let package = Package(
         .testTarget(name: "SCLMHTTPTests", dependencies: ["SCLMHTTP", "SCLMTestSupport"]),
         .testTarget(name: "SCLMAuthTests", dependencies: ["SCLMAuth", "SCLMTestSupport"]),
         .testTarget(name: "SCLMSyncTests", dependencies: ["SCLMSync", "SCLMTestSupport"]),
+        .testTarget(
+            name: "SCLMAnalyticsTests", dependencies: ["SCLMAnalytics", "SCLMStore", "SCLMHTTP", "SCLMTestSupport"]),
         .testTarget(name: "SCLMArchiveTests", dependencies: ["SCLMArchive", "SCLMCore", "SCLMTestSupport"]),
         .testTarget(name: "SCLMBridgeTests", dependencies: ["SCLMBridge", "SCLMTestSupport"]),
         .testTarget(

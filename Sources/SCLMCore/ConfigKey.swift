@@ -68,7 +68,7 @@ extension ConfigKey {
 
     /// Every key sclm knows, in display order.
     public static let all: [ConfigKey] = [apiURL, authURL, clientId, clientSecret, username, password, syncJobs, caBundle]
-        + ConfigKey.extensionKeys + ConfigKey.httpKeys + ConfigKey.osamKeys
+        + ConfigKey.extensionKeys + ConfigKey.httpKeys + ConfigKey.osamKeys + ConfigKey.iotKeys
 
     /// Looks a key up by its dotted name.
     public static func named(_ name: String) -> ConfigKey? {

@@ -33,15 +33,22 @@ public struct RetryPolicy: Sendable, Equatable {
 
     /// Whether `error` from a `method` request is worth another attempt.
     public static func isRetryable(_ error: any Error, method: HTTPMethod) -> Bool {
+        isRetryable(error, idempotent: method.isIdempotent)
+    }
+
+    /// Whether `error` is worth another attempt of a request that is (or is not) safe to repeat after
+    /// the server may have acted on it. A `POST` is idempotent when the server recognises a repeat, as
+    /// StoryIoT does by the message's entity id.
+    public static func isRetryable(_ error: any Error, idempotent: Bool) -> Bool {
         guard let error = error as? HTTPError else { return false }
         switch error.code {
         case .status:
             let status = error.status ?? 0
-            return [429, 503].contains(status) || (method.isIdempotent && [408, 500, 502, 504].contains(status))
+            return [429, 503].contains(status) || (idempotent && [408, 500, 502, 504].contains(status))
         case .offline, .connectFailed:
             return true
         case .timedOut, .connectionLost:
-            return method.isIdempotent
+            return idempotent
         default:
             return false
         }
@@ -57,7 +64,13 @@ public struct RetryPolicy: Sendable, Equatable {
     ///     clients that failed together do not retry together.
     /// - Returns: the pause, or `nil` to give up.
     public func delay(after error: any Error, attempt: Int, method: HTTPMethod, jitter: Double) -> Duration? {
-        guard attempt < maxAttempts, RetryPolicy.isRetryable(error, method: method) else { return nil }
+        delay(after: error, attempt: attempt, idempotent: method.isIdempotent, jitter: jitter)
+    }
+
+    /// The pause before the next attempt, like ``delay(after:attempt:method:jitter:)`` but with the
+    /// request's idempotency given directly.
+    public func delay(after error: any Error, attempt: Int, idempotent: Bool, jitter: Double) -> Duration? {
+        guard attempt < maxAttempts, RetryPolicy.isRetryable(error, idempotent: idempotent) else { return nil }
         if let retryAfter = (error as? HTTPError)?.retryAfter {
             return retryAfter <= maxRetryAfter ? retryAfter : nil
         }
@@ -97,14 +110,24 @@ public struct Retrier: Sendable {
         method: HTTPMethod, onRetry: (any Error, Int, Duration) -> Void = { _, _, _ in },
         _ operation: () async throws -> T
     ) async throws -> T {
+        try await run(idempotent: method.isIdempotent, onRetry: onRetry, operation)
+    }
+
+    /// Runs `operation` like ``run(method:onRetry:_:)``, for a request whose idempotency is given directly.
+    ///
+    /// - Returns: what the first successful attempt returned.
+    /// - Throws: the last error, or `CancellationError` when cancelled while waiting.
+    public func run<T>(
+        idempotent: Bool, onRetry: (any Error, Int, Duration) -> Void = { _, _, _ in },
+        _ operation: () async throws -> T
+    ) async throws -> T {
         var attempt = 1
         while true {
             do {
                 return try await operation()
             } catch {
-                guard let pause = policy.delay(after: error, attempt: attempt, method: method, jitter: jitter()) else {
-                    throw error
-                }
+                let pause = policy.delay(after: error, attempt: attempt, idempotent: idempotent, jitter: jitter())
+                guard let pause else { throw error }
                 onRetry(error, attempt, pause)
                 try await sleep(pause)
                 attempt += 1

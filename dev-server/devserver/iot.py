@@ -1,5 +1,6 @@
 """StoryIoT publish endpoint (reference/storyclm.md §4.2): signature check, 256 KB limit,
-de-duplication by `s-m-id`, injected failures, and what was received for `GET /_control/iot`."""
+de-duplication by `s-m-id` (a repeat is counted, a changed body replaces the stored message), injected
+failures, and what was received for `GET /_control/iot`."""
 import base64
 import hashlib
 import hmac
@@ -46,6 +47,7 @@ class IotHub:
             self._messages: list[dict] = []
             self._by_entity: dict[str, dict] = {}
             self._duplicates = 0
+            self._updates = 0
             self._rejected = 0
             self._failed = 0
 
@@ -75,9 +77,10 @@ class IotHub:
                 self._failed += 1
                 return PublishResult(self._fail_status, {"error": "injected failure (iotFail)"})
             entity = metadata.get("s-m-id")
-            if entity and entity in self._by_entity:
+            stored = self._by_entity.get(entity) if entity else None
+            if stored and stored["body"] == document:
                 self._duplicates += 1
-                return PublishResult(200, self._by_entity[entity]["response"])
+                return PublishResult(200, stored["response"])
             now = self._clock()
             response = {"Path": None, "Topic": self.hub, "Metadata": metadata,
                         "Hash": "base64;sha512;" + base64.b64encode(hashlib.sha512(body).digest()).decode("ascii"),
@@ -85,7 +88,11 @@ class IotHub:
                         "Ticks": _TICKS_AT_EPOCH + int(now * 10_000_000)}
             message = {"id": response["Id"], "receivedAt": wire_date(now), "headers": metadata, "body": document,
                        "response": response}
-            self._messages.append(message)
+            if stored:  # the same entity with another body: an update (s-m-cud "u"), the latest one wins
+                self._updates += 1
+                self._messages[self._messages.index(stored)] = message
+            else:
+                self._messages.append(message)
             if entity:
                 self._by_entity[entity] = message
         return PublishResult(200, response)
@@ -93,8 +100,8 @@ class IotHub:
     def snapshot(self) -> dict:
         with self._lock:
             messages = [{key: value for key, value in m.items() if key != "response"} for m in self._messages]
-            return {"messages": messages, "duplicates": self._duplicates, "rejected": self._rejected,
-                    "failed": self._failed}
+            return {"messages": messages, "duplicates": self._duplicates, "updates": self._updates,
+                    "rejected": self._rejected, "failed": self._failed}
 
     def _authorization_problem(self, query: dict[str, str]) -> str | None:
         key, expiration, signed = query.get("key", ""), query.get("expiration", ""), query.get("signature", "")

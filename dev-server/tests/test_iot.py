@@ -99,13 +99,24 @@ class PublishTests(ServerTestCase):
 
     def test_duplicate_entity_ids_are_acknowledged_once_stored(self):
         first = self.publish({"v": 1}, entity="same")
-        second = self.publish({"v": 2}, entity="same")
+        second = self.publish({"v": 1}, entity="same")
         self.assertEqual((first.status, second.status), (200, 200))
         self.assertEqual(second.json()["Id"], first.json()["Id"])
         self.publish({"v": 3}, entity="other")
         received = self.received()
         self.assertEqual([m["body"]["v"] for m in received["messages"]], [1, 3])
-        self.assertEqual(received["duplicates"], 1)
+        self.assertEqual((received["duplicates"], received["updates"]), (1, 0))
+
+    def test_a_changed_body_for_a_stored_entity_replaces_it_in_place(self):
+        first = self.publish({"v": 1}, entity="same")
+        self.publish({"v": 3}, entity="other")
+        second = self.publish({"v": 2}, entity="same", headers={"s-m-lt": "2024-05-01T11:00:00.0000000"})
+        self.assertEqual(second.status, 200)
+        self.assertNotEqual(second.json()["Id"], first.json()["Id"])
+        received = self.received()
+        self.assertEqual([m["body"]["v"] for m in received["messages"]], [2, 3])
+        self.assertEqual(received["messages"][0]["headers"]["s-m-lt"], "2024-05-01T11:00:00.0000000")
+        self.assertEqual((received["duplicates"], received["updates"]), (0, 1))
 
     def test_iot_fail_ratio_fails_every_other_publish(self):
         self.control("iotFail", ratio=0.5, status=503)
@@ -124,4 +135,4 @@ class PublishTests(ServerTestCase):
     def test_clear_iot_forgets_received_messages(self):
         self.publish({"v": 1})
         self.control("clearIot")
-        self.assertEqual(self.received(), {"messages": [], "duplicates": 0, "rejected": 0, "failed": 0})
+        self.assertEqual(self.received(), {"messages": [], "duplicates": 0, "updates": 0, "rejected": 0, "failed": 0})

@@ -1,4 +1,5 @@
 import Foundation
+import SCLMAnalytics
 import SCLMCore
 import SCLMStore
 
@@ -71,12 +72,8 @@ struct StatusReport: Encodable, Equatable {
         counts.mediaFiles = try db.fetchCount("SELECT count(*) FROM media_files")
         counts.sessions = try db.fetchCount("SELECT count(*) FROM sessions")
         counts.unfinishedSessions = try db.fetchCount("SELECT count(*) FROM sessions WHERE state IN (0, 3, 4)")
-        counts.pendingEvents = try db.fetchCount(
-            """
-            SELECT (SELECT count(*) FROM sessions WHERE synchronized = 0 AND state = 1)
-                 + (SELECT count(*) FROM session_actions WHERE synchronized = 0)
-                 + (SELECT count(*) FROM custom_events WHERE synchronized = 0)
-            """)
+        let outbox = try Outbox.summary(in: db)
+        counts.pendingEvents = outbox[.pending] + outbox[.waiting] + outbox[.parked]
         return StatusReport(
             home: home.root, database: home.databasePath, schemaVersion: try db.userVersion, counts: counts,
             lastSync: try db.preference(scope: PreferenceKey.sclmScope, key: PreferenceKey.lastSyncAt),

@@ -82,6 +82,6 @@ struct SyncResultEvent: Encodable {
         ok = report.isSuccess
         metadata = report.metadata
         pendingContent = report.pendingContent
-        self.seconds = Double(seconds.components.seconds) + Double(seconds.components.attoseconds) / 1e18
+        self.seconds = seconds.inSeconds
     }
 }

@@ -85,10 +85,7 @@ extension SCLM {
             -> ValidationOutcome
         {
             let start = ContinuousClock.now
-            func seconds() -> Double {
-                let elapsed = ContinuousClock.now - start
-                return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            }
+            func seconds() -> Double { (ContinuousClock.now - start).inSeconds }
             do {
                 let report = try await validator.validate(path)
                 context.logger.debug("validated \(path) in \(seconds()) s")

@@ -1,0 +1,76 @@
+import SCLMStore
+
+/// Where a row stands in the outbox.
+public enum OutboxState: String, Sendable, Codable, CaseIterable {
+    /// Ready: published by the next flush.
+    case pending
+    /// Its session is still open (or was left unfinished): published once the session completes.
+    case waiting
+    /// It belongs to a test session (closed without saving): never published.
+    case test
+    /// StoryIoT refused it or it cannot be sent; kept with the reason until `--retry-parked`.
+    case parked
+    /// Delivered.
+    case published
+}
+
+/// One analytics row as `sclm events list` shows it.
+public struct OutboxItem: Sendable, Encodable, Equatable {
+    /// Session, slide view or custom event.
+    public var kind: OutboxKind
+    /// The row's stable id (the StoryIoT entity id).
+    public var id: String
+    /// The session it belongs to.
+    public var sessionId: String
+    /// The presentation it belongs to.
+    public var presentationId: Int64
+    /// When it happened (ISO-8601 UTC).
+    public var created: String
+    /// Where it stands.
+    public var state: OutboxState
+    /// Publish attempts so far.
+    public var attempts: Int64
+    /// Why it is parked.
+    public var error: String?
+    /// When it was delivered (ISO-8601 UTC).
+    public var publishedAt: String?
+
+    init(row: Row) {
+        kind = row.string("kind").flatMap(OutboxKind.init(rawValue:)) ?? .session
+        id = row.string("id") ?? ""
+        sessionId = row.string("sessionId") ?? ""
+        presentationId = row.int("presentationId") ?? 0
+        created = row.string("created") ?? ""
+        state = row.string("outboxState").flatMap(OutboxState.init(rawValue:)) ?? .pending
+        attempts = row.int("publishAttempts") ?? 0
+        error = row.string("publishError")
+        publishedAt = row.string("publishedAt")
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case kind, id, sessionId, presentationId, created, state, attempts, error, publishedAt
+    }
+
+    /// Encodes every key, `null` included, so the JSON shape is the same for every row.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(id, forKey: .id)
+        try container.encode(sessionId, forKey: .sessionId)
+        try container.encode(presentationId, forKey: .presentationId)
+        try container.encode(created, forKey: .created)
+        try container.encode(state, forKey: .state)
+        try container.encode(attempts, forKey: .attempts)
+        try container.encode(error, forKey: .error)
+        try container.encode(publishedAt, forKey: .publishedAt)
+    }
+}
+
+/// How many rows are in each state.
+public struct OutboxSummary: Sendable, Equatable {
+    /// Rows per state (states without rows are absent).
+    public var counts: [OutboxState: Int]
+
+    /// Rows in `state`.
+    public subscript(state: OutboxState) -> Int { counts[state] ?? 0 }
+}

@@ -1,0 +1,91 @@
+import SCLMCore
+
+/// The three kinds of analytics rows the outbox publishes, each with its table, id column, StoryIoT
+/// event id and the body StoryContent's `asDict` sends (`reference/storyclm.md` §4.1).
+public enum OutboxKind: String, Sendable, Codable, CaseIterable, CustomStringConvertible {
+    /// A presentation session (`sessions`, StoryContent's `BridgeSession`).
+    case session
+    /// One slide view (`session_actions`, `SessionAction`).
+    case slide
+    /// A custom event set by content or recorded by OSAM (`custom_events`, `SessionEventAction`).
+    case customEvent
+
+    /// The SQLite table.
+    public var table: String {
+        switch self {
+        case .session: "sessions"
+        case .slide: "session_actions"
+        case .customEvent: "custom_events"
+        }
+    }
+
+    /// The column holding the row's stable id, sent as the StoryIoT entity id (`s-m-id`).
+    public var idColumn: String { self == .session ? "sessionId" : "id" }
+
+    /// The StoryIoT event id (`s-m-eid`).
+    public var eventId: String {
+        switch self {
+        case .session: "story.content.session"
+        case .slide: "story.content.slide"
+        case .customEvent: "story.content.customevent"
+        }
+    }
+
+    /// Columns whose values must be unchanged for a publish to count: a custom event whose value is
+    /// overwritten while its old value is being published stays pending and is published again.
+    var versionColumns: [String] { self == .customEvent ? ["value", "created"] : [] }
+
+    /// The body keys in StoryContent's `asDict` order, with how each column is sent.
+    var bodyFields: [BodyField] {
+        switch self {
+        case .session:
+            [
+                .text("sessionId"), .text("presentationId"), .text("userId"), .text("address"),
+                .localTime("created"), .integer("state"), .boolean("complete"), .number("latitude"),
+                .number("longitude"), .integer("duration"), .integer("slidesCount"), .integer("timeZone"),
+                .integer("completeSessionDuration"),
+            ]
+        case .slide:
+            [
+                .text("id"), .text("sessionId"), .text("presentationId"), .text("userId"),
+                .text("slideId"), .text("slideName"), .text("navigation"), .localTime("created"),
+                .integer("timeZone"), .integer("duration"),
+            ]
+        case .customEvent:
+            [
+                .text("id"), .text("sessionId"), .text("presentationId"), .text("userId"), .text("key"),
+                .text("value"), .localTime("created"), .integer("timeZone"), .number("latitude"),
+                .number("longitude"),
+            ]
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .session: "session"
+        case .slide: "slide view"
+        case .customEvent: "custom event"
+        }
+    }
+}
+
+/// One key of a message body: the column it comes from and how its value is written.
+///
+/// `text` sends the column as a string, also an integer one: StoryContent keeps `presentationId` and
+/// `slideId` as strings (Core Data `String` attributes). `localTime` sends `created` as local time, like
+/// the `s-m-lt` header.
+enum BodyField: Sendable {
+    case text(String)
+    case integer(String)
+    case boolean(String)
+    case number(String)
+    case localTime(String)
+
+    /// The column, which is also the body key.
+    var column: String {
+        switch self {
+        case .text(let name), .integer(let name), .boolean(let name), .number(let name), .localTime(let name):
+            name
+        }
+    }
+}

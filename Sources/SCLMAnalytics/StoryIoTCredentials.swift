@@ -1,0 +1,81 @@
+import Foundation
+import SCLMCore
+
+/// Where and how analytics are published: the StoryIoT endpoint, hub, key and secret, and how long a
+/// request signature stays valid (`iot.*` settings).
+///
+/// The secret only signs; it never appears in a URL, a message or ``description``.
+public struct StoryIoTCredentials: Sendable, CustomStringConvertible {
+    /// The StoryIoT base URL (no trailing slash).
+    public let endpoint: URL
+    /// The hub.
+    public let hub: String
+    /// The publisher key.
+    public let key: String
+    /// The publisher secret.
+    let secret: String
+    /// How long a signature stays valid.
+    public let expiration: Duration
+
+    /// Creates credentials.
+    public init(endpoint: URL, hub: String, key: String, secret: String, expiration: Duration = .seconds(180)) {
+        self.endpoint = endpoint
+        self.hub = hub
+        self.key = key
+        self.secret = secret
+        self.expiration = expiration
+    }
+
+    /// The credentials in `configuration`, or `nil` when none of `iot.endpoint`, `iot.hub`, `iot.key`
+    /// and `iot.secret` is set (publishing is off).
+    ///
+    /// - Throws: ``AnalyticsError`` (`.notConfigured`) when some are set but not all, or one is malformed.
+    public static func load(from configuration: Configuration) throws -> StoryIoTCredentials? {
+        let values = ConfigKey.iotCredentialKeys.map { key in
+            (key, configuration.value(key)?.trimmingCharacters(in: .whitespaces) ?? "")
+        }
+        let missing = values.filter { $0.1.isEmpty }.map(\.0.name)
+        if missing.count == values.count { return nil }
+        guard missing.isEmpty else {
+            throw AnalyticsError(
+                .notConfigured,
+                "StoryIoT is only partly configured: \(missing.joined(separator: ", ")) \(missing.count == 1 ? "is" : "are") "
+                    + "not set; set \(missing.count == 1 ? "it" : "them") with `sclm config set KEY VALUE`")
+        }
+        let text = values[0].1.hasSuffix("/") ? String(values[0].1.dropLast()) : values[0].1
+        guard let endpoint = URL(string: text), ["http", "https"].contains(endpoint.scheme?.lowercased() ?? ""),
+            endpoint.host != nil
+        else {
+            throw AnalyticsError(
+                .notConfigured, "iot.endpoint '\(text)' is not an http(s) URL; fix it with `sclm config set iot.endpoint URL`")
+        }
+        guard let seconds = configuration.integer(.iotExpiration), seconds >= 1 else {
+            throw AnalyticsError(
+                .notConfigured,
+                "iot.expiration must be a whole number of seconds of at least 1, got '\(configuration.value(.iotExpiration) ?? "")'")
+        }
+        return StoryIoTCredentials(
+            endpoint: endpoint, hub: values[1].1, key: values[2].1, secret: values[3].1, expiration: .seconds(seconds))
+    }
+
+    /// The publish URL with a fresh signature: `{endpoint}/{hub}/publish/?key=&expiration=&signature=`.
+    public func publishURL(now: Date) -> URL {
+        let expires = StoryIoTSignature.expiration(at: now, validFor: expiration)
+        let signature = StoryIoTSignature.sign(key: key, expiration: expires, secret: secret)
+        let query = [("key", key), ("expiration", expires), ("signature", signature)]
+            .map { "\($0.0)=\(Self.escaped($0.1))" }.joined(separator: "&")
+        let base = endpoint.absoluteString + "/" + Self.escaped(hub) + "/publish/"
+        // Every piece is percent-encoded, so the URL always parses.
+        return URL(string: base + "?" + query) ?? endpoint
+    }
+
+    public var description: String { "StoryIoT hub \(hub) at \(endpoint.absoluteString)" }
+
+    /// `text` with everything but RFC 3986 unreserved characters percent-encoded.
+    static func escaped(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
+    }
+
+    private static let unreserved = CharacterSet(
+        charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
+}

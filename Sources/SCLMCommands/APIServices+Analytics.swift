@@ -1,0 +1,19 @@
+import SCLMAnalytics
+import SCLMCore
+
+extension APIServices {
+    /// The StoryIoT publisher from the `iot.*` settings, or `nil` when none of them is set.
+    ///
+    /// - Throws: ``AnalyticsError`` (`.notConfigured`) for partial or malformed settings, a storage error
+    ///   when the device id cannot be stored.
+    func analyticsPublisher(context: CommandContext) async throws -> Publisher? {
+        guard let credentials = try StoryIoTCredentials.load(from: configuration) else { return nil }
+        let device = try await DeviceFacts.current(
+            store: store, configuration: configuration, environment: context.environment)
+        let client = StoryIoTClient(
+            credentials: credentials, transport: transport, clock: context.clock, timeout: requestTimeout)
+        return Publisher(
+            outbox: Outbox(store: store), client: client, device: device, retrier: retrier, clock: context.clock,
+            logger: context.logger)
+    }
+}
