@@ -83,7 +83,7 @@ extension SCLM.Events {
             let started = ContinuousClock.now
             let report = try await publisher.flush(retryParked: retryParked)
             let outcome = FlushOutcome(report: report, elapsed: ContinuousClock.now - started)
-            if !context.wantsJSON { outcome.logFailures(to: context.logger) }
+            if !context.wantsJSON { outcome.logFailures(to: context.logger, level: .error) }
             context.emit(outcome)
             if !report.isSuccess { throw ExitCode.failure }
         }
@@ -169,8 +169,8 @@ struct FlushOutcome: CommandOutput {
         return lines.joined(separator: "\n")
     }
 
-    /// Logs each distinct failure once, with how many rows it hit.
-    func logFailures(to logger: Logger) {
+    /// Logs each distinct failure once at `level`, with how many rows it hit.
+    func logFailures(to logger: Logger, level: Logger.Level) {
         var counts: [String: Int] = [:]
         var order: [String] = []
         for failure in report.failures {
@@ -179,7 +179,7 @@ struct FlushOutcome: CommandOutput {
         }
         for error in order {
             let rows = counts[error] ?? 0
-            logger.error(rows == 1 ? error : "\(rows) rows: \(error)")
+            logger.log(level, rows == 1 ? error : "\(rows) rows: \(error)")
         }
         if let reason = report.stopReason {
             logger.warning("stopped early because StoryIoT kept failing (\(reason)); the rest stays queued")

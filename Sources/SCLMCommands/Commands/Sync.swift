@@ -19,6 +19,9 @@ extension SCLM {
                 A presentation that cannot be fetched is reported and keeps its stored state; the others
                 are synced and the exit status is 1. Transient failures are retried with backoff.
                 Needs a login (`sclm login`).
+
+                When StoryIoT is configured (iot.*), pending analytics are published at the end, as by
+                `sclm events flush`; a failure there is a warning and never changes the exit status.
                 """,
             options: [
                 .option("--client", value: "id|name", help: "Sync only this client (repeatable).", repeatable: true),
@@ -52,6 +55,7 @@ extension SCLM {
             } else {
                 print(report, elapsed: elapsed, context: context)
             }
+            try await AnalyticsAfterSync.flush(services: services, context: context)
             if !report.isSuccess { throw ExitCode.failure }
         }
 
