@@ -18,8 +18,13 @@ extension ConfigKey {
     public static let iotExpiration = ConfigKey(
         "iot.expiration", help: "Seconds a StoryIoT request signature stays valid.", default: "180")
 
+    /// Seconds between background flushes while `sclm bridge` runs; 0 (the default) turns them off.
+    public static let bridgeFlushInterval = ConfigKey(
+        "bridge.flushInterval", help: "Seconds between analytics flushes while `sclm bridge` runs (0: never).",
+        default: "0", environment: "SCLM_BRIDGE_FLUSH_INTERVAL")
+
     /// The four keys that must all be set for publishing.
     public static let iotCredentialKeys: [ConfigKey] = [iotEndpoint, iotHub, iotKey, iotSecret]
 
-    static let iotKeys: [ConfigKey] = iotCredentialKeys + [iotExpiration]
+    static let iotKeys: [ConfigKey] = iotCredentialKeys + [iotExpiration, bridgeFlushInterval]
 }

@@ -23,6 +23,9 @@ extension SCLM {
                 built in. When stdin ends, running commands get 5 s to finish, then sclm exits 0 and the
                 session stays unfinished (the next run restores it).
 
+                With bridge.flushInterval N (seconds) and StoryIoT configured (iot.*), completed sessions are
+                published every N seconds while the bridge runs, as by `sclm events flush`.
+
                 --module NAME=PROGRAM starts PROGRAM (run with /bin/sh -c) as a long-running child speaking
                 the same protocol, asks it bridge.describe and routes its commands to it; a crash answers its
                 running requests 502 and restarts it with backoff.
@@ -106,6 +109,8 @@ extension SCLM {
             let environment = try await store.read { db in
                 try HostEnvironment.load(configuration: configuration, db: db, processEnvironment: context.environment)
             }
+            let flusher = try await BackgroundFlush.start(context: context)
+            defer { flusher?.cancel() }
             let output = BridgeOutput()
             let host = PresentationHost(
                 store: store, home: home, environment: environment, output: output, clock: context.clock,
