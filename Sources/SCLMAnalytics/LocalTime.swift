@@ -15,22 +15,56 @@ public enum LocalTime {
     public static func string(for date: Date, timeZoneHours: Int64, zone: TimeZone = .current) -> String {
         let exact = zone.secondsFromGMT(for: date)
         let offset = Int64(exact / 3600) == timeZoneHours ? exact : Int(timeZoneHours) * 3600
-        return utcString(for: date.addingTimeInterval(TimeInterval(offset)))
+        // Rows keep milliseconds, and a `Date` carries floating-point noise below that (0.2 µs today, more
+        // later), so the instant is rounded to milliseconds; the seven digits are .NET's 100 ns ticks.
+        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded()) + Int64(offset) * 1000
+        let (seconds, fraction) = floorDivision(milliseconds, 1000)
+        return CivilTime(epochSeconds: seconds).text + "." + padded(fraction, width: 3) + "0000"
     }
 
-    /// `date` in UTC with seven fraction digits (.NET's 100 ns ticks). The fraction is rounded to whole
-    /// microseconds first: a `Date` near today carries about 0.2 µs of floating-point noise, and rows
-    /// keep milliseconds anyway.
-    static func utcString(for date: Date) -> String {
-        let microseconds = Int64((date.timeIntervalSince1970 * 1_000_000).rounded())
-        let seconds = microseconds.quotientAndRemainder(dividingBy: 1_000_000)
-        let (whole, fraction) = seconds.remainder < 0 ? (seconds.quotient - 1, seconds.remainder + 1_000_000) : seconds
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC") ?? .gmt
-        let parts = calendar.dateComponents(
-            [.year, .month, .day, .hour, .minute, .second], from: Date(timeIntervalSince1970: TimeInterval(whole)))
-        return String(
-            format: "%04d-%02d-%02dT%02d:%02d:%02d.%07lld", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0,
-            parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0, fraction * 10)
+    /// `a / b` and `a % b` rounded towards negative infinity (instants before 1970 stay correct).
+    static func floorDivision(_ a: Int64, _ b: Int64) -> (quotient: Int64, remainder: Int64) {
+        let (quotient, remainder) = a.quotientAndRemainder(dividingBy: b)
+        return remainder < 0 ? (quotient - 1, remainder + b) : (quotient, remainder)
+    }
+
+    /// `value` in decimal with leading zeros to `width` digits.
+    static func padded(_ value: Int64, width: Int) -> String {
+        let digits = String(value)
+        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    }
+}
+
+/// A UTC calendar date and time from seconds since 1970, by integer arithmetic (the proleptic Gregorian
+/// calendar; days-to-civil after Howard Hinnant's `chrono` algorithms), without `Calendar`'s cost.
+struct CivilTime {
+    var year: Int64
+    var month: Int64
+    var day: Int64
+    var hour: Int64
+    var minute: Int64
+    var second: Int64
+
+    init(epochSeconds: Int64) {
+        let (days, secondOfDay) = LocalTime.floorDivision(epochSeconds, 86_400)
+        hour = secondOfDay / 3600
+        minute = secondOfDay % 3600 / 60
+        second = secondOfDay % 60
+        let shifted = days + 719_468
+        let era = LocalTime.floorDivision(shifted, 146_097).quotient
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shiftedMonth = (5 * dayOfYear + 2) / 153
+        day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+        month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+        year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+    }
+
+    /// `yyyy-MM-dd'T'HH:mm:ss`.
+    var text: String {
+        let date = [LocalTime.padded(year, width: 4), LocalTime.padded(month, width: 2), LocalTime.padded(day, width: 2)]
+        let time = [LocalTime.padded(hour, width: 2), LocalTime.padded(minute, width: 2), LocalTime.padded(second, width: 2)]
+        return date.joined(separator: "-") + "T" + time.joined(separator: ":")
     }
 }

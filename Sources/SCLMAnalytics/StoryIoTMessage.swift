@@ -12,7 +12,7 @@ public struct StoryIoTMessage: Sendable, Equatable {
     public let entityId: String
     /// The metadata headers, in StoryIoT's order.
     public let headers: HTTPHeaders
-    /// The body: compact JSON with sorted keys.
+    /// The body: compact JSON with sorted keys, non-ASCII as UTF-8.
     public let body: Data
 
     /// Builds the message for `entry`.
@@ -36,7 +36,7 @@ public struct StoryIoTMessage: Sendable, Equatable {
         for field in entry.kind.bodyFields {
             body[field.column] = Self.value(of: field, in: row, localTime: localTime)
         }
-        let encoded = JSONValue.object(body).encoded()
+        let encoded = Data(JSONWriter.bytes(.object(body)))
         guard encoded.count <= Self.maxBodyBytes else {
             throw MessageError(
                 "its body is \(encoded.count) bytes and StoryIoT accepts at most \(Self.maxBodyBytes) in one message")
@@ -77,16 +77,19 @@ public struct StoryIoTMessage: Sendable, Equatable {
 
     /// `text` without control characters, so a configured or stored value cannot break the header block.
     private static func headerSafe(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }))
+        let isControl: (Unicode.Scalar) -> Bool = { $0.value < 0x20 || $0.value == 0x7F }
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        return String(String.UnicodeScalarView(text.unicodeScalars.filter { !isControl($0) }))
     }
 }
 
 /// Why a row cannot be turned into a StoryIoT message; the row is parked with this reason.
-public struct MessageError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct MessageError: CategorizedError, Equatable {
     /// What is wrong with the row.
     public let reason: String
 
     init(_ reason: String) { self.reason = reason }
 
+    public var category: ErrorCategory { .policy }
     public var description: String { reason }
 }

@@ -16,14 +16,21 @@ public enum StoryIoTSignature {
     /// ```
     public static func sign(key: String, expiration: String, secret: String) -> String {
         let mac = hmacSHA512(key: Data(secret.utf8), message: Data("key=\(key)expiration=\(expiration)".utf8))
-        return mac.base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
+        let base64 = mac.base64EncodedData().map { byte in
+            switch byte {
+            case UInt8(ascii: "+"): UInt8(ascii: "-")
+            case UInt8(ascii: "/"): UInt8(ascii: "_")
+            default: byte
+            }
+        }
+        return String(decoding: base64, as: UTF8.self)
     }
 
     /// The `expiration` parameter: ISO-8601 in UTC, whole seconds (`2026-03-01T09:02:49Z`), `lifetime`
     /// after `now`.
     public static func expiration(at now: Date, validFor lifetime: Duration) -> String {
-        now.addingTimeInterval(lifetime.inSeconds).formatted(Date.ISO8601FormatStyle())
+        let seconds = (now.timeIntervalSince1970 + lifetime.inSeconds).rounded(.down)
+        return CivilTime(epochSeconds: Int64(seconds)).text + "Z"
     }
 
     /// HMAC-SHA512 of `message` under `key`, through libcrypto.

@@ -176,16 +176,27 @@ final class CurlTransfer: @unchecked Sendable {
     // MARK: - Callbacks (engine thread)
 
     private func receiveHeader(_ bytes: UnsafeRawBufferPointer) {
-        let line = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        if line.hasPrefix("HTTP/") {
+        // Parsed on the bytes: this runs for every header line of every response.
+        let line = Self.trimmed(bytes[...])
+        if line.starts(with: "HTTP/".utf8) {
             headerFields = []  // a new response (after a redirect or 100 Continue) starts
             return
         }
-        guard let colon = line.firstIndex(of: ":") else { return }
-        let name = String(line[..<colon]).trimmingCharacters(in: .whitespaces)
-        let value = String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return }
+        let name = String(decoding: Self.trimmed(line[..<colon]), as: UTF8.self)
+        let value = String(decoding: Self.trimmed(line[(colon + 1)...]), as: UTF8.self)
         if HTTPHeaders.same(name, "Set-Cookie") { receivedCookies = true }
         headerFields.append(HTTPHeader(name: name, value: value))
+    }
+
+    /// `bytes` without leading and trailing spaces, tabs, CR and LF (HTTP's optional whitespace and line end).
+    private static func trimmed(_ bytes: Slice<UnsafeRawBufferPointer>) -> Slice<UnsafeRawBufferPointer> {
+        let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D || $0 == 0x0A }
+        var start = bytes.startIndex
+        var end = bytes.endIndex
+        while start < end, isSpace(bytes[start]) { start += 1 }
+        while end > start, isSpace(bytes[end - 1]) { end -= 1 }
+        return bytes[start..<end]
     }
 
     private func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {

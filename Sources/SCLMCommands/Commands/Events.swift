@@ -60,8 +60,9 @@ extension SCLM.Events {
                 acknowledged it, so an interrupted flush loses nothing and the next one sends the rest.
                 Timeouts, 408, 429 and 5xx answers are retried with backoff (http.retries); a row StoryIoT
                 refuses for good (another 4xx, e.g. 401 for a wrong iot.secret) is parked with the reason
-                and skipped until --retry-parked. Exit status 1 when a row failed or was parked in this
-                run, 64 when StoryIoT is not configured.
+                and skipped until --retry-parked. When a row still fails after its retries, no further
+                rows are started (StoryIoT is unavailable) and they all stay queued. Exit status 1 when
+                a row failed or was parked in this run, 64 when StoryIoT is not configured.
                 """,
             options: [.flag("--retry-parked", help: "Also publish parked rows again (after fixing the cause).")])
 
@@ -96,8 +97,8 @@ extension OutboxSummary {
 
     /// `3 pending, 1 waiting, …` over the states that have rows.
     var text: String {
-        let parts = OutboxState.allCases.compactMap { state in self[state] > 0 ? "\(self[state]) \(state.rawValue)" : nil }
-        return parts.isEmpty ? "none" : parts.joined(separator: ", ")
+        OutboxState.allCases.compactMap { state in self[state] > 0 ? "\(self[state]) \(state.rawValue)" : nil }
+            .joined(separator: ", ")
     }
 }
 
@@ -116,7 +117,9 @@ struct EventListing: CommandOutput {
     }
 
     var text: String {
-        guard !events.isEmpty else { return "No analytics rows (\(summary.text))." }
+        guard !events.isEmpty else {
+            return summary.counts.isEmpty ? "No analytics rows." : "No unpublished analytics rows (all rows: \(summary.text))."
+        }
         let rows = events.map { item in
             [item.kind.rawValue, item.id, item.created, item.state.rawValue, Self.detail(of: item)]
         }
