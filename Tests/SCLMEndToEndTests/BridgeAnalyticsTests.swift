@@ -32,26 +32,33 @@ import Testing
         try #require((bridge.opened["Data"] as? [String: Any])?["sessionId"] as? String)
     }
 
+    /// Sends `commands` to the running bridge (each must succeed), ends the run, returns its session id.
+    func run(_ bridge: BridgeSession, _ commands: [(String, [String: Any])]) async throws -> String {
+        let id = try sessionId(of: bridge)
+        for (command, data) in commands {
+            #expect(await bridge.call(command, data)?["ErrorCode"] as? Int == 200, "\(command)")
+        }
+        #expect(await bridge.process.finish() == 0)
+        return id
+    }
+
     @Test func bridgeSessionsReachStoryIoTOnlyWhenCompleted() async throws {
         let bridge = try await BridgeSession(login: true)
-        let completed = try sessionId(of: bridge)
-        #expect(await bridge.call("go", ["slideName": "slide1.html"])?["ErrorCode"] as? Int == 200)
-        #expect(await bridge.call("setCustomEvent", ["key": "brand", "value": "cardiora"])?["ErrorCode"] as? Int == 200)
-        #expect(await bridge.call("go", ["slideName": "slide2.html"])?["ErrorCode"] as? Int == 200)
-        #expect(await bridge.call("closePresentation", ["mode": 1])?["ErrorCode"] as? Int == 200)
-        #expect(await bridge.process.finish() == 0)
-
+        let completed = try await run(
+            bridge,
+            [
+                ("go", ["slideName": "slide1.html"]), ("setCustomEvent", ["key": "brand", "value": "cardiora"]),
+                ("go", ["slideName": "slide2.html"]), ("closePresentation", ["mode": 1]),
+            ])
         try await bridge.restart()
-        let test = try sessionId(of: bridge)
-        #expect(await bridge.call("setCustomEvent", ["key": "draft", "value": "1"])?["ErrorCode"] as? Int == 200)
-        #expect(await bridge.call("go", ["slideName": "slide1.html"])?["ErrorCode"] as? Int == 200)
-        #expect(await bridge.call("closePresentation", ["mode": 2])?["ErrorCode"] as? Int == 200)
-        #expect(await bridge.process.finish() == 0)
-
+        let test = try await run(
+            bridge,
+            [
+                ("setCustomEvent", ["key": "draft", "value": "1"]), ("go", ["slideName": "slide1.html"]),
+                ("closePresentation", ["mode": 2]),
+            ])
         try await bridge.restart()
-        let unfinished = try sessionId(of: bridge)
-        #expect(await bridge.call("go", ["slideName": "slide2.html"])?["ErrorCode"] as? Int == 200)
-        #expect(await bridge.process.finish() == 0)
+        let unfinished = try await run(bridge, [("go", ["slideName": "slide2.html"])])
         #expect(Set([completed, test, unfinished]).count == 3)
 
         let first = try await flush(bridge)
@@ -77,9 +84,7 @@ import Testing
         }
 
         try await bridge.restart()
-        #expect(try sessionId(of: bridge) == unfinished)
-        #expect(await bridge.call("closePresentation", ["mode": 1])?["ErrorCode"] as? Int == 200)
-        #expect(await bridge.process.finish() == 0)
+        #expect(try await run(bridge, [("closePresentation", ["mode": 1])]) == unfinished)
         let second = try await flush(bridge)
         let unfinishedRows = try rowIds(of: unfinished, in: bridge)
         #expect(second["published"] as? Int == 1 + unfinishedRows.count)
