@@ -2,10 +2,6 @@ import Foundation
 import SCLMCore
 import SCLMStore
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// What every StoryIoT message says about the device and the app (`s-m-did`, `m`, `os`, `osv`, `an`,
 /// `av`, `lng`, `ns`), gathered once per flush.
 public struct DeviceFacts: Sendable, Equatable {
@@ -13,9 +9,9 @@ public struct DeviceFacts: Sendable, Equatable {
     public var deviceId: String
     /// The device model (`s-m-m`): the DMI product name, else the machine (`x86_64`).
     public var model: String
-    /// The OS name (`s-m-os`, `Linux`).
+    /// The OS name (`s-m-os`): `NAME` of os-release (`Debian GNU/Linux`), else `Linux`.
     public var os: String
-    /// The OS version (`s-m-osv`, the kernel release).
+    /// The OS version (`s-m-osv`): `VERSION_ID` of os-release (`12`), else the kernel release.
     public var osVersion: String
     /// The app name (`s-m-an`, `app.name`).
     public var appName: String
@@ -47,12 +43,14 @@ public struct DeviceFacts: Sendable, Equatable {
     public static func current(store: ContentStore, configuration: Configuration, environment: [String: String])
         async throws -> DeviceFacts
     {
-        let system = SystemNames.current()
+        let release = SystemFacts.osRelease()
         return DeviceFacts(
-            deviceId: try await deviceId(in: store), model: productName() ?? system.machine, os: system.name,
-            osVersion: system.release, appName: configuration.value(.appName) ?? "sclm",
+            deviceId: try await deviceId(in: store), model: SystemFacts.model(),
+            os: release["NAME"].flatMap { $0.isEmpty ? nil : $0 } ?? "Linux",
+            osVersion: release["VERSION_ID"] ?? SystemFacts.kernelRelease,
+            appName: configuration.value(.appName) ?? "sclm",
             appVersion: configuration.value(.appVersion) ?? SCLMVersion.current,
-            language: language(environment: environment), network: NetworkStatus.current())
+            language: SystemFacts.language(environment: environment) ?? "en", network: NetworkStatus.current())
     }
 
     /// The preferences scope and key of the device id.
@@ -70,38 +68,5 @@ public struct DeviceFacts: Sendable, Equatable {
             return created
         }
     }
-
-    /// The language code of the first locale set in `LC_ALL`, `LC_MESSAGES`, `LANG` (`de_DE.UTF-8` →
-    /// `de`); `en` when none is set or it is `C`/`POSIX`.
-    static func language(environment: [String: String]) -> String {
-        let locale = ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? ""
-        let code = locale.prefix { $0.isLetter }.lowercased()
-        return code.isEmpty || code == "c" || code == "posix" ? "en" : code
-    }
-
-    /// The DMI product name, unless missing or a firmware placeholder.
-    private static func productName() -> String? {
-        let text = (try? String(contentsOfFile: "/sys/class/dmi/id/product_name", encoding: .utf8))?
-            .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-        let placeholders: Set<String> = ["", "None", "To be filled by O.E.M.", "System Product Name", "Default string"]
-        return placeholders.contains(text) ? nil : text
-    }
 }
 
-/// The `uname(2)` names of this system.
-private struct SystemNames {
-    var name: String
-    var release: String
-    var machine: String
-
-    static func current() -> SystemNames {
-        var names = utsname()
-        guard uname(&names) == 0 else { return SystemNames(name: "Linux", release: "", machine: "unknown") }
-        return SystemNames(
-            name: text(of: &names.sysname), release: text(of: &names.release), machine: text(of: &names.machine))
-    }
-
-    private static func text<T>(of field: inout T) -> String {
-        withUnsafeBytes(of: &field) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-    }
-}

@@ -31,6 +31,29 @@ public enum SystemFacts {
         return values
     }
 
+    /// The device model: the DMI product name, unless it is missing or a placeholder some firmware reports
+    /// (`None`, `To be filled by O.E.M.`, `System Product Name`, `Default string`), else `machine`.
+    public static func model(productName: String? = SystemFacts.productName, machine: String = SystemFacts.machine)
+        -> String
+    {
+        let product = productName?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        let placeholders: Set<String> = ["", "None", "To be filled by O.E.M.", "System Product Name", "Default string"]
+        return placeholders.contains(product) ? machine : product
+    }
+
+    /// The language code of the first locale set in `LC_ALL`, `LC_MESSAGES`, `LANG` (`ca_ES.UTF-8` → `ca`),
+    /// or `nil` when none is set or it is `C`/`POSIX`.
+    public static func language(environment: [String: String]) -> String? {
+        let locale = ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? ""
+        let code = locale.prefix { $0.isLetter }
+        return code.isEmpty || code == "C" || code == "POSIX" ? nil : code.lowercased()
+    }
+
+    /// The DMI product name as the firmware reports it (`/sys/class/dmi/id/product_name`), if readable.
+    public static var productName: String? {
+        try? String(contentsOfFile: "/sys/class/dmi/id/product_name", encoding: .utf8)
+    }
+
     /// The hardware name from uname(2), e.g. `x86_64`.
     public static var machine: String { unameField(\.machine) }
 

@@ -21,7 +21,7 @@ public struct DeviceInformation: Sendable, Equatable, Codable {
     public static func current() -> DeviceInformation {
         parse(
             osRelease: SystemFacts.osRelease(),
-            productName: try? String(contentsOfFile: "/sys/class/dmi/id/product_name", encoding: .utf8),
+            productName: SystemFacts.productName,
             machine: SystemFacts.machine)
     }
 
@@ -30,20 +30,16 @@ public struct DeviceInformation: Sendable, Equatable, Codable {
     /// Missing values fall back to `Linux`, an empty version, and the machine. DMI placeholders some
     /// firmware reports (`None`, `To be filled by O.E.M.`, `System Product Name`) count as missing.
     public static func parse(osRelease fields: [String: String], productName: String?, machine: String) -> DeviceInformation {
-        let product = productName?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-        let placeholders: Set<String> = ["", "None", "To be filled by O.E.M.", "System Product Name", "Default string"]
-        return DeviceInformation(
+        DeviceInformation(
             platformName: fields["NAME"].flatMap { $0.isEmpty ? nil : $0 } ?? "Linux",
             platformVersion: fields["VERSION_ID"] ?? "",
-            platformModel: placeholders.contains(product) ? machine : product)
+            platformModel: SystemFacts.model(productName: productName, machine: machine))
     }
 
     /// The language of the device as OSAM's `DISPLAYED_LANGUAGE` wants it: the ISO code of the locale in
     /// `LC_ALL`, `LC_MESSAGES` or `LANG` (`ca_ES.UTF-8` → `CA`); `C`/`POSIX`/unset mean `EN`.
     public static func language(environment: [String: String]) -> String {
-        let locale = ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? ""
-        let code = locale.prefix { $0.isLetter }
-        return code.isEmpty || code == "C" || code == "POSIX" ? "EN" : code.uppercased()
+        SystemFacts.language(environment: environment)?.uppercased() ?? "EN"
     }
 }
 
