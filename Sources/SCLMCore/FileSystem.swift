@@ -73,10 +73,13 @@ public enum FileSystem {
     }
 
     /// Replaces the file at `path` with `data` atomically: a temporary file with `mode` in the same folder
-    /// is written, fsynced and renamed over `path`, so readers see the old or the new content, never half.
+    /// is written, fsynced (unless `durable` is false) and renamed over `path`, so readers see the old or
+    /// the new content, never half.
     ///
     /// - Throws: `SCLMError` (`.storage`), leaving the old file untouched.
-    public static func writeAtomically(_ data: Data, to path: String, mode: mode_t = 0o600) throws {
+    public static func writeAtomically(_ data: Data, to path: String, mode: mode_t = 0o600, durable: Bool = true)
+        throws
+    {
         let temporary = "\(path).tmp-\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
         guard fd >= 0 else { throw storageError("write \(path)", errno: errno) }
@@ -93,14 +96,24 @@ public enum FileSystem {
                 offset += written
             }
         }
-        if failure == 0, fchmod(fd, mode) != 0 || fsync(fd) != 0 { failure = errno }
+        if failure == 0, fchmod(fd, mode) != 0 || (durable && fsync(fd) != 0) { failure = errno }
         close(fd)
         if failure == 0, rename(temporary, path) != 0 { failure = errno }
         guard failure == 0 else {
             unlink(temporary)
             throw storageError("write \(path)", errno: failure)
         }
-        syncDirectory(containing: path)
+        if durable { syncDirectory(containing: path) }
+    }
+
+    /// Flushes the file at `path` to disk (`fsync`).
+    ///
+    /// - Throws: `SCLMError` (`.storage`).
+    public static func syncFile(_ path: String) throws {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw storageError("open \(path)", errno: errno) }
+        defer { close(fd) }
+        if fsync(fd) != 0 { throw storageError("flush \(path) to disk", errno: errno) }
     }
 
     /// Flushes the folder entry of `path` to disk, so a completed rename survives a crash.

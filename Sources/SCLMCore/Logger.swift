@@ -25,20 +25,31 @@ public struct Logger: Sendable {
     public let minimumLevel: Level
     /// Whether labels are coloured (a TTY and no `NO_COLOR`).
     public let usesColor: Bool
-    private let sink: StandardStream
+    private let writeLine: @Sendable (String) -> Void
 
     /// Creates a logger writing to `sink` (standard error by default).
     public init(minimumLevel: Level = .info, usesColor: Bool = false, sink: StandardStream = .standardError) {
+        self.init(minimumLevel: minimumLevel, usesColor: usesColor) { sink.writeLine($0) }
+    }
+
+    /// Creates a logger that hands each finished line to `writeLine` (e.g. a live progress display that
+    /// prints it above its bars).
+    public init(minimumLevel: Level = .info, usesColor: Bool = false, writeLine: @escaping @Sendable (String) -> Void) {
         self.minimumLevel = minimumLevel
         self.usesColor = usesColor
-        self.sink = sink
+        self.writeLine = writeLine
+    }
+
+    /// The same logger with its lines handed to `writeLine` instead.
+    public func redirected(to writeLine: @escaping @Sendable (String) -> Void) -> Logger {
+        Logger(minimumLevel: minimumLevel, usesColor: usesColor, writeLine: writeLine)
     }
 
     /// Writes `message` at `level` if the level is enabled.
     public func log(_ level: Level, _ message: @autoclosure () -> String) {
         guard level >= minimumLevel else { return }
         let label = usesColor ? Logger.colored(level) : level.label
-        sink.writeLine(level == .info ? message() : "\(label): \(message())")
+        writeLine(level == .info ? message() : "\(label): \(message())")
     }
 
     /// Logs at debug level.

@@ -246,7 +246,9 @@ final class CurlTransfer: @unchecked Sendable {
         if !final, let lastProgress, now - lastProgress < .milliseconds(100) { return }
         lastProgress = now
         progress(
-            DownloadProgress(fileBytes: file.size, expectedFileBytes: file.expectedSize, receivedBytes: file.received))
+            DownloadProgress(
+                fileBytes: file.size, expectedFileBytes: file.expectedSize, receivedBytes: file.received,
+                entityTag: file.entityTag))
     }
 
     private var responseStatus: Int {

@@ -28,6 +28,8 @@ final class DownloadFile {
     private(set) var expectedSize: Int64?
     /// How the server answered, once known.
     private(set) var outcome: DownloadResult.Outcome?
+    /// The `ETag` of the response whose body is written, once known.
+    private(set) var entityTag: String?
 
     /// Opens (creating with mode 0600) `request.destinationPath` and cuts it to the resume offset.
     ///
@@ -87,6 +89,7 @@ final class DownloadFile {
         default:
             return false
         }
+        entityTag = headers["ETag"]
         if let contentLength, contentLength >= 0 {
             expectedSize = size + contentLength
             try checkBudget(adding: contentLength)

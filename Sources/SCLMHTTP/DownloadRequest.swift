@@ -36,12 +36,16 @@ public struct DownloadProgress: Sendable, Equatable {
     public var expectedFileBytes: Int64?
     /// Bytes of body received by this request.
     public var receivedBytes: Int64
+    /// The `ETag` of the response being written, so a caller can persist it for a later resume while the
+    /// transfer is still running.
+    public var entityTag: String?
 
     /// Creates a progress report.
-    public init(fileBytes: Int64, expectedFileBytes: Int64?, receivedBytes: Int64) {
+    public init(fileBytes: Int64, expectedFileBytes: Int64?, receivedBytes: Int64, entityTag: String? = nil) {
         self.fileBytes = fileBytes
         self.expectedFileBytes = expectedFileBytes
         self.receivedBytes = receivedBytes
+        self.entityTag = entityTag
     }
 }
 

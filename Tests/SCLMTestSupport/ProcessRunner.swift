@@ -81,50 +81,28 @@ public enum ProcessRunner {
         _ executable: String, _ arguments: [String], stdin: Data = Data(), environment: [String: String] = [:],
         timeout: TimeInterval = 60
     ) throws -> ProcessResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        var env = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "NO_COLOR": "1"]
-        env["HOME"] = ProcessInfo.processInfo.environment["HOME"]
-        process.environment = env.merging(environment) { _, new in new }
-        let input = Pipe()
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let collected = Collected()
-        let group = DispatchGroup()
-        for (pipe, isOutput) in [(output, true), (errors, false)] {
-            group.enter()
-            DispatchQueue.global().async {
-                let data = pipe.fileHandleForReading.readDataToEndOfFile()
-                collected.set(data, isOutput: isOutput)
-                group.leave()
-            }
-        }
-        try? input.fileHandleForWriting.write(contentsOf: stdin)
-        try? input.fileHandleForWriting.close()
-        if group.wait(timeout: .now() + timeout) == .timedOut {
-            process.terminate()
-            group.wait()
-        }
-        process.waitUntilExit()
-        let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
-        return ProcessResult(status: status, stdout: collected.output, stderr: collected.errors)
+        try start(executable, arguments, stdin: stdin, environment: environment).waitUntilExit(timeout: timeout)
     }
 
-    private final class Collected: @unchecked Sendable {
-        private let lock = NSLock()
-        private var outputData = Data()
-        private var errorData = Data()
+    /// Starts `executable` with `arguments` without waiting, for tests that watch or signal it.
+    ///
+    /// - Parameter environment: added to a minimal environment (PATH, HOME, NO_COLOR=1).
+    /// - Throws: when the process cannot be started.
+    public static func start(
+        _ executable: String, _ arguments: [String], stdin: Data = Data(), environment: [String: String] = [:]
+    ) throws -> RunningProcess {
+        var env = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "NO_COLOR": "1"]
+        env["HOME"] = ProcessInfo.processInfo.environment["HOME"]
+        return try RunningProcess(
+            executable, arguments, stdin: stdin, environment: env.merging(environment) { _, new in new })
+    }
 
-        func set(_ data: Data, isOutput: Bool) {
-            lock.withLock { if isOutput { outputData = data } else { errorData = data } }
-        }
-
-        var output: String { lock.withLock { String(decoding: outputData, as: UTF8.self) } }
-        var errors: String { lock.withLock { String(decoding: errorData, as: UTF8.self) } }
+    /// Starts `sclm` with `arguments` (and `--home` when given) without waiting.
+    ///
+    /// - Throws: when the process cannot be started.
+    public static func startSclm(
+        _ arguments: [String], home: String? = nil, environment: [String: String] = [:]
+    ) throws -> RunningProcess {
+        try start(sclmPath, (home.map { ["--home", $0] } ?? []) + arguments, environment: environment)
     }
 }

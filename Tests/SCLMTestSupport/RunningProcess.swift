@@ -1,0 +1,121 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A child process started by ``ProcessRunner``, whose output can be watched while it runs and which can
+/// be signalled (Ctrl-C tests) before it is waited for.
+public final class RunningProcess: Sendable {
+    private let process: Mutex<Process>
+    private let output = Buffer()
+    private let errors = Buffer()
+    private let readersDone = DispatchGroup()
+
+    /// The process id.
+    public let pid: Int32
+
+    /// Starts `executable` with `arguments`, writes `stdin` to it and closes it.
+    ///
+    /// The child starts with no signal blocked: threads of the test runner (and of Dispatch) block SIGINT
+    /// and SIGTERM, and a child inherits the mask of the thread that spawns it, which would make it deaf to
+    /// the very signals a cancellation test sends.
+    ///
+    /// - Throws: when the process cannot be started.
+    public init(_ executable: String, _ arguments: [String], stdin: Data, environment: [String: String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = environment
+        let input = Pipe()
+        let outputPipe = Pipe()
+        let errorPipe = Pipe()
+        process.standardInput = input
+        process.standardOutput = outputPipe
+        process.standardError = errorPipe
+        try RunningProcess.withUnblockedSignals { try process.run() }
+        self.process = Mutex(process)
+        pid = process.processIdentifier
+        collect(outputPipe, into: output)
+        collect(errorPipe, into: errors)
+        try? input.fileHandleForWriting.write(contentsOf: stdin)
+        try? input.fileHandleForWriting.close()
+    }
+
+    /// Everything written to stdout so far.
+    public var stdout: String { output.text }
+
+    /// Everything written to stderr so far.
+    public var stderr: String { errors.text }
+
+    /// Whether the process is still running.
+    public var isRunning: Bool { process.withLock { $0.isRunning } }
+
+    /// Sends `signal` (e.g. `SIGINT`) to the process.
+    public func send(_ signal: Int32) { kill(pid, signal) }
+
+    /// Waits until stdout satisfies `condition` (checked every 20 ms) or the process exits.
+    ///
+    /// - Returns: whether the condition was met.
+    public func waitForOutput(timeout: Duration = .seconds(30), _ condition: (String) -> Bool) async throws -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if condition(stdout) { return true }
+            if !isRunning { return condition(stdout) }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return false
+    }
+
+    /// Waits for the process to exit (killing it after `timeout` seconds) and collects its output, on a
+    /// thread of its own so no thread of the cooperative pool is held.
+    public func result(timeout: TimeInterval = 60) async -> ProcessResult {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: self.waitUntilExit(timeout: timeout)) }.start()
+        }
+    }
+
+    /// Blocks until the process exits (killing it after `timeout` seconds) and returns its output.
+    public func waitUntilExit(timeout: TimeInterval = 60) -> ProcessResult {
+        if readersDone.wait(timeout: .now() + timeout) == .timedOut {
+            send(SIGKILL)
+            readersDone.wait()
+        }
+        let (reason, status) = process.withLock { process in
+            process.waitUntilExit()
+            return (process.terminationReason, process.terminationStatus)
+        }
+        return ProcessResult(status: reason == .uncaughtSignal ? 128 + status : status, stdout: stdout, stderr: stderr)
+    }
+
+    private func collect(_ pipe: Pipe, into buffer: Buffer) {
+        readersDone.enter()
+        let handle = pipe.fileHandleForReading
+        DispatchQueue.global().async { [readersDone] in
+            while case let data = handle.availableData, !data.isEmpty {
+                buffer.append(data)
+            }
+            readersDone.leave()
+        }
+    }
+
+    /// Bytes read from one of the child's pipes so far.
+    private final class Buffer: Sendable {
+        private let data = Mutex(Data())
+
+        func append(_ bytes: Data) { data.withLock { $0.append(bytes) } }
+
+        var text: String { data.withLock { String(decoding: $0, as: UTF8.self) } }
+    }
+
+    /// Runs `body` with this thread's signal mask cleared, so a child spawned in it starts unmasked.
+    private static func withUnblockedSignals<T>(_ body: () throws -> T) rethrows -> T {
+        var none = sigset_t()
+        var previous = sigset_t()
+        sigemptyset(&none)
+        pthread_sigmask(SIG_SETMASK, &none, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        return try body()
+    }
+}
