@@ -24,7 +24,7 @@ let package = Package(
         .target(name: "SCLMHTTP", dependencies: ["SCLMCore", "CCurl"]),
         .target(name: "SCLMAuth", dependencies: ["SCLMCore", "SCLMHTTP", "SCLMStore"]),
         .target(name: "SCLMArchive", dependencies: ["SCLMCore", "CArchive"]),
-        .target(name: "SCLMSync", dependencies: ["SCLMCore", "SCLMHTTP", "SCLMAuth", "SCLMStore"]),
+        .target(name: "SCLMSync", dependencies: ["SCLMCore", "SCLMHTTP", "SCLMAuth", "SCLMStore", "SCLMArchive"]),
         .target(name: "SCLMPolicy", dependencies: ["SCLMCore"]),
         .target(name: "SCLMOSAM", dependencies: ["SCLMCore", "SCLMPolicy", "SCLMStore", "SCLMHTTP"]),
         .target(name: "SCLMAnalytics", dependencies: ["SCLMCore", "SCLMHTTP", "SCLMStore", "CCrypto"]),

@@ -15,20 +15,22 @@ struct APIServices {
     let requestTimeout: Duration
     private let logger: Logger
 
-    /// Opens the store (creating the home) and builds the transport from `http.*` settings.
+    /// Opens the store (creating the home) and builds the transport from `http.*` settings; diagnostics
+    /// go to `logger` (the context's by default).
     ///
     /// - Throws: `SCLMError` (`.usage`) for a malformed setting, or a storage error.
-    init(context: CommandContext) throws {
+    init(context: CommandContext, logger: Logger? = nil) throws {
+        let logger = logger ?? context.logger
         configuration = try context.configuration()
         store = try context.store()
         let transportConfiguration = CurlTransport.Configuration(
             caBundlePath: configuration.value(.caBundle), cookieJarPath: context.home.cookieJarPath,
             connectTimeout: try APIServices.seconds(.connectTimeout, in: configuration),
             stallTimeout: try APIServices.seconds(.stallTimeout, in: configuration))
-        transport = CurlTransport(configuration: transportConfiguration, logger: context.logger)
+        transport = CurlTransport(configuration: transportConfiguration, logger: logger)
         retrier = Retrier(policy: RetryPolicy(maxAttempts: 1 + (try APIServices.number(.retries, in: configuration))))
         requestTimeout = try APIServices.seconds(.requestTimeout, in: configuration)
-        logger = context.logger
+        self.logger = logger
     }
 
     /// The token endpoint from `auth.url`, `auth.clientId`, `auth.clientSecret`.

@@ -25,6 +25,7 @@ public final class CommandContext: Sendable {
     /// The current time.
     public let clock: any WallClock
     private let openedStore = Mutex<ContentStore?>(nil)
+    private let noticeWriter = Mutex<(@Sendable (String) -> Void)?>(nil)
 
     /// Creates a context.
     public init(
@@ -63,6 +64,22 @@ public final class CommandContext: Sendable {
             cached = store
             return store
         }
+    }
+
+    /// Shows a notice the runner prints while a command is running (e.g. "Cancelling…" after Ctrl-C) on
+    /// stderr, or through the writer a live display installed with ``setNoticeWriter(_:)``.
+    public func showNotice(_ line: String) {
+        if let writer = noticeWriter.withLock({ $0 }) {
+            writer(line)
+        } else {
+            StandardStream.standardError.writeLine(line)
+        }
+    }
+
+    /// Routes ``showNotice(_:)`` through `writer` (a live display that must not be drawn over), or back to
+    /// stderr with `nil`.
+    public func setNoticeWriter(_ writer: (@Sendable (String) -> Void)?) {
+        noticeWriter.withLock { $0 = writer }
     }
 
     /// Prints one line on stdout.

@@ -29,7 +29,7 @@ public enum CommandRunner {
             try command.validate()
             try await command.run(context)
         }
-        let signals = SignalWatcher { task.cancel() }
+        let signals = SignalWatcher(notice: { context.showNotice($0) }) { task.cancel() }
         defer { signals.stop() }
         switch await task.result {
         case .success: return 0
@@ -95,7 +95,8 @@ public enum CommandRunner {
 final class SignalWatcher {
     private let sources: [any DispatchSourceSignal]
 
-    init(onSignal: @escaping @Sendable () -> Void) {
+    /// Watches the signals; `notice` shows the "Cancelling…" line, `onSignal` cancels the work.
+    init(notice: @escaping @Sendable (String) -> Void, onSignal: @escaping @Sendable () -> Void) {
         let queue = DispatchQueue(label: "sclm.signals")
         let count = Counter()
         sources = [SIGINT, SIGTERM].map { number in
@@ -103,7 +104,7 @@ final class SignalWatcher {
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler {
                 if count.increment() > 1 { exit(ErrorCategory.cancelled.exitCode) }
-                StandardStream.standardError.writeLine("Cancelling… (press Ctrl-C again to quit at once)")
+                notice("Cancelling… (press Ctrl-C again to quit at once)")
                 onSignal()
             }
             source.resume()

@@ -52,6 +52,15 @@ public struct ParsedArguments: Sendable, Equatable {
         return positionals[index]
     }
 
+    /// The positional at `index` as an id (a whole number), e.g. a presentation id.
+    ///
+    /// - Throws: ``ValidationError`` naming `name` when it is missing or not a number.
+    public func identifier(_ index: Int, named name: String) throws -> Int64 {
+        let text = try positional(index, named: name)
+        guard let id = Int64(text) else { throw ValidationError("<\(name)> must be a number, got '\(text)'") }
+        return id
+    }
+
     mutating func addValue(_ value: String, for name: String) { values[name, default: []].append(value) }
     mutating func addFlag(_ name: String) { flags[name, default: 0] += 1 }
 }

@@ -16,8 +16,8 @@ public struct SCLM: Command {
             74 I/O, 75 temporary failure, 77 login needed, 130 cancelled.
             """,
         subcommands: [
-            Login.self, Logout.self, Whoami.self, Sync.self, List.self, Show.self, Status.self, Config.self,
-            Validate.self, Bridge.self, Osam.self, Events.self,
+            Login.self, Logout.self, Whoami.self, Sync.self, List.self, Show.self, Content.self, Status.self,
+            Config.self, Validate.self, Bridge.self, Osam.self, Events.self,
         ]
     )
 

@@ -5,7 +5,10 @@ import SCLMCore
 public struct SyncError: CategorizedError {
     /// The kind of failure. New kinds may be added; do not switch exhaustively.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private enum Base: String, Hashable, Sendable { case fetchFailed, badResponse, unknownClient, writeFailed }
+        private enum Base: String, Hashable, Sendable {
+            case fetchFailed, badResponse, unknownClient, writeFailed, unknownPresentation, downloadFailed, badPackage
+            case installFailed
+        }
         private let base: Base
 
         /// A request for `subject` failed (see ``SyncError/cause``).
@@ -16,6 +19,15 @@ public struct SyncError: CategorizedError {
         public static let unknownClient = Code(base: .unknownClient)
         /// Storing or removing `subject` locally failed.
         public static let writeFailed = Code(base: .writeFailed)
+        /// A `--presentation` value matches no presentation of the selected clients.
+        public static let unknownPresentation = Code(base: .unknownPresentation)
+        /// Downloading `subject` (a package or media file) failed (see ``SyncError/cause``).
+        public static let downloadFailed = Code(base: .downloadFailed)
+        /// What the server sent for `subject` cannot be installed: no download URL, the wrong size, an
+        /// unsafe media file name.
+        public static let badPackage = Code(base: .badPackage)
+        /// Unpacking or swapping in `subject` failed (see ``SyncError/cause``, which names the rule broken).
+        public static let installFailed = Code(base: .installFailed)
 
         public var description: String { base.rawValue }
     }
@@ -39,8 +51,9 @@ public struct SyncError: CategorizedError {
 
     public var category: ErrorCategory {
         switch code {
-        case .unknownClient: .notFound
+        case .unknownClient, .unknownPresentation: .notFound
         case .badResponse: .network
+        case .badPackage: .archive
         default: cause?.category ?? .internal
         }
     }
@@ -54,6 +67,14 @@ public struct SyncError: CategorizedError {
             return "no client \(subject)\(detail.map { "; known clients: \($0)" } ?? "")"
         case .writeFailed:
             return "cannot store \(subject): \(cause?.userMessage ?? detail ?? "unknown error")"
+        case .unknownPresentation:
+            return "no presentation \(subject)\(detail.map { "; \($0)" } ?? "")"
+        case .downloadFailed:
+            return "cannot download \(subject): \(cause?.userMessage ?? detail ?? "unknown error")"
+        case .badPackage:
+            return "cannot install \(subject): \(detail ?? cause?.userMessage ?? "unusable server data")"
+        case .installFailed:
+            return "cannot install \(subject): \(cause?.userMessage ?? detail ?? "unknown error")"
         default:
             return "cannot fetch \(subject): \(cause?.userMessage ?? detail ?? "unknown error")"
         }

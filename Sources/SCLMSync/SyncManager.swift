@@ -1,20 +1,27 @@
 import Foundation
 import SCLMAuth
 import SCLMCore
+import SCLMHTTP
 import SCLMStore
 
 /// What `sclm sync` is asked to do.
 public struct SyncOptions: Sendable, Equatable {
     /// Which clients.
     public var clients: ClientSelection
+    /// Which presentations of those clients get content; empty means all of them.
+    public var presentations: [Int64]
     /// Requests (metadata) or transfers (content) in flight at once.
     public var jobs: Int
     /// Stop after the metadata phase.
     public var metadataOnly: Bool
 
     /// Creates options.
-    public init(clients: ClientSelection = ClientSelection(), jobs: Int = 4, metadataOnly: Bool = false) {
+    public init(
+        clients: ClientSelection = ClientSelection(), presentations: [Int64] = [], jobs: Int = 4,
+        metadataOnly: Bool = false
+    ) {
         self.clients = clients
+        self.presentations = presentations
         self.jobs = max(1, jobs)
         self.metadataOnly = metadataOnly
     }
@@ -22,10 +29,10 @@ public struct SyncOptions: Sendable, Equatable {
 
 /// Keeps the local catalog in step with the server (DESIGN §5).
 ///
-/// ``sync(_:)`` runs the metadata phase, then works out which presentations need content
-/// (``contentCandidates(clientIds:)``); the content phase (download, verify, install) is where issue #4
-/// plugs in, between the two, and the result is recorded in the `lastSyncAt`/`lastSyncResult`
-/// preferences either way.
+/// ``sync(_:events:)`` runs the metadata phase, then (unless `metadataOnly`) the content phase
+/// (``ContentPhase``: download, verify, install each selected presentation that needs it), then lists
+/// what is still not installed (``contentCandidates(clientIds:)``); the result is recorded in the
+/// `lastSyncAt`/`lastSyncResult` preferences either way.
 ///
 /// The metadata phase fetches the client list, then only presentations that are new or whose revision
 /// moved, at most `jobs` at a time, with the slides and media files whose revision moved; it stores
@@ -36,31 +43,57 @@ public actor SyncManager {
     private let service: SyncService
     private let store: ContentStore
     private let home: Home
+    private let transport: any HTTPTransport
+    private let installer: any PackageInstaller
+    private let retryPolicy: RetryPolicy
     private let clock: any WallClock
     private let logger: Logger?
 
     /// Creates a manager.
+    ///
+    /// - Parameters:
+    ///   - service: the content API.
+    ///   - store: the database.
+    ///   - home: where content, cache and locks live.
+    ///   - transport: what downloads packages and media files from their signed URLs (no bearer token).
+    ///   - installer: what unpacks and swaps in packages.
+    ///   - retryPolicy: how dropped or failed downloads are retried (they resume each time).
+    ///   - clock: the current time, for `installedAt` and the sync preferences.
+    ///   - logger: receives retries and removals.
     public init(
-        service: SyncService, store: ContentStore, home: Home, clock: any WallClock = SystemClock(),
+        service: SyncService, store: ContentStore, home: Home, transport: any HTTPTransport,
+        installer: any PackageInstaller, retryPolicy: RetryPolicy = RetryPolicy(), clock: any WallClock = SystemClock(),
         logger: Logger? = nil
     ) {
         self.service = service
         self.store = store
         self.home = home
+        self.transport = transport
+        self.installer = installer
+        self.retryPolicy = retryPolicy
         self.clock = clock
         self.logger = logger
     }
 
     /// Runs a sync and records its result.
     ///
-    /// - Throws: ``SyncError`` when the client list cannot be had, ``AuthError``, ``StoreError``,
-    ///   `CancellationError`.
-    public func sync(_ options: SyncOptions) async throws -> SyncReport {
+    /// - Parameters:
+    ///   - options: what to sync.
+    ///   - events: receives the content phase's events (from many threads; must be quick).
+    /// - Throws: ``SyncError`` when the client list cannot be had or a `--presentation` is unknown,
+    ///   ``AuthError``, ``StoreError``, `CancellationError`.
+    public func sync(_ options: SyncOptions, events: @escaping @Sendable (ContentEvent) -> Void = { _ in }) async throws
+        -> SyncReport
+    {
         do {
             let metadata = try await syncMetadata(options)
-            // The content phase (issue #4) downloads and installs `pendingContent` here unless metadataOnly.
+            let clientIds = Set(metadata.clientIds)
+            var content: ContentReport?
+            if !options.metadataOnly {
+                content = try await syncContent(options, clientIds: clientIds, events: events)
+            }
             let report = SyncReport(
-                metadata: metadata, pendingContent: try await contentCandidates(clientIds: Set(metadata.clientIds)))
+                metadata: metadata, content: content, pendingContent: try await contentCandidates(clientIds: clientIds))
             await record(result: report.isSuccess ? "ok" : "failed")
             return report
         } catch {
@@ -100,6 +133,21 @@ public actor SyncManager {
             failures: failures)
     }
 
+    /// The content phase alone, for the presentations of `clientIds` that `options` selects.
+    ///
+    /// - Throws: ``SyncError`` (`.unknownPresentation`), ``AuthError``, ``StoreError``, `CancellationError`.
+    public func syncContent(
+        _ options: SyncOptions, clientIds: Set<Int64>, events: @escaping @Sendable (ContentEvent) -> Void = { _ in }
+    ) async throws -> ContentReport {
+        let stored = try await store.read { db in try db.presentationSummaries() }
+        let plan = try ContentPlan.make(stored: stored, clientIds: clientIds, presentationIds: options.presentations)
+        let phase = ContentPhase(
+            store: store, home: home, service: service,
+            downloader: BlobDownloader(transport: transport, retryPolicy: retryPolicy, logger: logger),
+            installer: installer, clock: clock, events: ContentEventSink(events))
+        return try await phase.run(plan, width: options.jobs)
+    }
+
     /// Presentations of `clientIds` (all when `nil`) whose content is not installed at the server's
     /// revision and that the server does not mark `skip`.
     ///
@@ -107,8 +155,7 @@ public actor SyncManager {
     public func contentCandidates(clientIds: Set<Int64>?) async throws -> [ContentCandidate] {
         try await store.read { db in
             try db.presentationSummaries().filter { summary in
-                [.readyToDownload, .updateAvailable].contains(summary.syncState) && !summary.skip
-                    && (clientIds?.contains(summary.clientId) ?? true)
+                summary.needsContent && !summary.skip && (clientIds?.contains(summary.clientId) ?? true)
             }.map { summary in
                 ContentCandidate(
                     presentationId: summary.presentationId, clientId: summary.clientId, name: summary.name,

@@ -36,7 +36,8 @@ public struct MetadataReport: Sendable, Equatable, Encodable {
     public var failures: [SyncFailure]
 }
 
-/// A presentation whose content the content phase has to download or update (issue #4 consumes this).
+/// A presentation whose content is not installed at the server's revision (after a metadata-only sync,
+/// or what a content phase could not install).
 public struct ContentCandidate: Sendable, Equatable, Encodable {
     public var presentationId: Int64
     public var clientId: Int64
@@ -45,7 +46,7 @@ public struct ContentCandidate: Sendable, Equatable, Encodable {
     public var revision: Int64
     /// The installed revision, for an update.
     public var installedRevision: Int64?
-    /// `readyToDownload` or `updateAvailable`.
+    /// Usually `readyToDownload` or `updateAvailable`.
     public var syncState: SyncState
     /// The package the server describes (size, blob id), if any.
     public var package: ContentPackageRecord?
@@ -55,9 +56,11 @@ public struct ContentCandidate: Sendable, Equatable, Encodable {
 public struct SyncReport: Sendable, Equatable, Encodable {
     /// The metadata phase.
     public var metadata: MetadataReport
-    /// Presentations whose content is not installed at the server's revision.
+    /// The content phase (`nil` for a metadata-only sync).
+    public var content: ContentReport?
+    /// Presentations whose content is not installed at the server's revision after the sync.
     public var pendingContent: [ContentCandidate]
 
-    /// Whether nothing failed.
-    public var isSuccess: Bool { metadata.failures.isEmpty }
+    /// Whether nothing failed (presentations another process was installing are not failures).
+    public var isSuccess: Bool { metadata.failures.isEmpty && (content?.failures.isEmpty ?? true) }
 }

@@ -14,9 +14,7 @@ extension SCLM {
         let presentationId: Int64
 
         public init(parsing arguments: ParsedArguments) throws {
-            let text = try arguments.positional(0, named: "presentation-id")
-            guard let id = Int64(text) else { throw ValidationError("presentation id must be a number, got '\(text)'") }
-            presentationId = id
+            presentationId = try arguments.identifier(0, named: "presentation-id")
         }
 
         public func run(_ context: CommandContext) async throws {

@@ -5,87 +5,92 @@ import SCLMStore
 import SCLMSync
 
 extension SCLM {
-    /// `sclm sync`: bring the local catalog (and, with issue #4, the content) in step with the server.
+    /// `sclm sync`: bring the local catalog and the installed content in step with the server.
     public struct Sync: Command {
         public static let configuration = CommandConfiguration(
             commandName: "sync",
-            abstract: "Synchronize clients and presentations from the StoryCLM server.",
+            abstract: "Synchronize clients and presentations and install their content from the StoryCLM server.",
             discussion: """
-                Fetches the client list, then only the presentations that are new or whose revision moved,
-                with their slides, media-file records and package record, and stores everything in one
+                Metadata: fetches the client list, then only the presentations that are new or whose revision
+                moved, with their slides, media-file records and package record, and stores everything in one
                 transaction. Presentations the server no longer lists are removed with their content.
-                Installed presentations whose revision moved are marked "update available".
 
-                A presentation that cannot be fetched is reported and keeps its stored state; the others
-                are synced and the exit status is 1. Transient failures are retried with backoff.
-                Needs a login (`sclm login`).
+                Content: every selected presentation whose installed revision is not the server's (and that
+                the server does not mark skip) is downloaded into the cache (resuming an interrupted
+                download), checked, unpacked under the package policy beside its folder and swapped in with
+                rename(2); media files the package lacks are downloaded into sources/mediafiles/. A
+                presentation another sclm process is working on is reported busy and left to it.
+
+                On a terminal a live display shows each transfer and the total; --json prints one JSON event
+                per line instead. Ctrl-C stops within a second, keeps partial downloads for the next run and
+                exits 130. A failed presentation keeps its previous revision; the others go on; the summary
+                lists each failure and the exit status is 1. Needs a login (`sclm login`).
 
                 When StoryIoT is configured (iot.*), pending analytics are published at the end, as by
                 `sclm events flush`; a failure there is a warning and never changes the exit status.
                 """,
             options: [
                 .option("--client", value: "id|name", help: "Sync only this client (repeatable).", repeatable: true),
+                .option(
+                    "--presentation", value: "id", help: "Install content only for this presentation (repeatable).",
+                    repeatable: true),
                 .flag("--metadata-only", help: "Sync metadata only, no content."),
-                .option("--jobs", value: "n", help: "Requests in flight at once (default: sync.jobs, 4)."),
+                .option("--jobs", value: "n", help: "Requests and transfers in flight at once (default: sync.jobs, 4)."),
             ])
 
         let clients: [String]
+        let presentations: [Int64]
         let metadataOnly: Bool
         let jobs: Int?
 
         public init(parsing arguments: ParsedArguments) throws {
             clients = arguments.values("--client")
+            presentations = try arguments.values("--presentation").map { text in
+                guard let id = Int64(text) else {
+                    throw ValidationError("--presentation needs a presentation id (a number), got '\(text)'")
+                }
+                return id
+            }
             metadataOnly = arguments.flag("--metadata-only")
             jobs = try arguments.integer("--jobs", in: 1...64)
         }
 
+        public func validate() throws {
+            if metadataOnly, !presentations.isEmpty {
+                throw ValidationError("--presentation selects content to install; it cannot go with --metadata-only")
+            }
+        }
+
         public func run(_ context: CommandContext) async throws {
-            let services = try APIServices(context: context)
+            let printer = SyncProgressPrinter.make(for: context)
+            let logger = printer.style == .live ? context.logger.redirected(to: printer.printAbove) : context.logger
+            if printer.style == .live { context.setNoticeWriter(printer.printAbove) }
+            defer { context.setNoticeWriter(nil) }
+            let services = try APIServices(context: context, logger: logger)
             let manager = SyncManager(
                 service: try services.syncService(clock: context.clock), store: services.store, home: context.home,
-                clock: context.clock, logger: context.logger)
+                transport: services.transport, installer: ArchivePackageInstaller(), retryPolicy: services.retrier.policy,
+                clock: context.clock, logger: logger)
             let width = try jobs ?? min(64, max(1, APIServices.number(.syncJobs, in: services.configuration)))
+            let options = SyncOptions(
+                clients: ClientSelection(clients), presentations: presentations, jobs: width, metadataOnly: metadataOnly)
             let started = ContinuousClock.now
-            let report = try await manager.sync(
-                SyncOptions(clients: ClientSelection(clients), jobs: width, metadataOnly: metadataOnly))
-            let elapsed = ContinuousClock.now - started
-            for failure in report.metadata.failures { context.logger.error(failure.message) }
-            if context.wantsJSON {
-                context.printJSON(SyncResultEvent(report: report, seconds: elapsed))
-            } else {
-                print(report, elapsed: elapsed, context: context)
+            let report: SyncReport
+            do {
+                report = try await manager.sync(options, events: printer.handle)
+            } catch is CancellationError {
+                printer.finish()
+                SyncSummary.printCancelled(tally: printer.tally, elapsed: ContinuousClock.now - started, context: context)
+                throw ExitCode(ErrorCategory.cancelled.exitCode)
+            } catch {
+                printer.finish()
+                throw error
             }
+            printer.finish()
+            for failure in report.metadata.failures { context.logger.error(failure.message) }
+            SyncSummary(report: report, names: printer.names, elapsed: ContinuousClock.now - started).print(to: context)
             try await AnalyticsAfterSync.flush(services: services, context: context)
             if !report.isSuccess { throw ExitCode.failure }
         }
-
-        private func print(_ report: SyncReport, elapsed: Duration, context: CommandContext) {
-            let metadata = report.metadata
-            let clients = metadata.clientIds.count == 1 ? "1 client" : "\(metadata.clientIds.count) clients"
-            context.print(
-                "Synced \(clients), \(metadata.presentations) presentation(s): \(metadata.added.count) new, "
-                    + "\(metadata.updated.count) updated, \(metadata.removed.count) removed, \(metadata.unchanged) unchanged"
-                    + "\(metadata.failures.isEmpty ? "" : ", \(metadata.failures.count) failed") in \(elapsed.shortDescription)."
-            )
-            if !report.pendingContent.isEmpty {
-                context.print("\(report.pendingContent.count) presentation(s) have content to download or update.")
-            }
-        }
-    }
-}
-
-/// The `--json` line of `sclm sync`.
-struct SyncResultEvent: Encodable {
-    let event = "result"
-    let ok: Bool
-    let metadata: MetadataReport
-    let pendingContent: [ContentCandidate]
-    let seconds: Double
-
-    init(report: SyncReport, seconds: Duration) {
-        ok = report.isSuccess
-        metadata = report.metadata
-        pendingContent = report.pendingContent
-        self.seconds = seconds.inSeconds
     }
 }

@@ -1,0 +1,116 @@
+import Foundation
+import SCLMCore
+import SCLMStore
+import SCLMSync
+
+extension SCLM {
+    /// `sclm content`: find or remove a presentation's installed content.
+    public struct Content: Command {
+        public static let configuration = CommandConfiguration(
+            commandName: "content",
+            abstract: "Locate or delete the installed content of a presentation.",
+            discussion: """
+                Content is installed by `sclm sync` into content/<clientId>/<presentationId>/sources in the
+                sclm home; index.html there is the start slide.
+                """,
+            subcommands: [Path.self, Delete.self])
+
+        public init(parsing arguments: ParsedArguments) throws {}
+
+        /// The stored summary of `id`.
+        ///
+        /// - Throws: `SCLMError` (`.notFound`) when the presentation is not stored.
+        static func summary(of id: Int64, in store: ContentStore) async throws -> PresentationSummary {
+            guard let summary = try await store.read({ db in try db.presentationSummary(id: id) }) else {
+                throw SCLMError(
+                    .notFound,
+                    "presentation \(id) is not stored; `sclm list` shows the stored ones, `sclm sync` fetches new ones")
+            }
+            return summary
+        }
+    }
+}
+
+extension SCLM.Content {
+    /// `sclm content path ID`.
+    public struct Path: Command {
+        public static let configuration = CommandConfiguration(
+            commandName: "path", abstract: "Print the folder holding a presentation's installed content.",
+            discussion: "Only the path is printed, so scripts can use it: cd \"$(sclm content path 101)\".",
+            arguments: [ArgumentSpec("presentation-id", help: "The presentation's id (see `sclm list`).")])
+
+        let presentationId: Int64
+
+        public init(parsing arguments: ParsedArguments) throws {
+            presentationId = try arguments.identifier(0, named: "presentation-id")
+        }
+
+        struct Output: CommandOutput {
+            let presentationId: Int64
+            let path: String
+            let installedRevision: Int64
+            let revision: Int64
+            var text: String { path }
+        }
+
+        public func run(_ context: CommandContext) async throws {
+            let id = presentationId
+            let summary = try await SCLM.Content.summary(of: id, in: try context.store())
+            let path = context.home.sourcesDirectory(clientId: summary.clientId, presentationId: id)
+            guard let installed = summary.installedRevision, FileSystem.isDirectory(path) else {
+                throw SCLMError(
+                    .notFound, "presentation \(id) has no content installed; install it with `sclm sync --presentation \(id)`")
+            }
+            context.emit(Output(presentationId: id, path: path, installedRevision: installed, revision: summary.revision))
+        }
+    }
+
+    /// `sclm content delete ID`.
+    public struct Delete: Command {
+        public static let configuration = CommandConfiguration(
+            commandName: "delete", abstract: "Delete a presentation's installed content and cached downloads.",
+            discussion: """
+                The presentation stays in the catalog, marked ready to download (state 1), so the next
+                `sclm sync` installs it again. Refused while another sclm process is syncing it.
+                """,
+            arguments: [ArgumentSpec("presentation-id", help: "The presentation's id (see `sclm list`).")])
+
+        let presentationId: Int64
+
+        public init(parsing arguments: ParsedArguments) throws {
+            presentationId = try arguments.identifier(0, named: "presentation-id")
+        }
+
+        struct Output: CommandOutput {
+            let presentationId: Int64
+            let name: String
+            let deletedRevision: Int64?
+            let path: String
+            var text: String {
+                let what = deletedRevision.map { "revision \($0) of " } ?? "nothing was installed for "
+                return "Deleted \(what)\(name) (\(presentationId)); `sclm sync` installs it again."
+            }
+        }
+
+        public func run(_ context: CommandContext) async throws {
+            let id = presentationId
+            let store = try context.store()
+            let summary = try await SCLM.Content.summary(of: id, in: store)
+            guard let lock = try PresentationLock.acquire(id, in: context.home) else {
+                throw SCLMError(
+                    .temporary, "presentation \(id) is being synced by another sclm process; retry when it is done")
+            }
+            defer { lock.release() }
+            // The record goes first: if removing the files is interrupted, a later sync replaces the rest.
+            _ = try await store.write { db in try db.forgetInstall(presentationId: id) }
+            let folder = context.home.presentationDirectory(clientId: summary.clientId, presentationId: id)
+            try FileSystem.removeTree(folder)
+            let cache = PackageCache(home: context.home)
+            for entry in cache.entries() where entry.presentationId == id { cache.remove(entry) }
+            context.emit(
+                Output(
+                    presentationId: id, name: summary.name, deletedRevision: summary.installedRevision,
+                    path: context.home.sourcesDirectory(clientId: summary.clientId, presentationId: id)))
+        }
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import SCLMCore
+import SCLMHTTP
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A signed, short-lived download URL (`sas`) with what the server says about the blob behind it.
+public struct BlobLink: Sendable, Equatable {
+    /// The URL; its query carries the signature, so it is never logged or shown.
+    public var url: URL
+    /// The size the server announced (0 when unknown).
+    public var fileSize: Int64
+    /// The blob's id, to tell whether a partial download is of the same blob.
+    public var blobId: String?
+
+    /// Creates a link.
+    public init(url: URL, fileSize: Int64, blobId: String?) {
+        self.url = url
+        self.fileSize = fileSize
+        self.blobId = blobId
+    }
+}
+
+/// Downloads one blob (a package or a media file) into a `.part` file in the cache, continuing whatever
+/// an earlier attempt or run left there.
+///
+/// - An existing part is resumed with `Range` + `If-Range` when its ``ResumeRecord`` matches the blob;
+///   the server's 200 instead of 206 means the resource changed and the part is rewritten from byte 0 in
+///   the same request; 416 with the part at full size means it was already complete.
+/// - The `ETag` is recorded beside the part as soon as the first bytes arrive, so a run that is killed
+///   can be resumed by the next one.
+/// - A 403 (the signed URL expired, e.g. during a long download or before a resume) fetches a fresh link
+///   and continues from the bytes on disk, at most ``maxLinkRenewals`` times in a row.
+/// - A dropped connection, a stall or a 5xx is retried under the retry policy, resuming each time; any
+///   progress resets the attempt count, so a long download over a flaky link still finishes.
+/// - The finished part must have exactly the announced size; otherwise it is deleted and the blob fails.
+struct BlobDownloader: Sendable {
+    /// Fresh links fetched in a row without any byte arriving in between, before giving up.
+    static let maxLinkRenewals = 3
+
+    let transport: any HTTPTransport
+    let retryPolicy: RetryPolicy
+    let logger: Logger?
+
+    /// Downloads the blob `link` names into `partPath`.
+    ///
+    /// - Parameters:
+    ///   - subject: what is downloaded, for messages (`the package of presentation 101`).
+    ///   - partPath: the partial file in the cache; complete when this returns.
+    ///   - link: fetches a fresh signed link (called once at the start and after each 403).
+    ///   - progress: called on the transport thread with the file's size and the link in use.
+    /// - Returns: the body bytes received by this call (0 when the part was already complete).
+    /// - Throws: ``SyncError`` (`.downloadFailed`, `.badPackage`), what `link` throws, `CancellationError`.
+    func download(
+        _ subject: String, to partPath: String, link: @Sendable () async throws -> BlobLink,
+        progress: @escaping @Sendable (DownloadProgress, BlobLink) -> Void
+    ) async throws -> Int64 {
+        var current = try await link()
+        var received: Int64 = 0
+        var renewals = 0
+        var attempt = 1
+        var restarted = false
+        while true {
+            let (offset, validator) = resumePoint(partPath, for: current)
+            do {
+                let result = try await transfer(current, to: partPath, from: offset, ifRange: validator, progress)
+                received += result.receivedBytes
+                if case .rangeNotSatisfiable(let size) = result.outcome,
+                    size != result.fileBytes || (current.fileSize > 0 && size != current.fileSize)
+                {
+                    // The part is longer than the blob: it cannot be continued, only replaced.
+                    guard !restarted else { throw sizeMismatch(subject, partPath, got: result.fileBytes, of: current) }
+                    restarted = true
+                    PackageCache.removePart(partPath)
+                    continue
+                }
+                guard current.fileSize <= 0 || result.fileBytes == current.fileSize else {
+                    throw sizeMismatch(subject, partPath, got: result.fileBytes, of: current)
+                }
+                unlink(PackageCache.resumeRecordPath(forPart: partPath))
+                return received
+            } catch let error as HTTPError {
+                let gained = max(0, (FileSystem.size(of: partPath) ?? 0) - offset)
+                received += gained
+                if gained > 0 {
+                    attempt = 1
+                    renewals = 0
+                }
+                if error.status == 403, renewals < BlobDownloader.maxLinkRenewals {
+                    renewals += 1
+                    logger?.debug("\(subject): \(error.summary); fetching a fresh download link")
+                    current = try await link()
+                    continue
+                }
+                guard let pause = retryPolicy.delay(after: error, attempt: attempt, method: .get, jitter: Double.random(in: 0...1))
+                else { throw SyncError(.downloadFailed, subject: subject, cause: error) }
+                logger?.warning(
+                    "\(subject): \(error.summary); resuming at byte \(FileSystem.size(of: partPath) ?? 0) in \(pause.shortDescription)"
+                )
+                try await Task.sleep(for: pause)
+                attempt += 1
+            } catch let error as SCLMError {
+                throw SyncError(.downloadFailed, subject: subject, cause: error)
+            }
+        }
+    }
+
+    /// Where a download of `link` can continue: the part's size and the validator to send, or (0, nil).
+    private func resumePoint(_ partPath: String, for link: BlobLink) -> (offset: Int64, validator: String?) {
+        guard let size = FileSystem.size(of: partPath), size > 0, let record = ResumeRecord.load(forPart: partPath),
+            record.matches(blobId: link.blobId, fileSize: link.fileSize),
+            link.fileSize <= 0 || size <= link.fileSize
+        else { return (0, nil) }
+        return (size, record.entityTag)
+    }
+
+    private func transfer(
+        _ link: BlobLink, to partPath: String, from offset: Int64, ifRange validator: String?,
+        _ progress: @escaping @Sendable (DownloadProgress, BlobLink) -> Void
+    ) async throws -> DownloadResult {
+        let request = DownloadRequest(
+            HTTPRequest(url: link.url), to: partPath, resumeOffset: offset, ifRange: validator,
+            maxFileBytes: link.fileSize > 0 ? link.fileSize : nil)
+        let recorded = Mutex<String?>(validator)
+        let logger = self.logger
+        return try await transport.download(request) { update in
+            if let tag = update.entityTag, recorded.withLock({ $0 }) != tag {
+                recorded.withLock { $0 = tag }
+                do {
+                    try ResumeRecord(blobId: link.blobId, fileSize: link.fileSize, entityTag: tag).save(forPart: partPath)
+                } catch {
+                    logger?.debug("cannot record how to resume \(partPath): \(error.userMessage)")
+                }
+            }
+            progress(update, link)
+        }
+    }
+
+    private func sizeMismatch(_ subject: String, _ partPath: String, got size: Int64, of link: BlobLink) -> SyncError {
+        PackageCache.removePart(partPath)
+        return SyncError(
+            .badPackage, subject: subject,
+            detail:
+                "the server sent \(size) bytes but announced \(link.fileSize); the download was discarded, run `sclm sync` again")
+    }
+}

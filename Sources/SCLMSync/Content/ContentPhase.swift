@@ -1,0 +1,343 @@
+import Foundation
+import SCLMAuth
+import SCLMCore
+import SCLMHTTP
+import SCLMStore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The content phase of a sync (DESIGN §5): download, verify and install the planned presentations, at
+/// most `width` at a time, each under its presentation lock.
+///
+/// Per presentation: take the lock (or report it busy), repair what an interrupted install left, mark it
+/// downloading, fetch a fresh `sas` and download the package into the cache (resuming), check its size,
+/// unpack it under the package policy into a staging folder beside `sources`, add the media files the
+/// package lacks, swap the folder in with `rename(2)`, then record the revision in one transaction and
+/// drop the cached zip. A failure of one presentation leaves its previous revision untouched and never
+/// stops the others; an ``AuthError`` or a cancellation stops the phase, with `.part` files kept for the
+/// next run and every touched presentation's state put back.
+struct ContentPhase: Sendable {
+    let store: ContentStore
+    let home: Home
+    let service: SyncService
+    let downloader: BlobDownloader
+    let installer: any PackageInstaller
+    let clock: any WallClock
+    let events: ContentEventSink
+
+    private var cache: PackageCache { PackageCache(home: home) }
+
+    /// Runs the plan.
+    ///
+    /// - Throws: ``AuthError``, `CancellationError`.
+    func run(_ plan: ContentPlan, width: Int) async throws -> ContentReport {
+        var report = ContentReport()
+        report.upToDate = plan.upToDate
+        let ids = plan.downloads.map(\.presentationId)
+        let bytes = try await store.read { db in
+            try ids.reduce(Int64(0)) { total, id in total + max(0, try db.contentPackage(ofPresentation: id)?.fileSize ?? 0) }
+        }
+        events.emit(
+            .planned(
+                .init(
+                    presentations: plan.downloads.count, bytes: bytes, skipped: plan.skipped.count,
+                    upToDate: plan.upToDate.count)))
+        for summary in plan.skipped {
+            report.skipped.append(summary.presentationId)
+            events.emit(
+                .skipped(
+                    .init(presentationId: summary.presentationId, name: summary.name, reason: "the server marks it skip")))
+        }
+        let outcomes = try await concurrentMap(plan.downloads, width: width) { summary in
+            try await self.process(summary)
+        }
+        for outcome in outcomes { outcome.add(to: &report) }
+        report.removedCacheFiles = await removeStaleCacheFiles()
+        return report
+    }
+
+    // MARK: - One presentation
+
+    private func process(_ summary: PresentationSummary) async throws -> JobOutcome {
+        let id = summary.presentationId
+        let lock: PresentationLock
+        do {
+            guard let acquired = try PresentationLock.acquire(id, in: home) else {
+                events.emit(
+                    .busy(.init(presentationId: id, name: summary.name, reason: "another sclm process is syncing it")))
+                return .busy(id)
+            }
+            lock = acquired
+        } catch {
+            return failed(summary, error, downloaded: 0)
+        }
+        defer { lock.release() }
+        // Another process may have installed it (or the catalog changed) since the plan was made.
+        guard let job = try await store.read({ db in try ContentJob.load(id, from: db) }) else { return .gone }
+        guard job.summary.needsContent, !job.summary.skip else { return .upToDate(id) }
+        var downloaded: Int64 = 0
+        do {
+            try await store.write { db in try db.markDownloading(presentationId: id) }
+            let installed = try await install(job, downloaded: &downloaded)
+            events.emit(.installed(installed))
+            return .installed(installed)
+        } catch let error as AuthError {
+            await settle(id, error: nil)
+            throw error
+        } catch is CancellationError {
+            await settle(id, error: nil)
+            throw CancellationError()
+        } catch {
+            let outcome = failed(summary, error, downloaded: downloaded)
+            await settle(id, error: error.userMessage)
+            return outcome
+        }
+    }
+
+    private func install(_ job: ContentJob, downloaded: inout Int64) async throws -> InstalledPresentation {
+        let started = ContinuousClock.now
+        let id = job.presentationId
+        let folder = home.presentationDirectory(clientId: job.clientId, presentationId: id)
+        let target = home.sourcesDirectory(clientId: job.clientId, presentationId: id)
+        do {
+            try FileSystem.makeDirectory(folder, mode: 0o700)
+            try installer.repair(target: target)
+        } catch {
+            throw SyncError(.installFailed, subject: "presentation \(id)", cause: error)
+        }
+        let zip = cache.packagePath(presentationId: id, revision: job.revision)
+        let part = cache.packagePartPath(presentationId: id, revision: job.revision)
+        events.emit(
+            .started(
+                .init(
+                    presentationId: id, clientId: job.clientId, name: job.summary.name, revision: job.revision,
+                    installedRevision: job.summary.installedRevision, bytes: job.package?.fileSize ?? 0,
+                    cachedBytes: FileSystem.size(of: zip) ?? FileSystem.size(of: part) ?? 0)))
+        downloaded += try await fetchPackage(job, zip: zip, part: part)
+        let staged = try await unpack(zip, into: target, of: id)
+        let media: (count: Int, bytes: Int64)
+        do {
+            media = try await installMediaFiles(job, into: staged.stagingPath)
+            try swap(staged, of: id)
+        } catch {
+            try? FileSystem.removeTree(staged.stagingPath)
+            throw error
+        }
+        downloaded += media.bytes
+        let now = Timestamp.string(from: clock.now)
+        let isStored = try await shielded { [store] in
+            try await store.write { db in
+                try db.recordInstall(
+                    presentationId: id, revision: job.revision, installedAt: now,
+                    mediaFileIds: job.mediaFiles.map(\.mediaFileId))
+            }
+        }
+        unlink(zip)
+        guard isStored else {
+            try? FileSystem.removeTree(folder)
+            throw SyncError(.installFailed, subject: "presentation \(id)", detail: "it was removed from the catalog meanwhile")
+        }
+        return InstalledPresentation(
+            presentationId: id, name: job.summary.name, revision: job.revision,
+            previousRevision: job.summary.installedRevision, path: target, files: staged.fileCount,
+            unpackedBytes: staged.byteCount, downloadedBytes: downloaded, mediaFilesDownloaded: media.count,
+            seconds: (ContinuousClock.now - started).seconds)
+    }
+
+    // MARK: - Steps
+
+    /// Downloads the package unless a complete zip of this revision is already cached.
+    ///
+    /// - Returns: bytes received.
+    private func fetchPackage(_ job: ContentJob, zip: String, part: String) async throws -> Int64 {
+        if let size = FileSystem.size(of: zip) {
+            if job.package.map({ $0.fileSize <= 0 || $0.fileSize == size }) ?? true { return 0 }
+            unlink(zip)
+        }
+        let id = job.presentationId
+        let subject = "the package of presentation \(id)"
+        let (service, events) = (self.service, self.events)
+        let received = try await downloader.download(
+            subject, to: part, link: { try await ContentPhase.packageLink(id, service: service) }
+        ) { update, link in
+            events.emit(
+                .progress(.init(presentationId: id, phase: .download, bytes: update.fileBytes, totalBytes: link.fileSize)))
+        }
+        guard rename(part, zip) == 0 else {
+            throw SyncError(.downloadFailed, subject: subject, cause: FileSystem.storageError("rename \(part)", errno: errno))
+        }
+        return received
+    }
+
+    private func unpack(_ zip: String, into target: String, of id: Int64) async throws -> StagedContent {
+        let events = self.events
+        do {
+            return try await installer.unpack(zipAt: zip, stagingFor: target) { written, expected in
+                events.emit(.progress(.init(presentationId: id, phase: .unpack, bytes: written, totalBytes: expected)))
+            }
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            // A refused or damaged package is fetched again next time, in case the server fixed it.
+            if error.category == .archive { unlink(zip) }
+            throw SyncError(.installFailed, subject: "presentation \(id)", cause: error)
+        }
+    }
+
+    private func swap(_ staged: StagedContent, of id: Int64) throws {
+        do {
+            try installer.swap(staged)
+        } catch {
+            throw SyncError(.installFailed, subject: "presentation \(id)", cause: error)
+        }
+    }
+
+    /// Puts every media file into the staging folder's `mediafiles/`: kept when the package brought it
+    /// with the right size, downloaded otherwise.
+    ///
+    /// - Returns: media files downloaded and bytes received.
+    private func installMediaFiles(_ job: ContentJob, into staging: String) async throws -> (count: Int, bytes: Int64) {
+        let id = job.presentationId
+        let (service, events) = (self.service, self.events)
+        var count = 0
+        var bytes: Int64 = 0
+        for media in job.mediaFiles {
+            let subject = "media file \(media.mediaFileId) of presentation \(id)"
+            guard let name = MediaFileName.validated(media.fileName) else {
+                throw SyncError(
+                    .badPackage, subject: subject,
+                    detail: "its file name \(media.fileName.debugDescription) is not a plain file name")
+            }
+            let folder = staging + "/mediafiles"
+            let destination = folder + "/" + name
+            if FileSystem.exists(destination), !FileSystem.isDirectory(destination),
+                media.fileSize <= 0 || FileSystem.size(of: destination) == media.fileSize
+            {
+                continue
+            }
+            let part = cache.mediaPartPath(presentationId: id, mediaFileId: media.mediaFileId, revision: media.revision)
+            let mediaId = media.mediaFileId
+            bytes += try await downloader.download(
+                subject, to: part, link: { try await ContentPhase.mediaLink(mediaId, of: id, service: service) }
+            ) { update, link in
+                events.emit(
+                    .progress(.init(presentationId: id, phase: .media, bytes: update.fileBytes, totalBytes: link.fileSize)))
+            }
+            do {
+                try FileSystem.makeDirectory(folder, mode: 0o755)
+                try FileSystem.syncFile(part)
+                guard rename(part, destination) == 0 else {
+                    throw FileSystem.storageError("move \(part) to \(destination)", errno: errno)
+                }
+            } catch {
+                throw SyncError(.installFailed, subject: subject, cause: error)
+            }
+            count += 1
+        }
+        return (count, bytes)
+    }
+
+    static func packageLink(_ id: Int64, service: SyncService) async throws -> BlobLink {
+        let package = try await service.contentPackage(ofPresentation: id)
+        return try link(package.sas, size: package.fileSize, blobId: package.blobId, subject: "the package of presentation \(id)")
+    }
+
+    static func mediaLink(_ id: Int64, of presentationId: Int64, service: SyncService) async throws -> BlobLink {
+        let media = try await service.mediaFile(id, of: presentationId)
+        return try link(
+            media.sas, size: media.fileSize, blobId: media.blobId, subject: "media file \(id) of presentation \(presentationId)")
+    }
+
+    private static func link(_ sas: String?, size: Int64, blobId: String?, subject: String) throws -> BlobLink {
+        guard let sas, let url = URL(string: sas), url.isHTTP else {
+            throw SyncError(.badPackage, subject: subject, detail: "the server gave no usable download URL (sas)")
+        }
+        return BlobLink(url: url, fileSize: size, blobId: blobId)
+    }
+
+    // MARK: - Bookkeeping
+
+    private func failed(_ summary: PresentationSummary, _ error: any Error, downloaded: Int64) -> JobOutcome {
+        let failure = SyncFailure(presentationId: summary.presentationId, error: error)
+        events.emit(
+            .failed(
+                .init(
+                    presentationId: summary.presentationId, name: summary.name, category: failure.category,
+                    message: failure.message)))
+        return .failed(failure, downloaded: downloaded)
+    }
+
+    /// Puts the presentation's state back after a failure or a cancellation, even while cancelled.
+    private func settle(_ id: Int64, error: String?) async {
+        _ = try? await shielded { [store] in
+            try await store.write { db in try db.settleSyncState(presentationId: id, error: error) }
+        }
+    }
+
+    /// Runs `body` in a task of its own, so cancelling the sync cannot interrupt it half-way.
+    private func shielded<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await Task { try await body() }.value
+    }
+
+    /// Removes cache files no future download can use: old revisions, installed or `skip` presentations,
+    /// presentations the server no longer lists. Files of presentations locked by another process are left
+    /// to it.
+    ///
+    /// - Returns: how many files were removed.
+    private func removeStaleCacheFiles() async -> Int {
+        let cache = self.cache
+        let entries = cache.entries()
+        guard !entries.isEmpty,
+            case let (stored, owners)? = try? await store.read({ db in
+                (try db.presentationSummaries(), try db.mediaFileOwners())
+            })
+        else { return 0 }
+        let presentations = Dictionary(stored.map { ($0.presentationId, $0) }, uniquingKeysWith: { first, _ in first })
+        var removed = 0
+        for (presentationId, files) in Dictionary(grouping: entries, by: \.presentationId) {
+            let stale = files.filter {
+                !PackageCache.isWanted($0, presentation: presentations[presentationId], mediaOwners: owners)
+            }
+            guard !stale.isEmpty, let lock = try? PresentationLock.acquire(presentationId, in: home) else { continue }
+            stale.forEach(cache.remove)
+            removed += stale.count
+            lock.release()
+        }
+        return removed
+    }
+}
+
+/// How one presentation's job ended.
+private enum JobOutcome: Sendable {
+    case installed(InstalledPresentation)
+    case failed(SyncFailure, downloaded: Int64)
+    case busy(Int64)
+    case upToDate(Int64)
+    /// No longer stored when its lock was taken (removed by a concurrent sync).
+    case gone
+
+    func add(to report: inout ContentReport) {
+        switch self {
+        case .installed(let installed):
+            report.installed.append(installed)
+            report.downloadedBytes += installed.downloadedBytes
+        case .failed(let failure, let downloaded):
+            report.failures.append(failure)
+            report.downloadedBytes += downloaded
+        case .busy(let id): report.busy.append(id)
+        case .upToDate(let id): report.upToDate.append(id)
+        case .gone: break
+        }
+    }
+}
+
+extension Duration {
+    /// The duration in (fractional) seconds.
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}

@@ -1,0 +1,52 @@
+import SCLMStore
+
+/// Which presentations the content phase of a sync works on, decided from the stored catalog alone
+/// (a pure function, tested with tables of cases).
+///
+/// A presentation of a selected client (narrowed further by `--presentation`) needs content when no
+/// revision is installed or the installed one is not the server's; one the server marks `skip` is never
+/// downloaded and is reported as skipped instead.
+public struct ContentPlan: Sendable, Equatable {
+    /// Presentations to download and install, in listing order.
+    public var downloads: [PresentationSummary]
+    /// Selected presentations the server marks `skip` (never downloaded).
+    public var skipped: [PresentationSummary]
+    /// Selected presentations already installed at the server's revision.
+    public var upToDate: [Int64]
+
+    /// Plans the content phase.
+    ///
+    /// - Parameters:
+    ///   - stored: every stored presentation (after the metadata phase).
+    ///   - clientIds: the synced clients.
+    ///   - presentationIds: the `--presentation` values; empty means every presentation of those clients.
+    /// - Throws: ``SyncError`` (`.unknownPresentation`) for an id that is not a presentation of those clients.
+    public static func make(stored: [PresentationSummary], clientIds: Set<Int64>, presentationIds: [Int64]) throws
+        -> ContentPlan
+    {
+        let ofClients = stored.filter { clientIds.contains($0.clientId) }
+        let known = Set(ofClients.map(\.presentationId))
+        if let unknown = presentationIds.first(where: { !known.contains($0) }) {
+            throw SyncError(
+                .unknownPresentation, subject: "\(unknown) among the synced clients",
+                detail: "`sclm list` shows the stored presentations")
+        }
+        let wanted = Set(presentationIds)
+        var plan = ContentPlan(downloads: [], skipped: [], upToDate: [])
+        for summary in ofClients where wanted.isEmpty || wanted.contains(summary.presentationId) {
+            if summary.skip {
+                plan.skipped.append(summary)
+            } else if summary.needsContent {
+                plan.downloads.append(summary)
+            } else {
+                plan.upToDate.append(summary.presentationId)
+            }
+        }
+        return plan
+    }
+}
+
+extension PresentationSummary {
+    /// Whether the server's revision is not the installed one (or nothing is installed).
+    public var needsContent: Bool { installedRevision != revision }
+}

@@ -1,0 +1,43 @@
+/// A presentation whose new revision was installed.
+public struct InstalledPresentation: Sendable, Equatable, Encodable {
+    public var presentationId: Int64
+    public var name: String
+    /// The revision now installed.
+    public var revision: Int64
+    /// The revision it replaced, if any.
+    public var previousRevision: Int64?
+    /// The installed folder (`content/<clientId>/<presentationId>/sources`).
+    public var path: String
+    /// Files unpacked from the package.
+    public var files: Int
+    /// Bytes unpacked from the package.
+    public var unpackedBytes: Int64
+    /// Bytes received over the network for it (package and media files; 0 when it came from the cache).
+    public var downloadedBytes: Int64
+    /// Media files downloaded because the package did not contain them.
+    public var mediaFilesDownloaded: Int
+    /// Wall time from taking its lock to recording the install.
+    public var seconds: Double
+}
+
+/// What the content phase did.
+public struct ContentReport: Sendable, Equatable, Encodable {
+    /// Presentations installed by this run.
+    public var installed: [InstalledPresentation] = []
+    /// Presentations that failed, each with the reason.
+    public var failures: [SyncFailure] = []
+    /// Presentations another sclm process was working on (not failures: that process installs them).
+    public var busy: [Int64] = []
+    /// Selected presentations the server marks `skip`.
+    public var skipped: [Int64] = []
+    /// Selected presentations already installed at the server's revision (including ones another process
+    /// finished while this run waited).
+    public var upToDate: [Int64] = []
+    /// Bytes received for packages and media files.
+    public var downloadedBytes: Int64 = 0
+    /// Stale cache files removed (old revisions, presentations no longer listed).
+    public var removedCacheFiles: Int = 0
+
+    /// Creates an empty report.
+    public init() {}
+}

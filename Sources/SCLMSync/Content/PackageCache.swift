@@ -1,0 +1,121 @@
+import Foundation
+import SCLMCore
+import SCLMStore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The download cache in `SCLM_HOME/cache` (DESIGN §3): packages and media files while they download,
+/// each with a small resume record beside it, and completed packages until they are installed.
+///
+/// ```
+/// 101_rev4.zip.part          the package of presentation 101 at revision 4, downloading
+/// 101_rev4.zip.part.json     its ResumeRecord (ETag, size, blob id)
+/// 101_rev4.zip               downloaded and size-checked, waiting to be installed
+/// 101_media118_rev0.part     media file 118 of presentation 101 (+ .part.json)
+/// ```
+///
+/// Every name starts with the presentation id, so a file is only ever touched under that presentation's
+/// lock. A zip is removed once its presentation is installed: the installed folder is the copy that is
+/// used, and a kiosk's disk should not hold every package twice.
+public struct PackageCache: Sendable, Equatable {
+    /// What a cache file is, parsed from its name.
+    public struct Entry: Sendable, Equatable {
+        /// The presentation the file belongs to.
+        public var presentationId: Int64
+        /// The media file, for a media download.
+        public var mediaFileId: Int64?
+        /// The presentation's revision (package) or the media file's revision.
+        public var revision: Int64
+        /// The file name.
+        public var name: String
+    }
+
+    /// The cache folder.
+    public let directory: String
+
+    /// Creates the cache of `home`.
+    public init(home: Home) { directory = home.cacheDirectory }
+
+    /// Creates a cache in `directory`.
+    public init(directory: String) { self.directory = directory }
+
+    /// The completed package of a presentation revision.
+    public func packagePath(presentationId: Int64, revision: Int64) -> String {
+        "\(directory)/\(presentationId)_rev\(revision).zip"
+    }
+
+    /// The partial download of a presentation revision's package.
+    public func packagePartPath(presentationId: Int64, revision: Int64) -> String {
+        packagePath(presentationId: presentationId, revision: revision) + ".part"
+    }
+
+    /// The partial download of a media file.
+    public func mediaPartPath(presentationId: Int64, mediaFileId: Int64, revision: Int64) -> String {
+        "\(directory)/\(presentationId)_media\(mediaFileId)_rev\(revision).part"
+    }
+
+    /// The resume record kept beside a partial download.
+    public static func resumeRecordPath(forPart partPath: String) -> String { partPath + ".json" }
+
+    /// The cache files (names that follow the scheme above; anything else is left alone).
+    public func entries() -> [Entry] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.compactMap(PackageCache.parse).sorted { $0.name < $1.name }
+    }
+
+    /// Parses a cache file name: `<id>_rev<r>.zip[.part[.json]]` or `<id>_media<m>_rev<r>.part[.json]`.
+    public static func parse(_ name: String) -> Entry? {
+        let suffixes = [".zip", ".zip.part", ".zip.part.json", ".part", ".part.json"]
+        guard let suffix = suffixes.filter({ name.hasSuffix($0) }).max(by: { $0.count < $1.count }) else {
+            return nil
+        }
+        let parts = name.dropLast(suffix.count).split(separator: "_", omittingEmptySubsequences: false)
+        let isPackage = suffix.hasPrefix(".zip")
+        guard parts.count == (isPackage ? 2 : 3), let presentationId = Int64(parts[0]),
+            let revision = number(parts[parts.count - 1], after: "rev")
+        else { return nil }
+        if isPackage { return Entry(presentationId: presentationId, mediaFileId: nil, revision: revision, name: name) }
+        guard let mediaFileId = number(parts[1], after: "media") else { return nil }
+        return Entry(presentationId: presentationId, mediaFileId: mediaFileId, revision: revision, name: name)
+    }
+
+    /// Whether a cache file can still serve the next download of its presentation: the presentation is
+    /// stored, not `skip`, not installed at the server's revision, and the file is of that revision (a
+    /// package) or of the stored revision of one of its media files. Everything else is stale.
+    ///
+    /// - Parameters:
+    ///   - entry: the cache file.
+    ///   - presentation: its presentation as stored, or `nil` when the server no longer lists it.
+    ///   - mediaOwners: every stored media file's presentation and revision, by media file id.
+    public static func isWanted(
+        _ entry: Entry, presentation: PresentationSummary?,
+        mediaOwners: [Int64: (presentationId: Int64, revision: Int64)]
+    ) -> Bool {
+        guard let presentation, presentation.needsContent, !presentation.skip else { return false }
+        guard let mediaFileId = entry.mediaFileId else { return entry.revision == presentation.revision }
+        guard let owner = mediaOwners[mediaFileId] else { return false }
+        return owner.presentationId == presentation.presentationId && owner.revision == entry.revision
+    }
+
+    /// Removes a cache file (missing is fine).
+    public func remove(_ entry: Entry) {
+        unlink(directory + "/" + entry.name)
+    }
+
+    /// Removes a partial download and its resume record.
+    public static func removePart(_ partPath: String) {
+        unlink(partPath)
+        unlink(resumeRecordPath(forPart: partPath))
+    }
+
+    private static func number(_ text: Substring, after prefix: String) -> Int64? {
+        guard text.hasPrefix(prefix) else { return nil }
+        return Int64(text.dropFirst(prefix.count))
+    }
+}

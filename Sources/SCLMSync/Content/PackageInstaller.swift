@@ -1,0 +1,47 @@
+/// A package unpacked into a staging folder beside its target, not yet swapped in.
+public struct StagedContent: Sendable, Equatable {
+    /// The staging folder.
+    public var stagingPath: String
+    /// The folder it will replace (`content/<clientId>/<presentationId>/sources`).
+    public var targetPath: String
+    /// Regular files written.
+    public var fileCount: Int
+    /// Bytes of file data written.
+    public var byteCount: Int64
+
+    /// Creates a description of staged content.
+    public init(stagingPath: String, targetPath: String, fileCount: Int, byteCount: Int64) {
+        self.stagingPath = stagingPath
+        self.targetPath = targetPath
+        self.fileCount = fileCount
+        self.byteCount = byteCount
+    }
+}
+
+/// Unpacks a downloaded package under the package policy and swaps it in: the one place the content
+/// phase meets the archive engine.
+///
+/// Implementations must leave the target untouched until ``swap(_:)``, remove the staging folder
+/// themselves when ``unpack(zipAt:stagingFor:progress:)`` fails or is cancelled, and make ``swap(_:)``
+/// and ``repair(target:)`` crash-safe (a `kill -9` at any instant leaves either the old or the new
+/// content, plus leftovers that ``repair(target:)`` resolves). Callers hold the presentation's lock.
+public protocol PackageInstaller: Sendable {
+    /// Unpacks the zip at `zipPath` into a new staging folder next to `targetPath`, flushed to disk.
+    ///
+    /// - Parameter progress: bytes written so far and the total the zip declares.
+    /// - Throws: an error naming the broken rule for a refused package (category `.archive`), a storage
+    ///   error, or `CancellationError`.
+    func unpack(zipAt zipPath: String, stagingFor targetPath: String,
+                progress: @escaping @Sendable (Int64, Int64) -> Void) async throws -> StagedContent
+
+    /// Swaps the staged folder in as its target with `rename(2)`.
+    ///
+    /// - Throws: a storage error; the target then still holds the previous content.
+    func swap(_ staged: StagedContent) throws
+
+    /// Resolves what an interrupted unpack or swap left beside `targetPath` (stale staging folders, a
+    /// moved-away previous version).
+    ///
+    /// - Throws: a storage error.
+    func repair(target targetPath: String) throws
+}

@@ -1,0 +1,48 @@
+import Foundation
+import SCLMCore
+
+/// What a later run needs to continue a partial download safely, kept as JSON beside the `.part` file.
+///
+/// A part is only resumed when the server still describes the same blob (`blobId`, `fileSize`) and its
+/// bytes are fetched with `If-Range: <entityTag>`, so a changed resource restarts from byte 0 instead of
+/// being spliced onto old bytes. Without a record (the process died before the first byte arrived) the
+/// download starts over.
+public struct ResumeRecord: Sendable, Equatable, Codable {
+    /// The blob the part holds bytes of.
+    public var blobId: String?
+    /// The size the server announced for it.
+    public var fileSize: Int64
+    /// The strong `ETag` of the response the bytes came from.
+    public var entityTag: String
+
+    /// Creates a record.
+    public init(blobId: String?, fileSize: Int64, entityTag: String) {
+        self.blobId = blobId
+        self.fileSize = fileSize
+        self.entityTag = entityTag
+    }
+
+    /// The record beside `partPath`, or `nil` when there is none or it cannot be read.
+    public static func load(forPart partPath: String) -> ResumeRecord? {
+        guard let data = FileManager.default.contents(atPath: PackageCache.resumeRecordPath(forPart: partPath)) else {
+            return nil
+        }
+        return try? JSONDecoder().decode(ResumeRecord.self, from: data)
+    }
+
+    /// Writes the record beside `partPath` (atomically, without waiting for the disk: losing it to a power
+    /// cut only means the download starts over).
+    ///
+    /// - Throws: `SCLMError` (`.storage`).
+    public func save(forPart partPath: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        try FileSystem.writeAtomically(
+            try encoder.encode(self), to: PackageCache.resumeRecordPath(forPart: partPath), durable: false)
+    }
+
+    /// Whether a part described by this record may continue a download of `blobId` with `fileSize` bytes.
+    public func matches(blobId: String?, fileSize: Int64) -> Bool {
+        self.blobId == blobId && self.fileSize == fileSize
+    }
+}
