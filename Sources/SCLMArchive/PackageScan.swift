@@ -42,8 +42,13 @@ struct PackageScan {
         for finding in findings { report(finding) }
     }
 
-    /// Whether the reader should stop: the package is stopped, or `sink` stops at the first error and one occurred.
-    func shouldStop(for sink: some PackageSink) -> Bool { isStopped || (sink.stopsAtFirstError && hasErrors) }
+    /// Whether the reader should stop: the package is stopped, or `sink` stops at the first error and one
+    /// occurred (which stops the package: the entries not read yet must not feed the content rules, or an
+    /// extraction refused for a bad CRC would also report a missing index.html).
+    mutating func shouldStop(for sink: some PackageSink) -> Bool {
+        if sink.stopsAtFirstError && hasErrors { isStopped = true }
+        return isStopped
+    }
 
     /// Counts `count` more bytes of the file at `path`, which has produced `fileBytes` (these included) from
     /// `compressedBytes` of input (`nil` for folders); returns the budget finding that ends the file, if any.

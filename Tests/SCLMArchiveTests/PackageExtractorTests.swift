@@ -58,6 +58,24 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: folder.appending("content/evil.html")))
     }
 
+    @Test func aRefusalForADamagedEntryNamesOnlyThatRule() async throws {
+        // Extraction stops at the damaged entry; the entries after it were never read, so the content rules
+        // must not run on the partial list (they would report a missing index.html first).
+        let folder = TemporaryDirectory()
+        let zip = folder.appending("damaged.zip")
+        var builder = ZipBuilder()
+        builder.file("css/a.css", "body { color: red }", compression: .store)
+        builder.file("index.html", "<p>start</p>")
+        try builder.write(to: zip)
+        var bytes = try ZipBytes(contentsOf: zip)
+        try bytes.flipFirstDataByte(ofEntry: "css/a.css")
+        try bytes.write(to: zip)
+        let error = await #expect(throws: ArchiveError.self) {
+            try await PackageExtractor().extract(zipAt: zip, stagingFor: folder.appending("sources"))
+        }
+        #expect(error?.findings.map(\.rule.id) == ["ARCHIVE-CRC"])
+    }
+
     @Test func contentErrorsRefuseUnlessContentChecksAreOff() async throws {
         let folder = TemporaryDirectory()
         let zip = folder.appending("broken.zip")

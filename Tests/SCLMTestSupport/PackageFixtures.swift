@@ -1,11 +1,9 @@
 import Foundation
-import SCLMArchive
-import SCLMTestSupport
 
 /// Packages the archive tests build at run time: a small valid StoryCLM presentation and hostile variants.
-enum PackageFixtures {
+public enum PackageFixtures {
     /// A start slide that links a stylesheet, an image, a second slide and storyclm.js.
-    static let indexHTML = """
+    public static let indexHTML = """
         <!DOCTYPE html>
         <html>
         <head>
@@ -23,7 +21,7 @@ enum PackageFixtures {
         </html>
         """
 
-    static let slide2HTML = """
+    public static let slide2HTML = """
         <html><head>
         <meta name="clm-swipe-previous" content="index.html">
         <meta name="clm-swipe-next" content="">
@@ -31,14 +29,14 @@ enum PackageFixtures {
         <body><video src="mediafiles/intro.mp4" poster="img/bg.jpg"></video></body></html>
         """
 
-    static let mainCSS = """
+    public static let mainCSS = """
         @import url("fonts.css");
         /* url(commented-out.png) is not a reference */
         body { background: #fff url('../img/bg.jpg') no-repeat; }
         """
 
     /// Deterministic pseudo-random bytes (incompressible, like images and video).
-    static func noise(_ count: Int, seed: UInt64) -> [UInt8] {
+    public static func noise(_ count: Int, seed: UInt64) -> [UInt8] {
         var state = seed &* 0x9E37_79B9_7F4A_7C15 | 1
         return (0..<count).map { _ in
             state ^= state << 13
@@ -49,7 +47,7 @@ enum PackageFixtures {
     }
 
     /// The files of the valid package, path → contents.
-    static var validFiles: [(String, [UInt8])] {
+    public static var validFiles: [(String, [UInt8])] {
         [
             ("index.html", Array(indexHTML.utf8)),
             ("slide2.html", Array(slide2HTML.utf8)),
@@ -65,7 +63,7 @@ enum PackageFixtures {
     }
 
     /// A zip builder holding the valid package (folders listed explicitly, as most zip tools do).
-    static func validZip() -> ZipBuilder {
+    public static func validZip() -> ZipBuilder {
         var zip = ZipBuilder()
         for folder in ["css/", "fonts/", "js/", "img/", "mediafiles/"] { zip.directory(folder) }
         for (path, bytes) in validFiles {
@@ -75,7 +73,7 @@ enum PackageFixtures {
     }
 
     /// Writes the valid package as a folder under `root`.
-    static func writeValidFolder(at root: String) throws {
+    public static func writeValidFolder(at root: String) throws {
         for (path, bytes) in validFiles {
             let file = root + "/" + path
             try FileManager.default.createDirectory(
@@ -85,7 +83,7 @@ enum PackageFixtures {
     }
 
     /// The names in `folder`, recursively, sorted (to prove nothing was written).
-    static func listing(_ folder: String) -> [String] {
+    public static func listing(_ folder: String) -> [String] {
         (FileManager.default.subpaths(atPath: folder) ?? []).sorted()
     }
 }

@@ -1,18 +1,17 @@
 import Foundation
-import SCLMArchive
-import SCLMTestSupport
 import Testing
 
-/// A hostile or broken zip, built at test time, and the rule it must trip.
-struct HostileArchive: Sendable, CustomTestStringConvertible {
-    let name: String
+/// A hostile or broken zip, built at test time, and the rule it must trip (shared by the archive tests and
+/// the end-to-end sync tests).
+public struct HostileArchive: Sendable, CustomTestStringConvertible {
+    public let name: String
     /// The rule validation reports.
-    let rule: String
+    public let rule: String
     /// The rule extraction refuses on (it stops at the first error, which may come earlier).
-    var extractionRule: String?
-    let build: @Sendable (_ path: String) throws -> Void
+    public var extractionRule: String?
+    public let build: @Sendable (_ path: String) throws -> Void
 
-    init(
+    public init(
         name: String, rule: String, extractionRule: String? = nil,
         build: @escaping @Sendable (_ path: String) throws -> Void
     ) {
@@ -22,7 +21,7 @@ struct HostileArchive: Sendable, CustomTestStringConvertible {
         self.build = build
     }
 
-    var testDescription: String { "\(name) → \(rule)" }
+    public var testDescription: String { "\(name) → \(rule)" }
 
     /// The valid package plus `extra`, written to `path`, then edited by `edit`.
     private static func package(
@@ -36,7 +35,7 @@ struct HostileArchive: Sendable, CustomTestStringConvertible {
         try bytes.write(to: path)
     }
 
-    static let all: [HostileArchive] = [
+    public static let all: [HostileArchive] = [
         HostileArchive(name: "zip slip", rule: "PATH-TRAVERSAL") { path in
             try package(at: path) { $0.file("../evil.html", "<p>pwned</p>") }
         },
