@@ -53,6 +53,7 @@ let package = Package(
         .testTarget(name: "SCLMSyncTests", dependencies: ["SCLMSync", "SCLMTestSupport"]),
         .testTarget(
             name: "SCLMAnalyticsTests", dependencies: ["SCLMAnalytics", "SCLMStore", "SCLMHTTP", "SCLMTestSupport"]),
+        .testTarget(name: "SCLMCommandsTests", dependencies: ["SCLMCommands", "SCLMSync", "SCLMTestSupport"]),
         .testTarget(name: "SCLMArchiveTests", dependencies: ["SCLMArchive", "SCLMCore", "SCLMTestSupport"]),
         .testTarget(name: "SCLMBridgeTests", dependencies: ["SCLMBridge", "SCLMTestSupport"]),
         .testTarget(

@@ -54,7 +54,7 @@ import Testing
         let result = try await sclm(["sync", "--metadata-only", "--json"])
         #expect(result.status == 0, "\(result)")
         let report = try #require(try result.json() as? [String: Any])
-        #expect(report["event"] as? String == "result" && report["ok"] as? Bool == true)
+        #expect(report["event"] as? String == "summary" && report["ok"] as? Bool == true)
         let metadata = try #require(report["metadata"] as? [String: Any])
         #expect((metadata["added"] as? [Int])?.sorted() == [101, 102, 103, 201, 202])
         #expect(

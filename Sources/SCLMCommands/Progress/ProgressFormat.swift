@@ -1,20 +1,10 @@
 import Foundation
+import SCLMArchive
 
 /// How sizes, rates, durations and bars look in sclm's progress output (pure; unit-tested).
 enum ProgressFormat {
-    /// `512 B`, `12.3 KiB`, `4.0 MiB`, `1.25 GiB`: binary units, three significant digits from KiB up.
-    static func bytes(_ count: Int64) -> String {
-        let units = ["B", "KiB", "MiB", "GiB", "TiB"]
-        var value = Double(max(0, count))
-        var unit = 0
-        while value >= 1024, unit < units.count - 1 {
-            value /= 1024
-            unit += 1
-        }
-        if unit == 0 { return "\(Int(value)) B" }
-        let digits = value >= 100 ? 0 : value >= 10 ? 1 : 2
-        return String(format: "%.\(digits)f %@", value, units[unit])
-    }
+    /// `512 B`, `26.2 KiB`, `64.0 MiB` (SCLMArchive's byte counts, so sizes read alike everywhere).
+    static func bytes(_ count: Int64) -> String { ByteCount.format(max(0, count)) }
 
     /// `31.4/64.0 MiB`, or `512 KiB/64.0 MiB` when the units differ; just the amount when the total is unknown.
     static func amount(_ done: Int64, of total: Int64) -> String {

@@ -34,6 +34,14 @@ public struct PackageCache: Sendable, Equatable {
         public var revision: Int64
         /// The file name.
         public var name: String
+
+        /// Creates an entry.
+        public init(presentationId: Int64, mediaFileId: Int64?, revision: Int64, name: String) {
+            self.presentationId = presentationId
+            self.mediaFileId = mediaFileId
+            self.revision = revision
+            self.name = name
+        }
     }
 
     /// The cache folder.
