@@ -13,60 +13,15 @@ import os
 import shutil
 import sqlite3
 import subprocess
-import sys
 import threading
 import time
 import urllib.parse
 from concurrent.futures import ThreadPoolExecutor
 
-from run import ROOT, Result
+from dev_backend import CLIENT_ID, CLIENT_SECRET, DevServer, sclm_env, timed
+from run import Result
 
-CLIENT_ID, CLIENT_SECRET = "sclm-demo", "demo-secret"
 JOBS = 4
-
-
-class DevServer:
-    """dev-server/server.py with synthetic content, on a free port."""
-
-    def __init__(self, presentations):
-        self.process = subprocess.Popen(
-            [sys.executable, str(ROOT / "dev-server/server.py"), "--port", "0", "--quiet", "--exit-with-parent",
-             "--synthetic-clients", "1", "--synthetic-presentations", str(presentations), "--synthetic-size", "64K"],
-            stdout=subprocess.PIPE, text=True)
-        self.url = self.process.stdout.readline().strip()
-        parts = urllib.parse.urlsplit(self.url)
-        self.host, self.port = parts.hostname, parts.port
-
-    def control(self, action):
-        return self.request("POST", "/_control", json.dumps(action).encode(), {"Content-Type": "application/json"})
-
-    def stats(self):
-        return self.request("GET", "/_control/stats")["requests"]
-
-    def request(self, method, path, body=None, headers=None):
-        connection = http.client.HTTPConnection(self.host, self.port)
-        connection.request(method, path, body=body, headers=headers or {})
-        data = connection.getresponse().read()
-        connection.close()
-        return json.loads(data)
-
-    def stop(self):
-        self.process.terminate()
-        self.process.wait()
-
-
-def timed(command, env):
-    start = time.perf_counter()
-    result = subprocess.run(command, env=env, capture_output=True, text=True)
-    elapsed = time.perf_counter() - start
-    if result.returncode != 0:
-        raise RuntimeError(f"{' '.join(command)} failed: {result.stderr}")
-    return elapsed
-
-
-def sclm_env(server, home):
-    return dict(os.environ, SCLM_HOME=home, SCLM_API_URL=server.url, SCLM_AUTH_URL=server.url,
-                SCLM_CLIENT_ID=CLIENT_ID, SCLM_CLIENT_SECRET=CLIENT_SECRET, NO_COLOR="1")
 
 
 def sclm_first_run(ctx, server, home):
@@ -164,7 +119,7 @@ def run(ctx):
         for _ in range(ctx.repeat):
             server.control({"action": "resetStats"})
             noops.append(timed([ctx.sclm, "sync", "--metadata-only"], sclm_env(server, home)))
-            requests = server.stats()
+            requests = server.stats()["requests"]
         lists = [timed([ctx.sclm, "list"], sclm_env(server, home)) for _ in range(ctx.repeat * 2)]
     finally:
         server.stop()

@@ -227,15 +227,22 @@ public actor SyncManager {
 
     // MARK: - Bookkeeping
 
-    /// Removes the content folders of removed presentations, after their rows are gone.
+    /// Removes the content folders and cache files of removed presentations, after their rows are gone.
+    /// A presentation another sclm process is installing is left to it: its install finds the row gone
+    /// and removes the folder itself.
     private func removeContent(of removals: [MetadataPlan.Removal]) {
+        guard !removals.isEmpty else { return }
+        let cache = PackageCache(home: home)
+        let cached = Dictionary(grouping: cache.entries(), by: \.presentationId)
         for removal in removals {
-            let folder = home.presentationDirectory(clientId: removal.clientId, presentationId: removal.presentationId)
+            let id = removal.presentationId
+            guard let lock = try? PresentationLock.acquire(id, in: home) else { continue }
+            defer { lock.release() }
             do {
-                try FileSystem.removeTree(folder)
+                try FileSystem.removeTree(home.presentationDirectory(clientId: removal.clientId, presentationId: id))
+                cached[id]?.forEach(cache.remove)
             } catch {
-                logger?.warning(
-                    "presentation \(removal.presentationId) was removed, but its content was not: \(error.userMessage)")
+                logger?.warning("presentation \(id) was removed, but its content was not: \(error.userMessage)")
             }
         }
     }

@@ -161,6 +161,19 @@ import Testing
         #expect(!FileSystem.exists(folder + "/evil.html") && !FileSystem.exists("/tmp/sclm-absolute.html"))
     }
 
+    @Test func aPresentationDeletedOnTheServerLosesItsContentAndCacheFiles() async throws {
+        try await installEverything()
+        try Data("partial".utf8).write(to: URL(fileURLWithPath: harness.home + "/cache/103_rev8.zip.part"))
+        try Data("old".utf8).write(to: URL(fileURLWithPath: harness.home + "/cache/102_rev1.zip"))
+        try await harness.server.control(["action": "deletePresentation", "presentationId": 103])
+        let result = try await harness.sclm(["sync"])
+        #expect(result.status == 0, "\(result)")
+        #expect(!FileSystem.exists(harness.presentationFolder(client: 1, presentation: 103)))
+        // The deleted presentation's part goes with it; the stale zip of an installed one is swept after the content phase.
+        #expect(harness.cacheFiles() == [])
+        #expect(try await harness.list()[103] == nil)
+    }
+
     @Test func onlyTheChosenPresentationIsInstalled() async throws {
         try await harness.login()
         let result = try await harness.sclm(["sync", "--presentation", "102", "--json"])

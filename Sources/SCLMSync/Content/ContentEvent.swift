@@ -46,6 +46,21 @@ public enum ContentEvent: Sendable, Equatable, Encodable {
         public var bytes: Int64
         /// Bytes already in the cache from an earlier, interrupted run.
         public var cachedBytes: Int64
+
+        private enum CodingKeys: String, CodingKey {
+            case presentationId, clientId, name, revision, installedRevision, bytes, cachedBytes
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(presentationId, forKey: .presentationId)
+            try container.encode(clientId, forKey: .clientId)
+            try container.encode(name, forKey: .name)
+            try container.encode(revision, forKey: .revision)
+            try container.encode(installedRevision, forKey: .installedRevision)  // null when none
+            try container.encode(bytes, forKey: .bytes)
+            try container.encode(cachedBytes, forKey: .cachedBytes)
+        }
     }
 
     /// The stage a progress event is about.

@@ -106,8 +106,7 @@ struct ContentPhase: Sendable {
         let folder = home.presentationDirectory(clientId: job.clientId, presentationId: id)
         let target = home.sourcesDirectory(clientId: job.clientId, presentationId: id)
         do {
-            try FileSystem.makeDirectory(folder, mode: 0o700)
-            try installer.repair(target: target)
+            if FileSystem.isDirectory(folder) { try installer.repair(target: target) }
         } catch {
             throw SyncError(.installFailed, subject: "presentation \(id)", cause: error)
         }
@@ -120,7 +119,7 @@ struct ContentPhase: Sendable {
                     installedRevision: job.summary.installedRevision, bytes: job.package?.fileSize ?? 0,
                     cachedBytes: FileSystem.size(of: zip) ?? FileSystem.size(of: part) ?? 0)))
         downloaded += try await fetchPackage(job, zip: zip, part: part)
-        let staged = try await unpack(zip, into: target, of: id)
+        let staged = try await unpack(zip, into: target, creating: folder, of: id)
         let media: (count: Int, bytes: Int64)
         do {
             media = try await installMediaFiles(job, into: staged.stagingPath)
@@ -175,9 +174,12 @@ struct ContentPhase: Sendable {
         return received
     }
 
-    private func unpack(_ zip: String, into target: String, of id: Int64) async throws -> StagedContent {
+    private func unpack(_ zip: String, into target: String, creating folder: String, of id: Int64) async throws
+        -> StagedContent
+    {
         let events = self.events
         do {
+            try FileSystem.makeDirectory(folder, mode: 0o700)
             return try await installer.unpack(zipAt: zip, stagingFor: target) { written, expected in
                 events.emit(.progress(.init(presentationId: id, phase: .unpack, bytes: written, totalBytes: expected)))
             }

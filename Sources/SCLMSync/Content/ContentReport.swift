@@ -18,6 +18,25 @@ public struct InstalledPresentation: Sendable, Equatable, Encodable {
     public var mediaFilesDownloaded: Int
     /// Wall time from taking its lock to recording the install.
     public var seconds: Double
+
+    private enum CodingKeys: String, CodingKey {
+        case presentationId, name, revision, previousRevision, path, files, unpackedBytes, downloadedBytes
+        case mediaFilesDownloaded, seconds
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(presentationId, forKey: .presentationId)
+        try container.encode(name, forKey: .name)
+        try container.encode(revision, forKey: .revision)
+        try container.encode(previousRevision, forKey: .previousRevision)  // null for a first install
+        try container.encode(path, forKey: .path)
+        try container.encode(files, forKey: .files)
+        try container.encode(unpackedBytes, forKey: .unpackedBytes)
+        try container.encode(downloadedBytes, forKey: .downloadedBytes)
+        try container.encode(mediaFilesDownloaded, forKey: .mediaFilesDownloaded)
+        try container.encode(seconds, forKey: .seconds)
+    }
 }
 
 /// What the content phase did.

@@ -1,0 +1,59 @@
+import Foundation
+import SCLMCore
+import SCLMTestSupport
+import Testing
+
+@testable import SCLMCommands
+@testable import SCLMSync
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What the three progress styles write for the same events.
+@Suite(.tags(.medium)) struct SyncProgressPrinterTests {
+    static let events: [ContentEvent] = [
+        .planned(.init(presentations: 1, bytes: 1000, skipped: 0, upToDate: 0)),
+        .started(.init(presentationId: 101, clientId: 1, name: "Deck", revision: 2, installedRevision: nil, bytes: 1000, cachedBytes: 0)),
+        .progress(.init(presentationId: 101, phase: .download, bytes: 500, totalBytes: 1000)),
+        .installed(
+            .init(
+                presentationId: 101, name: "Deck", revision: 2, previousRevision: nil, path: "/x", files: 3,
+                unpackedBytes: 2000, downloadedBytes: 1000, mediaFilesDownloaded: 0, seconds: 0.2)),
+    ]
+
+    /// Everything `style` writes for ``events`` followed by `finish()`.
+    static func output(_ style: SyncProgressPrinter.Style) throws -> String {
+        var descriptors: [Int32] = [0, 0]
+        try #require(pipe(&descriptors) == 0)
+        let printer = SyncProgressPrinter(
+            style: style, stdout: StandardStream(fileDescriptor: descriptors[1]), columns: 80, usesColor: false)
+        for event in events { printer.handle(event) }
+        printer.finish()
+        printer.handle(events[2])
+        close(descriptors[1])
+        let data = FileHandle(fileDescriptor: descriptors[0], closeOnDealloc: true).readDataToEndOfFile()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    @Test func theLiveDisplayRedrawsInPlaceAndLeavesOnlyTheFinishedLines() throws {
+        let output = try Self.output(.live)
+        #expect(output.contains("  101 Deck"))
+        #expect(output.contains("\r\u{1B}[2A\u{1B}[J"), "moves up over its two live lines to redraw")
+        // The installed deck's line is printed once, above the live area; finishing erases the live area.
+        let parts = output.components(separatedBy: "\u{1B}[J")
+        #expect(parts.last == "")
+        #expect(parts.dropLast().last?.hasPrefix("✓ Deck (101) revision 2 · 3 files · 1000 B in 0.2 s\n  Total 1/1") == true)
+        #expect(output.components(separatedBy: "✓ Deck").count == 2)
+    }
+
+    @Test func plainLinesNameFinishedPresentationsOnly() throws {
+        #expect(try Self.output(.lines) == "✓ Deck (101) revision 2 · 3 files · 1000 B in 0.2 s\n")
+    }
+
+    @Test func jsonWritesEveryEventAsOneLine() throws {
+        let lines = try Self.output(.json).split(separator: "\n")
+        #expect(lines.count == Self.events.count)
+        #expect(lines.first == #"{"bytes":1000,"event":"planned","presentations":1,"skipped":0,"upToDate":0}"#)
+    }
+}
