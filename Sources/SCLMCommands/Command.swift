@@ -106,3 +106,8 @@ public struct ArgumentSpec: Sendable, Equatable {
         self.isRepeating = repeating
     }
 }
+
+extension ArgumentSpec {
+    /// The `presentation-id` positional of `show` and `content path|delete`.
+    public static let presentationId = ArgumentSpec("presentation-id", help: "The presentation's id (see `sclm list`).")
+}

@@ -61,6 +61,13 @@ public struct ParsedArguments: Sendable, Equatable {
         return id
     }
 
+    /// The ``ArgumentSpec/presentationId`` positional (the first one).
+    ///
+    /// - Throws: ``ValidationError`` when it is missing or not a number.
+    public func presentationId() throws -> Int64 {
+        try identifier(0, named: ArgumentSpec.presentationId.name)
+    }
+
     mutating func addValue(_ value: String, for name: String) { values[name, default: []].append(value) }
     mutating func addFlag(_ name: String) { flags[name, default: 0] += 1 }
 }

@@ -37,12 +37,12 @@ extension SCLM.Content {
         public static let configuration = CommandConfiguration(
             commandName: "path", abstract: "Print the folder holding a presentation's installed content.",
             discussion: "Only the path is printed, so scripts can use it: cd \"$(sclm content path 101)\".",
-            arguments: [ArgumentSpec("presentation-id", help: "The presentation's id (see `sclm list`).")])
+            arguments: [.presentationId])
 
         let presentationId: Int64
 
         public init(parsing arguments: ParsedArguments) throws {
-            presentationId = try arguments.identifier(0, named: "presentation-id")
+            presentationId = try arguments.presentationId()
         }
 
         struct Output: CommandOutput {
@@ -73,12 +73,12 @@ extension SCLM.Content {
                 The presentation stays in the catalog, marked ready to download (state 1), so the next
                 `sclm sync` installs it again. Refused while another sclm process is syncing it.
                 """,
-            arguments: [ArgumentSpec("presentation-id", help: "The presentation's id (see `sclm list`).")])
+            arguments: [.presentationId])
 
         let presentationId: Int64
 
         public init(parsing arguments: ParsedArguments) throws {
-            presentationId = try arguments.identifier(0, named: "presentation-id")
+            presentationId = try arguments.presentationId()
         }
 
         struct Output: CommandOutput {

@@ -9,12 +9,12 @@ extension SCLM {
             commandName: "show",
             abstract: "Show one stored presentation with its package, slides and media files.",
             discussion: "Reads the local database only.",
-            arguments: [ArgumentSpec("presentation-id", help: "The presentation's id (see `sclm list`).")])
+            arguments: [.presentationId])
 
         let presentationId: Int64
 
         public init(parsing arguments: ParsedArguments) throws {
-            presentationId = try arguments.identifier(0, named: "presentation-id")
+            presentationId = try arguments.presentationId()
         }
 
         public func run(_ context: CommandContext) async throws {
