@@ -42,7 +42,7 @@ import Testing
     func hostileArchivesAreRefusedAndLeaveNothingBehind(_ hostile: HostileArchive) async throws {
         let folder = TemporaryDirectory()
         let zip = folder.appending("hostile.zip")
-        try hostile.build(zip)
+        try await hostile.write(to: zip)
         let target = try Self.installedTarget(in: folder)
         let before = PackageFixtures.listing(folder.path)
         let error = await #expect(throws: ArchiveError.self) {

@@ -28,7 +28,7 @@ import Testing
     func hostileArchivesYieldTheirRuleAndWriteNothing(_ hostile: HostileArchive) async throws {
         let folder = TemporaryDirectory()
         let zip = folder.appending("hostile.zip")
-        try hostile.build(zip)
+        try await hostile.write(to: zip)
         let before = PackageFixtures.listing(folder.path)
         let report = try await PackageValidator().validate(zip)
         let finding = try #require(report.findings.first { $0.rule.id == hostile.rule }, "\(report.findings)")

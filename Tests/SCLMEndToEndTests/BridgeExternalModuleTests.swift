@@ -24,7 +24,7 @@ import Testing
     @Test func aCrashAnswers502AndTheModuleIsRestarted() async throws {
         let bridge = try await BridgeSession(["--module", BridgeSession.echoModule])
         bridge.process.send(json: ["Command": "echo.sleep", "Data": ["ms": 5_000], "GUID": "in-flight"])
-        usleep(100_000)
+        try await Task.sleep(for: .milliseconds(100))
         let crashed = try #require(await bridge.call("echo.crash", guid: "crash"))
         #expect(crashed["ErrorCode"] as? Int == 502)
         #expect((crashed["ErrorMessage"] as? String)?.contains("module echo crashed") == true)
@@ -40,7 +40,7 @@ import Testing
             #expect(await bridge.call("echo.crash", guid: "crash-\(attempt)")?["ErrorCode"] as? Int == 502)
             if attempt < 5 { #expect(await waitForModule(bridge), "restart \(attempt)") }
         }
-        usleep(300_000)
+        try await Task.sleep(for: .milliseconds(300))
         let refused = try #require(await bridge.call("echo.say", guid: "after-give-up"))
         #expect(refused["ErrorCode"] as? Int == 502)
         #expect((refused["ErrorMessage"] as? String)?.contains("crashed 5 times") == true)
@@ -82,7 +82,7 @@ import Testing
     private func waitForModule(_ bridge: BridgeSession) async -> Bool {
         for _ in 0..<100 {
             if await bridge.call("echo.say", ["ping": true])?["ErrorCode"] as? Int == 200 { return true }
-            usleep(50_000)
+            try? await Task.sleep(for: .milliseconds(50))
         }
         return false
     }

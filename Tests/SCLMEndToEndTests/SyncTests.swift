@@ -11,9 +11,9 @@ import Testing
     let folder = TemporaryDirectory()
     var home: String { folder.appending("home") }
 
-    init() throws { server = try DevServer(["--quiet"]) }
+    init() async throws { server = try await DevServer.start(["--quiet"]) }
 
-    init(serverArguments: [String]) throws { server = try DevServer(serverArguments) }
+    init(serverArguments: [String]) async throws { server = try await DevServer.start(serverArguments) }
 
     func sclm(_ arguments: [String], stdin: String = "", environment: [String: String] = [:]) async throws
         -> ProcessResult
@@ -219,7 +219,7 @@ import Testing
 /// Token expiry in the middle of a 50-presentation sync.
 @Suite(.tags(.large), .timeLimit(.minutes(2))) struct TokenExpiryDuringSyncTests {
     @Test func accessTokenExpiryInTheMiddleCausesExactlyOneRefresh() async throws {
-        let context = try SyncTests(serverArguments: [
+        let context = try await SyncTests(serverArguments: [
             "--quiet", "--synthetic-clients", "1", "--synthetic-presentations", "50",
         ])
         try await context.login()

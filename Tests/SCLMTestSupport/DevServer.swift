@@ -52,6 +52,16 @@ public final class DevServer: Sendable {
             script: "dev-server/server.py", arguments: ["--port", "0", "--exit-with-parent"] + arguments)
     }
 
+    /// Starts a server like ``init(_:)`` on a thread of its own, so waiting for Python to start (a second or
+    /// more on a busy machine) never holds a thread of the cooperative pool other tests run on.
+    ///
+    /// - Throws: `SCLMError` when it does not start.
+    public static func start(_ arguments: [String] = []) async throws -> DevServer {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try DevServer(arguments) }) }.start()
+        }
+    }
+
     /// The environment that points `sclm` at this server with the demo client.
     public var environment: [String: String] {
         [

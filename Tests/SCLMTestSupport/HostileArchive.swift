@@ -23,6 +23,17 @@ public struct HostileArchive: Sendable, CustomTestStringConvertible {
 
     public var testDescription: String { "\(name) → \(rule)" }
 
+    /// Builds the archive at `path` on a thread of its own: some take seconds (a 100,000-entry zip, a
+    /// bomb), which would otherwise hold a thread of the small cooperative pool other tests wait on.
+    ///
+    /// - Throws: what building throws.
+    public func write(to path: String) async throws {
+        let build = self.build
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            Thread { continuation.resume(with: Result { try build(path) }) }.start()
+        }
+    }
+
     /// The valid package plus `extra`, written to `path`, then edited by `edit`.
     private static func package(
         at path: String, extra: (inout ZipBuilder) -> Void = { _ in }, edit: (inout ZipBytes) throws -> Void = { _ in }

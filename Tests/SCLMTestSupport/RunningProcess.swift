@@ -68,6 +68,29 @@ public final class RunningProcess: Sendable {
         return false
     }
 
+    /// Sends `signal` the moment `condition` holds, checking every millisecond on a thread of its own, so
+    /// a short-lived state (a staging folder during an unpack) is caught even when the cooperative pool is
+    /// busy.
+    ///
+    /// - Returns: whether the signal was sent (`false` when the process ended or `timeout` passed first).
+    public func send(_ signal: Int32, when condition: @escaping @Sendable () -> Bool, timeout: TimeInterval = 60)
+        async -> Bool
+    {
+        await withCheckedContinuation { continuation in
+            Thread {
+                let deadline = Date().addingTimeInterval(timeout)
+                while Date() < deadline, self.isRunning {
+                    if condition() {
+                        self.send(signal)
+                        return continuation.resume(returning: true)
+                    }
+                    usleep(1000)
+                }
+                continuation.resume(returning: false)
+            }.start()
+        }
+    }
+
     /// Waits for the process to exit (killing it after `timeout` seconds) and collects its output, on a
     /// thread of its own so no thread of the cooperative pool is held.
     public func result(timeout: TimeInterval = 60) async -> ProcessResult {
