@@ -28,7 +28,8 @@ import Testing
         try #require(pipe(&descriptors) == 0)
         let printer = SyncProgressPrinter(
             style: style, stdout: StandardStream(fileDescriptor: descriptors[1]), columns: 80, usesColor: false)
-        for event in events { printer.handle(event) }
+        let start = ContinuousClock.now
+        for (index, event) in events.enumerated() { printer.handle(event, at: start + .milliseconds(150 * index)) }
         printer.finish()
         printer.handle(events[2])
         close(descriptors[1])
@@ -45,6 +46,25 @@ import Testing
         #expect(parts.last == "")
         #expect(parts.dropLast().last?.hasPrefix("✓ Deck (101) revision 2 · 3 files · 1000 B in 0.2 s\n  Total 1/1") == true)
         #expect(output.components(separatedBy: "✓ Deck").count == 2)
+    }
+
+    @Test func aBurstOfEventsRedrawsTheLiveAreaAtMostEvery100Milliseconds() throws {
+        var descriptors: [Int32] = [0, 0]
+        try #require(pipe(&descriptors) == 0)
+        let printer = SyncProgressPrinter(
+            style: .live, stdout: StandardStream(fileDescriptor: descriptors[1]), columns: 80, usesColor: false)
+        let start = ContinuousClock.now
+        for index in 0..<50 {
+            let event = ContentEvent.skipped(.init(presentationId: Int64(index), name: "Deck \(index)", reason: "skip"))
+            printer.handle(event, at: start + .milliseconds(index))
+        }
+        printer.finish()
+        close(descriptors[1])
+        let output = String(
+            decoding: FileHandle(fileDescriptor: descriptors[0], closeOnDealloc: true).readDataToEndOfFile(), as: UTF8.self)
+        // 50 events in 50 ms: one redraw, and every line printed once by the end.
+        #expect(output.components(separatedBy: "\u{1B}[J").count <= 2)
+        #expect(output.split(separator: "\n").count == 50)
     }
 
     @Test func plainLinesNameFinishedPresentationsOnly() throws {

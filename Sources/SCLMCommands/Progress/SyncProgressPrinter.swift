@@ -6,7 +6,8 @@ import Synchronization
 ///
 /// - `live` (stdout is a terminal): finished presentations as permanent lines, and below them a live
 ///   area with a bar per presentation in progress and a total (bytes, rate, ETA), redrawn at most ten
-///   times a second; log lines and notices are printed above it; ``finish()`` removes it.
+///   times a second whatever the events; log lines and notices are printed above it; ``finish()``
+///   prints what is pending and removes it.
 /// - `lines` (stdout is not a terminal): one plain line per finished presentation.
 /// - `json` (`--json`): every event as one JSON line (`started`, `progress`, `installed`, …).
 ///
@@ -50,8 +51,10 @@ final class SyncProgressPrinter: Sendable {
     }
 
     /// Shows `event`.
-    func handle(_ event: ContentEvent) {
-        let now = ContinuousClock.now
+    func handle(_ event: ContentEvent) { handle(event, at: .now) }
+
+    /// Shows `event`, received at `now` (tests pass the time).
+    func handle(_ event: ContentEvent, at now: ContinuousClock.Instant) {
         state.withLock { state in
             guard !state.isFinished else { return }
             state.board.apply(event, at: now)
@@ -62,7 +65,9 @@ final class SyncProgressPrinter: Sendable {
             case .lines:
                 for line in state.board.takeFinishedLines() { stdout.writeLine(line.text) }
             case .live:
-                if case .progress = event, let last = state.lastDraw, now - last < Self.redrawInterval { return }
+                // Finished lines wait for the next redraw (or `finish()`), so a burst of small presentations
+                // does not redraw more than ten times a second either.
+                if let last = state.lastDraw, now - last < Self.redrawInterval { return }
                 redraw(&state, at: now)
             }
         }
