@@ -1,5 +1,4 @@
 import SCLMCore
-
 import SCLMTestSupport
 import Testing
 
@@ -63,9 +62,11 @@ import Testing
                     unpackedBytes: 1, downloadedBytes: 27_443, mediaFilesDownloaded: 0, seconds: 0.42)),
             at: start + .seconds(1))
         board.apply(
-            .failed(.init(presentationId: 102, name: "Respira", category: .archive, message: "cannot install: ARCHIVE-CRC")),
+            .failed(
+                .init(presentationId: 102, name: "Respira", category: .archive, message: "cannot install: ARCHIVE-CRC")),
             at: start + .seconds(1))
-        board.apply(.busy(.init(presentationId: 103, name: "Gluco", reason: "another sclm process is syncing it")), at: start)
+        board.apply(
+            .busy(.init(presentationId: 103, name: "Gluco", reason: "another sclm process is syncing it")), at: start)
         board.apply(.skipped(.init(presentationId: 202, name: "Draft", reason: "the server marks it skip")), at: start)
         #expect(
             board.takeFinishedLines().map(\.text) == [
@@ -76,6 +77,7 @@ import Testing
             ])
         #expect(board.takeFinishedLines().isEmpty)
         #expect(board.liveLines(at: start + .seconds(2), width: 80).isEmpty)
-        #expect(board.tally.installed == 1 && board.tally.failed == 1 && board.tally.busy == 1 && board.tally.skipped == 1)
+        #expect(
+            board.tally.installed == 1 && board.tally.failed == 1 && board.tally.busy == 1 && board.tally.skipped == 1)
     }
 }

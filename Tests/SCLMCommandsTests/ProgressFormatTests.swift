@@ -20,8 +20,10 @@ import Testing
         #expect(ProgressFormat.amount(500, of: 0) == "500 B")
     }
 
-    @Test(arguments: [(7.0, "0:07"), (59.2, "1:00"), (754.0, "12:34"), (3723.0, "1:02:03"), (-1.0, "-:--"),
-        (1e9, "-:--"), (Double.infinity, "-:--")])
+    @Test(arguments: [
+        (7.0, "0:07"), (59.2, "1:00"), (754.0, "12:34"), (3723.0, "1:02:03"), (-1.0, "-:--"),
+        (1e9, "-:--"), (Double.infinity, "-:--"),
+    ])
     func durations(_ seconds: Double, _ text: String) {
         #expect(ProgressFormat.duration(seconds) == text)
     }

@@ -14,7 +14,10 @@ import Testing
 @Suite(.tags(.medium)) struct SyncProgressPrinterTests {
     static let events: [ContentEvent] = [
         .planned(.init(presentations: 1, bytes: 1000, skipped: 0, upToDate: 0)),
-        .started(.init(presentationId: 101, clientId: 1, name: "Deck", revision: 2, installedRevision: nil, bytes: 1000, cachedBytes: 0)),
+        .started(
+            .init(
+                presentationId: 101, clientId: 1, name: "Deck", revision: 2, installedRevision: nil, bytes: 1000,
+                cachedBytes: 0)),
         .progress(.init(presentationId: 101, phase: .download, bytes: 500, totalBytes: 1000)),
         .installed(
             .init(
@@ -44,7 +47,9 @@ import Testing
         // The installed deck's line is printed once, above the live area; finishing erases the live area.
         let parts = output.components(separatedBy: "\u{1B}[J")
         #expect(parts.last == "")
-        #expect(parts.dropLast().last?.hasPrefix("✓ Deck (101) revision 2 · 3 files · 1000 B in 0.2 s\n  Total 1/1") == true)
+        #expect(
+            parts.dropLast().last?.hasPrefix("✓ Deck (101) revision 2 · 3 files · 1000 B in 0.2 s\n  Total 1/1") == true
+        )
         #expect(output.components(separatedBy: "✓ Deck").count == 2)
     }
 
@@ -61,7 +66,8 @@ import Testing
         printer.finish()
         close(descriptors[1])
         let output = String(
-            decoding: FileHandle(fileDescriptor: descriptors[0], closeOnDealloc: true).readDataToEndOfFile(), as: UTF8.self)
+            decoding: FileHandle(fileDescriptor: descriptors[0], closeOnDealloc: true).readDataToEndOfFile(),
+            as: UTF8.self)
         // 50 events in 50 ms: one redraw, and every line printed once by the end.
         #expect(output.components(separatedBy: "\u{1B}[J").count <= 2)
         #expect(output.split(separator: "\n").count == 50)

@@ -1,5 +1,4 @@
 import SCLMCore
-
 import SCLMTestSupport
 import Testing
 
@@ -36,6 +35,8 @@ import Testing
         let summary = SyncSummary(
             report: SyncReport(metadata: Self.metadata, content: nil, pendingContent: []), names: [:],
             elapsed: .milliseconds(400))
-        #expect(summary.lines == ["Synced 2 clients, 5 presentation(s): 1 new, 0 updated, 0 removed, 4 unchanged in 0.4 s."])
+        #expect(
+            summary.lines == ["Synced 2 clients, 5 presentation(s): 1 new, 0 updated, 0 removed, 4 unchanged in 0.4 s."]
+        )
     }
 }

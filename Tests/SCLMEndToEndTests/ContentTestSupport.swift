@@ -109,7 +109,8 @@ enum SampleDecks {
                 let id = object["id"] as? Int, let client = object["clientId"] as? Int
             else { return nil }
             return Deck(
-                id: Int64(id), clientId: Int64(client), folder: "\(root)/\(name)", skip: object["skip"] as? Bool ?? false)
+                id: Int64(id), clientId: Int64(client), folder: "\(root)/\(name)",
+                skip: object["skip"] as? Bool ?? false)
         }
     }()
 

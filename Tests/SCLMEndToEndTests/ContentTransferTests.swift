@@ -17,7 +17,8 @@ import Testing
     static func harness(size: String, count: Int = 1, _ extra: [String] = []) async throws -> SyncTests {
         let harness = try await SyncTests(
             serverArguments: [
-                "--quiet", "--synthetic-clients", "1", "--synthetic-presentations", "\(count)", "--synthetic-size", size,
+                "--quiet", "--synthetic-clients", "1", "--synthetic-presentations", "\(count)", "--synthetic-size",
+                size,
             ] + extra)
         try await harness.loginAsService()
         return harness
@@ -62,7 +63,9 @@ import Testing
         try await harness.server.control([
             "action": "stall", "seconds": 3, "afterBytes": .int(4 << 20), "path": "/blobs/packages/",
         ])
-        try await harness.server.control(["action": "drop", "afterBytes": .int((4 << 20) + 1), "path": "/blobs/packages/"])
+        try await harness.server.control([
+            "action": "drop", "afterBytes": .int((4 << 20) + 1), "path": "/blobs/packages/",
+        ])
         let result = try await harness.sclm(["sync"])
         #expect(result.status == 0, "\(result)")
         let stats = try await harness.server.stats()

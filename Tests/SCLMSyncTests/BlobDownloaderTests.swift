@@ -38,12 +38,16 @@ import Testing
 
     static func link(_ number: Int = 1) -> BlobLink {
         BlobLink(
-            url: URL(literal: "http://127.0.0.1:9/blobs/packages/b").appending(queryItems: [.init(name: "sig", value: "\(number)")]),
+            url: URL(literal: "http://127.0.0.1:9/blobs/packages/b").appending(queryItems: [
+                .init(name: "sig", value: "\(number)")
+            ]),
             fileSize: 1000, blobId: "b")
     }
 
     /// Writes `blob[from..<to]` the way a 200 (from 0) or a 206 (from the resume offset) would, reporting the ETag.
-    static func serve(upTo end: Int = 1000, then failure: HTTPError? = nil, status: Int? = nil) -> ScriptedTransport.Step {
+    static func serve(upTo end: Int = 1000, then failure: HTTPError? = nil, status: Int? = nil)
+        -> ScriptedTransport.Step
+    {
         { request, progress in
             let start = status == 200 ? 0 : Int(request.resumeOffset)
             if !FileSystem.exists(request.destinationPath) {
@@ -54,10 +58,13 @@ import Testing
             try handle.seekToEnd()
             try handle.write(contentsOf: blob[start..<end])
             try handle.close()
-            progress?(DownloadProgress(fileBytes: Int64(end), expectedFileBytes: 1000, receivedBytes: Int64(end - start), entityTag: tag))
+            progress?(
+                DownloadProgress(
+                    fileBytes: Int64(end), expectedFileBytes: 1000, receivedBytes: Int64(end - start), entityTag: tag))
             if let failure { throw failure }
             let code = status ?? (start > 0 ? 206 : 200)
-            let outcome: DownloadResult.Outcome = code == 206 ? .resumed : start == 0 && request.resumeOffset > 0 ? .restarted : .complete
+            let outcome: DownloadResult.Outcome =
+                code == 206 ? .resumed : start == 0 && request.resumeOffset > 0 ? .restarted : .complete
             return DownloadResult(
                 outcome: outcome, status: code, headers: ["ETag": tag], fileBytes: Int64(end),
                 receivedBytes: Int64(end - start))
@@ -139,7 +146,8 @@ import Testing
     }
 
     @Test func anExpiredLinkIsRenewedAndTheDownloadContinuesWhereItWas() async throws {
-        let expired = HTTPError(.status, method: .get, url: Self.link().url, status: 403, detail: "AuthenticationFailed")
+        let expired = HTTPError(
+            .status, method: .get, url: Self.link().url, status: 403, detail: "AuthenticationFailed")
         let transport = ScriptedTransport([Self.serve(upTo: 300, then: expired), Self.serve()])
         let links = LinkCounter()
         #expect(try await download(transport, links: links) == 1000)
@@ -153,7 +161,8 @@ import Testing
         let dropped = HTTPError(.connectionLost, method: .get, url: Self.link().url)
         // Each attempt makes progress, so three drops in a row do not exhaust two attempts.
         let transport = ScriptedTransport([
-            Self.serve(upTo: 200, then: dropped), Self.serve(upTo: 500, then: dropped), Self.serve(upTo: 800, then: dropped),
+            Self.serve(upTo: 200, then: dropped), Self.serve(upTo: 500, then: dropped),
+            Self.serve(upTo: 800, then: dropped),
             Self.serve(),
         ])
         #expect(try await download(transport, attempts: 2) == 1000)
@@ -167,7 +176,8 @@ import Testing
         let transport = ScriptedTransport([step, step, step])
         let error = await #expect(throws: SyncError.self) { try await download(transport, attempts: 3) }
         #expect(error?.code == .downloadFailed)
-        #expect(error?.description.hasPrefix("cannot download the package of presentation 101: cannot connect to") == true)
+        #expect(
+            error?.description.hasPrefix("cannot download the package of presentation 101: cannot connect to") == true)
         #expect(transport.requests.withLock { $0.count } == 3)
     }
 

@@ -17,7 +17,8 @@ import Testing
         encoder.outputFormatting = .sortedKeys
         let line = String(decoding: try encoder.encode(Self.progress(101, 40)), as: UTF8.self)
         #expect(line == #"{"bytes":40,"event":"progress","phase":"download","presentationId":101,"totalBytes":100}"#)
-        let busy = ContentEvent.busy(.init(presentationId: 7, name: "Deck", reason: "another sclm process is syncing it"))
+        let busy = ContentEvent.busy(
+            .init(presentationId: 7, name: "Deck", reason: "another sclm process is syncing it"))
         #expect(
             String(decoding: try encoder.encode(busy), as: UTF8.self)
                 == #"{"event":"busy","name":"Deck","presentationId":7,"reason":"another sclm process is syncing it"}"#)

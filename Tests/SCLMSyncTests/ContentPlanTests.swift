@@ -52,7 +52,8 @@ import Testing
     ]
 
     @Test(arguments: cases) func plans(_ test: Case) throws {
-        let plan = try ContentPlan.make(stored: Self.stored, clientIds: test.clients, presentationIds: test.presentations)
+        let plan = try ContentPlan.make(
+            stored: Self.stored, clientIds: test.clients, presentationIds: test.presentations)
         #expect(plan.downloads.map(\.presentationId) == test.downloads)
         #expect(plan.skipped.map(\.presentationId) == test.skipped)
         #expect(plan.upToDate == test.upToDate)
@@ -63,7 +64,9 @@ import Testing
             try ContentPlan.make(stored: Self.stored, clientIds: [2], presentationIds: [101])
         }
         #expect(error.code == .unknownPresentation)
-        #expect(error.description == "no presentation 101 among the synced clients; `sclm list` shows the stored presentations")
+        #expect(
+            error.description
+                == "no presentation 101 among the synced clients; `sclm list` shows the stored presentations")
         #expect(error.category.exitCode == 1)
     }
 }

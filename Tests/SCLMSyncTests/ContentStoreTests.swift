@@ -13,7 +13,9 @@ import Testing
         let store = try ContentStore(path: folder.appending("sclm.db"))
         try store.writeNow { db in
             try db.upsert([ClientRecord(clientId: 1, name: "Demo")])
-            try db.upsertPresentations([PresentationRecord(presentationId: 101, clientId: 1, name: "Deck", revision: revision)])
+            try db.upsertPresentations([
+                PresentationRecord(presentationId: 101, clientId: 1, name: "Deck", revision: revision)
+            ])
             try db.upsert([MediaFileRecord(mediaFileId: 1011, presentationId: 101, revision: 2, fileName: "a.pdf")])
             try db.setSyncState(.readyToDownload, presentationId: 101)
         }
@@ -33,7 +35,8 @@ import Testing
         try store.writeNow { db in try db.markDownloading(presentationId: 101) }
         #expect(try state(store).state == SyncState.downloading.rawValue)
         let recorded = try store.writeNow { db in
-            try db.recordInstall(presentationId: 101, revision: 4, installedAt: "2026-01-01T00:00:00.000Z", mediaFileIds: [1011])
+            try db.recordInstall(
+                presentationId: 101, revision: 4, installedAt: "2026-01-01T00:00:00.000Z", mediaFileIds: [1011])
         }
         #expect(recorded)
         let after = try state(store)
@@ -46,7 +49,10 @@ import Testing
             try db.recordInstall(presentationId: 101, revision: 4, installedAt: "now", mediaFileIds: [])
         }
         #expect(try state(store).state == SyncState.updateAvailable.rawValue)
-        #expect(try !store.writeNow { db in try db.recordInstall(presentationId: 999, revision: 1, installedAt: "now", mediaFileIds: []) })
+        #expect(
+            try !store.writeNow { db in
+                try db.recordInstall(presentationId: 999, revision: 1, installedAt: "now", mediaFileIds: [])
+            })
     }
 
     @Test func settlingAfterAFailureRestoresTheStateAndKeepsTheReason() throws {
@@ -61,7 +67,9 @@ import Testing
 
     @Test func forgettingAnInstallResetsToReadyToDownload() throws {
         let store = try store()
-        _ = try store.writeNow { db in try db.recordInstall(presentationId: 101, revision: 4, installedAt: "now", mediaFileIds: [1011]) }
+        _ = try store.writeNow { db in
+            try db.recordInstall(presentationId: 101, revision: 4, installedAt: "now", mediaFileIds: [1011])
+        }
         #expect(try store.writeNow { db in try db.forgetInstall(presentationId: 101) })
         let after = try state(store)
         #expect(after.installed == nil && after.state == SyncState.readyToDownload.rawValue && after.media == nil)

@@ -33,8 +33,10 @@ import Testing
         #expect(PackageCache.parse(name) == entry)
     }
 
-    @Test(arguments: ["notes.txt", "101.zip", "x_rev4.zip", "101_rev.zip", "101_revx.zip.part", "101_media_rev1.part",
-        "101_rev4.zip.tmp-12", ".101_rev4.zip"])
+    @Test(arguments: [
+        "notes.txt", "101.zip", "x_rev4.zip", "101_rev.zip", "101_revx.zip.part", "101_media_rev1.part",
+        "101_rev4.zip.tmp-12", ".101_rev4.zip",
+    ])
     func leavesOtherNamesAlone(_ name: String) {
         #expect(PackageCache.parse(name) == nil)
     }
@@ -72,7 +74,8 @@ import Testing
 
     @Test(arguments: [
         ("brochure.pdf", true), ("Vidéo 1.mp4", true), ("", false), (".", false), ("..", false), ("a/b.pdf", false),
-        ("../../etc/passwd", false), ("a\\b.pdf", false), ("bad\nname.pdf", false), (String(repeating: "x", count: 256), false),
+        ("../../etc/passwd", false), ("a\\b.pdf", false), ("bad\nname.pdf", false),
+        (String(repeating: "x", count: 256), false),
     ])
     func mediaFileNamesMustNameOneFile(_ name: String, _ isSafe: Bool) {
         #expect((MediaFileName.validated(name) != nil) == isSafe)

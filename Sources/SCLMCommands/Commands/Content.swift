@@ -59,9 +59,11 @@ extension SCLM.Content {
             let path = context.home.sourcesDirectory(clientId: summary.clientId, presentationId: id)
             guard let installed = summary.installedRevision, FileSystem.isDirectory(path) else {
                 throw SCLMError(
-                    .notFound, "presentation \(id) has no content installed; install it with `sclm sync --presentation \(id)`")
+                    .notFound,
+                    "presentation \(id) has no content installed; install it with `sclm sync --presentation \(id)`")
             }
-            context.emit(Output(presentationId: id, path: path, installedRevision: installed, revision: summary.revision))
+            context.emit(
+                Output(presentationId: id, path: path, installedRevision: installed, revision: summary.revision))
         }
     }
 

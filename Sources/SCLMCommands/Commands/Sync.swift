@@ -35,7 +35,8 @@ extension SCLM {
                     "--presentation", value: "id", help: "Install content only for this presentation (repeatable).",
                     repeatable: true),
                 .flag("--metadata-only", help: "Sync metadata only, no content."),
-                .option("--jobs", value: "n", help: "Requests and transfers in flight at once (default: sync.jobs, 4)."),
+                .option(
+                    "--jobs", value: "n", help: "Requests and transfers in flight at once (default: sync.jobs, 4)."),
             ])
 
         let clients: [String]
@@ -69,18 +70,21 @@ extension SCLM {
             let services = try APIServices(context: context, logger: logger)
             let manager = SyncManager(
                 service: try services.syncService(clock: context.clock), store: services.store, home: context.home,
-                transport: services.transport, installer: ArchivePackageInstaller(), retryPolicy: services.retrier.policy,
+                transport: services.transport, installer: ArchivePackageInstaller(),
+                retryPolicy: services.retrier.policy,
                 clock: context.clock, logger: logger)
             let width = try jobs ?? min(64, max(1, APIServices.number(.syncJobs, in: services.configuration)))
             let options = SyncOptions(
-                clients: ClientSelection(clients), presentations: presentations, jobs: width, metadataOnly: metadataOnly)
+                clients: ClientSelection(clients), presentations: presentations, jobs: width, metadataOnly: metadataOnly
+            )
             let started = ContinuousClock.now
             let report: SyncReport
             do {
                 report = try await manager.sync(options, events: printer.handle)
             } catch is CancellationError {
                 printer.finish()
-                SyncSummary.printCancelled(tally: printer.tally, elapsed: ContinuousClock.now - started, context: context)
+                SyncSummary.printCancelled(
+                    tally: printer.tally, elapsed: ContinuousClock.now - started, context: context)
                 throw ExitCode(ErrorCategory.cancelled.exitCode)
             } catch {
                 printer.finish()

@@ -73,7 +73,8 @@ struct ProgressBoard {
             finish(installed.presentationId)
             tally.installed += 1
             let previous = installed.previousRevision.map { " (was \($0))" } ?? ""
-            let received = installed.downloadedBytes > 0 ? ProgressFormat.bytes(installed.downloadedBytes) : "from cache"
+            let received =
+                installed.downloadedBytes > 0 ? ProgressFormat.bytes(installed.downloadedBytes) : "from cache"
             finished.append(
                 FinishedLine(
                     kind: .installed,
@@ -83,14 +84,16 @@ struct ProgressBoard {
             finish(failure.presentationId)
             tally.failed += 1
             finished.append(
-                FinishedLine(kind: .failed, text: "✗ \(failure.name) (\(failure.presentationId)) failed: \(failure.message)"))
+                FinishedLine(
+                    kind: .failed, text: "✗ \(failure.name) (\(failure.presentationId)) failed: \(failure.message)"))
         case .skipped(let note):
             tally.skipped += 1
             finished.append(
                 FinishedLine(kind: .skipped, text: "- \(note.name) (\(note.presentationId)) skipped: \(note.reason)"))
         case .busy(let note):
             tally.busy += 1
-            finished.append(FinishedLine(kind: .busy, text: "~ \(note.name) (\(note.presentationId)) busy: \(note.reason)"))
+            finished.append(
+                FinishedLine(kind: .busy, text: "~ \(note.name) (\(note.presentationId)) busy: \(note.reason)"))
         }
     }
 
@@ -105,8 +108,10 @@ struct ProgressBoard {
     func liveLines(at now: ContinuousClock.Instant, width: Int) -> [String] {
         var rows = active.map { item in
             let elapsed = (now - item.phaseStart.at).seconds
-            let rate = item.phase == .unpack || elapsed < 0.2 ? nil : Double(item.bytes - item.phaseStart.bytes) / elapsed
-            return Row(label: item.label, phase: item.phase.rawValue, done: item.bytes, total: item.totalBytes, rate: rate)
+            let rate =
+                item.phase == .unpack || elapsed < 0.2 ? nil : Double(item.bytes - item.phaseStart.bytes) / elapsed
+            return Row(
+                label: item.label, phase: item.phase.rawValue, done: item.bytes, total: item.totalBytes, rate: rate)
         }
         if let plan, plan.presentations > 0 {
             let done = active.reduce(completedBytes) { total, item in
@@ -116,7 +121,8 @@ struct ProgressBoard {
             rows.append(
                 Row(
                     label: "Total \(tally.installed + tally.failed)/\(plan.presentations)", phase: "", done: done,
-                    total: plan.bytes, rate: elapsed > 0.2 && receivedBytes > 0 ? Double(receivedBytes) / elapsed : nil))
+                    total: plan.bytes, rate: elapsed > 0.2 && receivedBytes > 0 ? Double(receivedBytes) / elapsed : nil)
+            )
         }
         return rows.map { $0.text(width: width) }
     }

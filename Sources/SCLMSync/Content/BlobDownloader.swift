@@ -99,7 +99,9 @@ struct BlobDownloader: Sendable {
                     current = try await link()
                     continue
                 }
-                guard let pause = retryPolicy.delay(after: error, attempt: attempt, method: .get, jitter: Double.random(in: 0...1))
+                guard
+                    let pause = retryPolicy.delay(
+                        after: error, attempt: attempt, method: .get, jitter: Double.random(in: 0...1))
                 else { throw SyncError(.downloadFailed, subject: subject, cause: error) }
                 logger?.warning(
                     "\(subject): \(error.summary); resuming at byte \(FileSystem.size(of: partPath) ?? 0) in \(pause.shortDescription)"
@@ -134,7 +136,8 @@ struct BlobDownloader: Sendable {
             if let tag = update.entityTag, recorded.withLock({ $0 }) != tag {
                 recorded.withLock { $0 = tag }
                 do {
-                    try ResumeRecord(blobId: link.blobId, fileSize: link.fileSize, entityTag: tag).save(forPart: partPath)
+                    try ResumeRecord(blobId: link.blobId, fileSize: link.fileSize, entityTag: tag).save(
+                        forPart: partPath)
                 } catch {
                     logger?.debug("cannot record how to resume \(partPath): \(error.userMessage)")
                 }
@@ -148,6 +151,7 @@ struct BlobDownloader: Sendable {
         return SyncError(
             .badPackage, subject: subject,
             detail:
-                "the server sent \(size) bytes but announced \(link.fileSize); the download was discarded, run `sclm sync` again")
+                "the server sent \(size) bytes but announced \(link.fileSize); the download was discarded, run `sclm sync` again"
+        )
     }
 }

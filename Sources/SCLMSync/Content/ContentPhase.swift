@@ -41,7 +41,9 @@ struct ContentPhase: Sendable {
         report.upToDate = plan.upToDate
         let ids = plan.downloads.map(\.presentationId)
         let bytes = try await store.read { db in
-            try ids.reduce(Int64(0)) { total, id in total + max(0, try db.contentPackage(ofPresentation: id)?.fileSize ?? 0) }
+            try ids.reduce(Int64(0)) { total, id in
+                total + max(0, try db.contentPackage(ofPresentation: id)?.fileSize ?? 0)
+            }
         }
         events.emit(
             .planned(
@@ -52,7 +54,9 @@ struct ContentPhase: Sendable {
             report.skipped.append(summary.presentationId)
             events.emit(
                 .skipped(
-                    .init(presentationId: summary.presentationId, name: summary.name, reason: "the server marks it skip")))
+                    .init(
+                        presentationId: summary.presentationId, name: summary.name, reason: "the server marks it skip"))
+            )
         }
         let outcomes = try await concurrentMap(plan.downloads, width: width) { summary in
             try await self.process(summary)
@@ -140,7 +144,8 @@ struct ContentPhase: Sendable {
         unlink(zip)
         guard isStored else {
             try? FileSystem.removeTree(folder)
-            throw SyncError(.installFailed, subject: "presentation \(id)", detail: "it was removed from the catalog meanwhile")
+            throw SyncError(
+                .installFailed, subject: "presentation \(id)", detail: "it was removed from the catalog meanwhile")
         }
         return InstalledPresentation(
             presentationId: id, name: job.summary.name, revision: job.revision,
@@ -166,10 +171,12 @@ struct ContentPhase: Sendable {
             subject, to: part, link: { try await ContentPhase.packageLink(id, service: service) }
         ) { update, link in
             events.emit(
-                .progress(.init(presentationId: id, phase: .download, bytes: update.fileBytes, totalBytes: link.fileSize)))
+                .progress(
+                    .init(presentationId: id, phase: .download, bytes: update.fileBytes, totalBytes: link.fileSize)))
         }
         guard rename(part, zip) == 0 else {
-            throw SyncError(.downloadFailed, subject: subject, cause: FileSystem.storageError("rename \(part)", errno: errno))
+            throw SyncError(
+                .downloadFailed, subject: subject, cause: FileSystem.storageError("rename \(part)", errno: errno))
         }
         return received
     }
@@ -229,7 +236,8 @@ struct ContentPhase: Sendable {
                 subject, to: part, link: { try await ContentPhase.mediaLink(mediaId, of: id, service: service) }
             ) { update, link in
                 events.emit(
-                    .progress(.init(presentationId: id, phase: .media, bytes: update.fileBytes, totalBytes: link.fileSize)))
+                    .progress(
+                        .init(presentationId: id, phase: .media, bytes: update.fileBytes, totalBytes: link.fileSize)))
             }
             do {
                 try FileSystem.makeDirectory(folder, mode: 0o755)
@@ -247,13 +255,15 @@ struct ContentPhase: Sendable {
 
     static func packageLink(_ id: Int64, service: SyncService) async throws -> BlobLink {
         let package = try await service.contentPackage(ofPresentation: id)
-        return try link(package.sas, size: package.fileSize, blobId: package.blobId, subject: "the package of presentation \(id)")
+        return try link(
+            package.sas, size: package.fileSize, blobId: package.blobId, subject: "the package of presentation \(id)")
     }
 
     static func mediaLink(_ id: Int64, of presentationId: Int64, service: SyncService) async throws -> BlobLink {
         let media = try await service.mediaFile(id, of: presentationId)
         return try link(
-            media.sas, size: media.fileSize, blobId: media.blobId, subject: "media file \(id) of presentation \(presentationId)")
+            media.sas, size: media.fileSize, blobId: media.blobId,
+            subject: "media file \(id) of presentation \(presentationId)")
     }
 
     private static func link(_ sas: String?, size: Int64, blobId: String?, subject: String) throws -> BlobLink {

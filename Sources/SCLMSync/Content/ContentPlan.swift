@@ -20,6 +20,7 @@ public struct ContentPlan: Sendable, Equatable {
     ///   - stored: every stored presentation (after the metadata phase).
     ///   - clientIds: the synced clients.
     ///   - presentationIds: the `--presentation` values; empty means every presentation of those clients.
+    /// - Returns: the presentations to install, to report as skipped, and already up to date.
     /// - Throws: ``SyncError`` (`.unknownPresentation`) for an id that is not a presentation of those clients.
     public static func make(stored: [PresentationSummary], clientIds: Set<Int64>, presentationIds: [Int64]) throws
         -> ContentPlan

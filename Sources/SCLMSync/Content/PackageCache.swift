@@ -101,6 +101,7 @@ public struct PackageCache: Sendable, Equatable {
     ///   - entry: the cache file.
     ///   - presentation: its presentation as stored, or `nil` when the server no longer lists it.
     ///   - mediaOwners: every stored media file's presentation and revision, by media file id.
+    /// - Returns: `true` to keep the file, `false` when it is stale.
     public static func isWanted(
         _ entry: Entry, presentation: PresentationSummary?,
         mediaOwners: [Int64: (presentationId: Int64, revision: Int64)]

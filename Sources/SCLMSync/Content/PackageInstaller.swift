@@ -28,11 +28,17 @@ public struct StagedContent: Sendable, Equatable {
 public protocol PackageInstaller: Sendable {
     /// Unpacks the zip at `zipPath` into a new staging folder next to `targetPath`, flushed to disk.
     ///
-    /// - Parameter progress: bytes written so far and the total the zip declares.
+    /// - Parameters:
+    ///   - zipPath: the downloaded package.
+    ///   - targetPath: the folder the package will replace (`…/sources`); its parent exists.
+    ///   - progress: bytes written so far and the total the zip declares.
+    /// - Returns: the staged content, for ``swap(_:)``.
     /// - Throws: an error naming the broken rule for a refused package (category `.archive`), a storage
     ///   error, or `CancellationError`.
-    func unpack(zipAt zipPath: String, stagingFor targetPath: String,
-                progress: @escaping @Sendable (Int64, Int64) -> Void) async throws -> StagedContent
+    func unpack(
+        zipAt zipPath: String, stagingFor targetPath: String,
+        progress: @escaping @Sendable (Int64, Int64) -> Void
+    ) async throws -> StagedContent
 
     /// Swaps the staged folder in as its target with `rename(2)`.
     ///
