@@ -34,7 +34,7 @@ import Testing
         let path = folder.appending("sclm.db")
         let store = try ContentStore(path: path)
         let holder = try holdWriteLock(on: path, seconds: 1.0)
-        defer { holder.waitUntilExit() }
+        defer { holder.waitWithoutSpinning() }
         try store.writeNow { db in try db.execute("INSERT INTO clients(clientId, name) VALUES (2, 'from sclm')") }
         let names = try store.readNow { db in
             try db.fetchAll("SELECT name FROM clients ORDER BY clientId").compactMap { $0.string("name") }
@@ -48,7 +48,7 @@ import Testing
         _ = try ContentStore(path: path)
         let impatient = try Database(path: path, busyTimeout: 0)
         let holder = try holdWriteLock(on: path, seconds: 1.0)
-        defer { holder.waitUntilExit() }
+        defer { holder.waitWithoutSpinning() }
         let error = try #require(throws: StoreError.self) {
             try impatient.write { db in try db.execute("INSERT INTO clients(clientId) VALUES (3)") }
         }

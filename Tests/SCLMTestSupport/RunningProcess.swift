@@ -105,10 +105,9 @@ public final class RunningProcess: Sendable {
             send(SIGKILL)
             readersDone.wait()
         }
-        let (reason, status) = process.withLock { process in
-            process.waitUntilExit()
-            return (process.terminationReason, process.terminationStatus)
-        }
+        let child = process.withLock { $0 }
+        child.waitWithoutSpinning()
+        let (reason, status) = (child.terminationReason, child.terminationStatus)
         return ProcessResult(status: reason == .uncaughtSignal ? 128 + status : status, stdout: stdout, stderr: stderr)
     }
 
@@ -140,5 +139,16 @@ public final class RunningProcess: Sendable {
         pthread_sigmask(SIG_SETMASK, &none, &previous)
         defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
         return try body()
+    }
+}
+
+extension Process {
+    /// Waits for the process to exit by sleeping between checks.
+    ///
+    /// Foundation's `waitUntilExit()` spins the run loop on Linux; on a thread of the (two-thread)
+    /// cooperative pool, two such spins can starve the dispatch queue that notices the child's exit, and
+    /// the whole test run stalls. A sleeping thread lets Dispatch run that notification elsewhere.
+    public func waitWithoutSpinning() {
+        while isRunning { usleep(5_000) }
     }
 }

@@ -41,7 +41,7 @@ public final class ServerProcess: Sendable {
             let url = URL(string: line.trimmingCharacters(in: .whitespacesAndNewlines)), url.host() != nil
         else {
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            process.waitWithoutSpinning()
             let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
             throw SCLMError(.internal, "\(script) did not print its URL; its log:\n\(log)")
         }
@@ -61,7 +61,7 @@ public final class ServerProcess: Sendable {
             let deadline = Date().addingTimeInterval(10)
             while running.isRunning && Date() < deadline { usleep(20_000) }
             if running.isRunning { kill(running.processIdentifier, SIGKILL) }
-            running.waitUntilExit()
+            running.waitWithoutSpinning()
             process = nil
         }
         try? FileManager.default.removeItem(atPath: logPath)
