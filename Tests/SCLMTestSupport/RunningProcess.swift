@@ -18,9 +18,11 @@ public final class RunningProcess: Sendable {
 
     /// Starts `executable` with `arguments`, writes `stdin` to it and closes it.
     ///
-    /// The child starts with no signal blocked: threads of the test runner (and of Dispatch) block SIGINT
-    /// and SIGTERM, and a child inherits the mask of the thread that spawns it, which would make it deaf to
-    /// the very signals a cancellation test sends.
+    /// The child inherits the signal mask of the spawning test thread, which blocks SIGINT and SIGTERM.
+    /// `sclm` still receives them (its Dispatch signal sources read blocked signals through a signalfd), so
+    /// the mask is left alone: clearing it on the spawning thread, even briefly, lets that thread take a
+    /// SIGCHLD meant for Foundation's child monitor, and the child whose exit it announced is never reaped.
+    /// (The dev-server, a Python program with ordinary handlers, clears its own mask: ``ServerProcess``.)
     ///
     /// - Throws: when the process cannot be started.
     public init(_ executable: String, _ arguments: [String], stdin: Data, environment: [String: String]) throws {
@@ -34,7 +36,7 @@ public final class RunningProcess: Sendable {
         process.standardInput = input
         process.standardOutput = outputPipe
         process.standardError = errorPipe
-        try RunningProcess.withUnblockedSignals { try process.run() }
+        try process.run()
         self.process = Mutex(process)
         pid = process.processIdentifier
         collect(outputPipe, into: output)
@@ -111,15 +113,16 @@ public final class RunningProcess: Sendable {
         return ProcessResult(status: reason == .uncaughtSignal ? 128 + status : status, stdout: stdout, stderr: stderr)
     }
 
+    /// Reads `pipe` to its end on a thread of its own (a blocked read must not hold a Dispatch worker).
     private func collect(_ pipe: Pipe, into buffer: Buffer) {
         readersDone.enter()
         let handle = pipe.fileHandleForReading
-        DispatchQueue.global().async { [readersDone] in
+        Thread { [readersDone] in
             while case let data = handle.availableData, !data.isEmpty {
                 buffer.append(data)
             }
             readersDone.leave()
-        }
+        }.start()
     }
 
     /// Bytes read from one of the child's pipes so far.
@@ -130,24 +133,13 @@ public final class RunningProcess: Sendable {
 
         var text: String { data.withLock { String(decoding: $0, as: UTF8.self) } }
     }
-
-    /// Runs `body` with this thread's signal mask cleared, so a child spawned in it starts unmasked.
-    private static func withUnblockedSignals<T>(_ body: () throws -> T) rethrows -> T {
-        var none = sigset_t()
-        var previous = sigset_t()
-        sigemptyset(&none)
-        pthread_sigmask(SIG_SETMASK, &none, &previous)
-        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
-        return try body()
-    }
 }
 
 extension Process {
     /// Waits for the process to exit by sleeping between checks.
     ///
-    /// Foundation's `waitUntilExit()` spins the run loop on Linux; on a thread of the (two-thread)
-    /// cooperative pool, two such spins can starve the dispatch queue that notices the child's exit, and
-    /// the whole test run stalls. A sleeping thread lets Dispatch run that notification elsewhere.
+    /// Foundation's `waitUntilExit()` spins the run loop on Linux, a full core per waiter on a 2-core
+    /// machine running hundreds of tests at once; a sleeping waiter leaves the CPU to them.
     public func waitWithoutSpinning() {
         while isRunning { usleep(5_000) }
     }
