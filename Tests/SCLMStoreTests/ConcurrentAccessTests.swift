@@ -21,9 +21,12 @@ import Testing
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", script, path, String(seconds)]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
+        let output = try SpawnLock.withLock {
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            return output
+        }
         let line = output.fileHandleForReading.availableData
         #expect(String(decoding: line, as: UTF8.self).contains("locked"))
         return process

@@ -9,9 +9,9 @@ import Foundation
 public final class BridgeProcess: @unchecked Sendable {
     // Invariant: `errorText` is only touched with `errorLock` held; the rest is immutable after init.
     private let process = Process()
-    private let input = Pipe()
-    private let outputPipe = Pipe()
-    private let errors = Pipe()
+    private let input: Pipe
+    private let outputPipe: Pipe
+    private let errors: Pipe
     private let errorLock = NSLock()
     private var errorText = Data()
     private let errorsDone = DispatchGroup()
@@ -50,10 +50,15 @@ public final class BridgeProcess: @unchecked Sendable {
         var env = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "NO_COLOR": "1"]
         env["HOME"] = ProcessInfo.processInfo.environment["HOME"]
         process.environment = env.merging(environment) { _, new in new }
-        process.standardInput = input
-        process.standardOutput = outputPipe
-        process.standardError = errors
-        try process.run()
+        let process = self.process
+        (input, outputPipe, errors) = try SpawnLock.withLock {
+            let pipes = (Pipe(), Pipe(), Pipe())
+            process.standardInput = pipes.0
+            process.standardOutput = pipes.1
+            process.standardError = pipes.2
+            try process.run()
+            return pipes
+        }
         switch handling {
         case .read: output = LineStream(outputPipe.fileHandleForReading)
         case .closed:

@@ -30,13 +30,14 @@ public final class RunningProcess: Sendable {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.environment = environment
-        let input = Pipe()
-        let outputPipe = Pipe()
-        let errorPipe = Pipe()
-        process.standardInput = input
-        process.standardOutput = outputPipe
-        process.standardError = errorPipe
-        try process.run()
+        let (input, outputPipe, errorPipe) = try SpawnLock.withLock {
+            let pipes = (Pipe(), Pipe(), Pipe())
+            process.standardInput = pipes.0
+            process.standardOutput = pipes.1
+            process.standardError = pipes.2
+            try process.run()
+            return pipes
+        }
         self.process = Mutex(process)
         pid = process.processIdentifier
         collect(outputPipe, into: output)

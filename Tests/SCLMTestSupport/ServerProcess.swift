@@ -28,13 +28,16 @@ public final class ServerProcess: Sendable {
             + "os.execv(sys.executable, [sys.executable] + sys.argv[1:])"
         process.arguments = ["python3", "-c", trampoline, script] + arguments
         process.currentDirectoryURL = URL(fileURLWithPath: ProcessRunner.packageRoot)
-        let output = Pipe()
         let logPath = NSTemporaryDirectory() + "/sclm-server-\(getpid())-\(UUID().uuidString).log"
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-        process.standardOutput = output
-        process.standardError = FileHandle(forWritingAtPath: logPath)
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        let output = try SpawnLock.withLock {
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle(forWritingAtPath: logPath)
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            return output
+        }
         self.logPath = logPath
         self.process = Mutex(process)
         guard let line = ServerProcess.firstLine(of: output.fileHandleForReading.fileDescriptor, timeout: 30),

@@ -1,0 +1,21 @@
+import Foundation
+import Synchronization
+
+/// Serialises starting child processes in the test run.
+///
+/// On Linux, Foundation's `Process.run()` closes the parent's other descriptors in the child by listing
+/// the ones open when it starts; a pipe or socket that another thread creates for its own child meanwhile
+/// leaks into this one. A leaked pipe end keeps a reader from ever seeing end-of-file, and a leaked copy of
+/// Foundation's per-child monitoring socket keeps a finished child from being reaped (it stays a zombie
+/// and "running"), so tests wait forever. Every helper that starts a child creates its pipes and starts
+/// it inside ``withLock(_:)``.
+public enum SpawnLock {
+    private static let lock = Mutex(())
+
+    /// Runs `body` (create the pipes, start the process) while no other helper starts a child.
+    ///
+    /// - Throws: what `body` throws.
+    public static func withLock<T>(_ body: () throws -> T) rethrows -> T {
+        try lock.withLock { _ in try body() }
+    }
+}
