@@ -139,8 +139,10 @@ import Testing
         let early = try #require(await bridge.call("bridge.cancel", ["GUID": "later"]))
         #expect((early["Data"] as? [String: Any])?["cancelled"] as? Bool == false)
         #expect(await bridge.call("echo.say", guid: "later")?["ErrorCode"] as? Int == 200)
-        // During: the target answers 499 at once, and its late result never arrives.
-        bridge.process.send(json: ["Command": "echo.sleep", "Data": ["ms": 800], "GUID": "slow"])
+        // During: the target answers 499 at once, and its late result never arrives. (The sleep is long so
+        // that the cancel lands during it even when a full parallel test run slows the host down.)
+        let sent = Date()
+        bridge.process.send(json: ["Command": "echo.sleep", "Data": ["ms": 5_000], "GUID": "slow"])
         try await Task.sleep(for: .milliseconds(100))
         let cancel = try #require(await bridge.call("bridge.cancel", ["GUID": "slow"]))
         #expect((cancel["Data"] as? [String: Any])?["cancelled"] as? Bool == true)
@@ -150,7 +152,7 @@ import Testing
         #expect(await bridge.call("echo.say", guid: "done")?["ErrorCode"] as? Int == 200)
         let late = try #require(await bridge.call("bridge.cancel", ["guid": "done"]))
         #expect((late["Data"] as? [String: Any])?["cancelled"] as? Bool == false)
-        try await Task.sleep(for: .seconds(1))
+        try await Task.sleep(for: .seconds(max(0, 5.5 - Date().timeIntervalSince(sent))))
         #expect(await bridge.process.finish() == 0)
         #expect(bridge.process.allLines.filter { $0.contains(#""GUID":"slow""#) }.count == 1)
         #expect(bridge.process.allLines.filter { $0.contains(#""GUID":"done""#) }.count == 1)
