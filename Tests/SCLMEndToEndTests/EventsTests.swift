@@ -250,7 +250,7 @@ import Testing
             ["sync", "--metadata-only", "--json"], environment: environment.merging(["SCLM_IOT_SECRET": "wrong"]) { _, new in new })
         #expect(refused.status == 0, "\(refused)")
         let lines = refused.stdoutLines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-        #expect(lines.map { $0["event"] as? String } == ["result", "analytics"])
+        #expect(lines.map { $0["event"] as? String } == ["summary", "analytics"])
         #expect(lines.last?["ok"] as? Bool == false && lines.last?["parked"] as? Int == 4)
 
         let synced = try await sclm(["sync", "--metadata-only"], environment: environment)

@@ -50,15 +50,7 @@ public final class BridgeProcess: @unchecked Sendable {
         var env = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "NO_COLOR": "1"]
         env["HOME"] = ProcessInfo.processInfo.environment["HOME"]
         process.environment = env.merging(environment) { _, new in new }
-        let process = self.process
-        (input, outputPipe, errors) = try SpawnLock.withLock {
-            let pipes = (Pipe(), Pipe(), Pipe())
-            process.standardInput = pipes.0
-            process.standardOutput = pipes.1
-            process.standardError = pipes.2
-            try process.run()
-            return pipes
-        }
+        (input, outputPipe, errors) = try SpawnLock.run(process)
         switch handling {
         case .read: output = LineStream(outputPipe.fileHandleForReading)
         case .closed:

@@ -30,14 +30,7 @@ public final class RunningProcess: Sendable {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.environment = environment
-        let (input, outputPipe, errorPipe) = try SpawnLock.withLock {
-            let pipes = (Pipe(), Pipe(), Pipe())
-            process.standardInput = pipes.0
-            process.standardOutput = pipes.1
-            process.standardError = pipes.2
-            try process.run()
-            return pipes
-        }
+        let (input, outputPipe, errorPipe) = try SpawnLock.run(process)
         self.process = Mutex(process)
         pid = process.processIdentifier
         collect(outputPipe, into: output)

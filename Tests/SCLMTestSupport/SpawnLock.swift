@@ -18,4 +18,19 @@ public enum SpawnLock {
     public static func withLock<T>(_ body: () throws -> T) rethrows -> T {
         try lock.withLock { _ in try body() }
     }
+
+    /// Starts `process` with new pipes as its stdin, stdout and stderr, under the lock.
+    ///
+    /// - Returns: the pipes, to write the child's input and read its output.
+    /// - Throws: when the process cannot be started.
+    public static func run(_ process: Process) throws -> (input: Pipe, output: Pipe, errors: Pipe) {
+        try withLock {
+            let pipes = (input: Pipe(), output: Pipe(), errors: Pipe())
+            process.standardInput = pipes.input
+            process.standardOutput = pipes.output
+            process.standardError = pipes.errors
+            try process.run()
+            return pipes
+        }
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SCLMCore
 import SCLMSync
 
 /// The content phase as its events describe it, and the text that shows it: permanent lines for
@@ -107,7 +108,7 @@ struct ProgressBoard {
     /// total (when anything is planned).
     func liveLines(at now: ContinuousClock.Instant, width: Int) -> [String] {
         var rows = active.map { item in
-            let elapsed = (now - item.phaseStart.at).seconds
+            let elapsed = (now - item.phaseStart.at).inSeconds
             let rate =
                 item.phase == .unpack || elapsed < 0.2 ? nil : Double(item.bytes - item.phaseStart.bytes) / elapsed
             return Row(
@@ -117,7 +118,7 @@ struct ProgressBoard {
             let done = active.reduce(completedBytes) { total, item in
                 total + (item.phase == .download ? min(item.packageBytes, item.bytes) : item.packageBytes)
             }
-            let elapsed = firstStart.map { (now - $0).seconds } ?? 0
+            let elapsed = firstStart.map { (now - $0).inSeconds } ?? 0
             rows.append(
                 Row(
                     label: "Total \(tally.installed + tally.failed)/\(plan.presentations)", phase: "", done: done,
@@ -171,9 +172,4 @@ extension ProgressFormat {
         if value < 60 { return "\(Int(value.rounded())) s" }
         return duration(value)
     }
-}
-
-extension Duration {
-    /// The duration in (fractional) seconds.
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }

@@ -29,7 +29,7 @@ struct SyncSummary {
             context.printJSON(
                 Event(
                     ok: report.isSuccess, cancelled: false, metadata: report.metadata, content: report.content,
-                    pendingContent: report.pendingContent, installed: nil, failed: nil, seconds: elapsed.seconds))
+                    pendingContent: report.pendingContent, installed: nil, failed: nil, seconds: elapsed.inSeconds))
         } else {
             for line in lines { context.print(line) }
         }
@@ -52,10 +52,10 @@ struct SyncSummary {
             parts.append("\(content.upToDate.count) up to date")
             lines.append(
                 "Content: \(parts.joined(separator: ", ")); \(ProgressFormat.bytes(content.downloadedBytes)) downloaded"
-                    + " in \(ProgressFormat.seconds(elapsed.seconds)).")
+                    + " in \(ProgressFormat.seconds(elapsed.inSeconds)).")
         } else {
             lines[0].removeLast()
-            lines[0] += " in \(ProgressFormat.seconds(elapsed.seconds))."
+            lines[0] += " in \(ProgressFormat.seconds(elapsed.inSeconds))."
             if !report.pendingContent.isEmpty {
                 lines.append("\(report.pendingContent.count) presentation(s) have content to download or update.")
             }
@@ -78,10 +78,10 @@ struct SyncSummary {
             context.printJSON(
                 Event(
                     ok: false, cancelled: true, metadata: nil, content: nil, pendingContent: nil,
-                    installed: tally.installed, failed: tally.failed, seconds: elapsed.seconds))
+                    installed: tally.installed, failed: tally.failed, seconds: elapsed.inSeconds))
         }
         context.logger.warning(
-            "cancelled after \(ProgressFormat.seconds(elapsed.seconds)) with \(tally.installed) presentation(s) installed;"
+            "cancelled after \(ProgressFormat.seconds(elapsed.inSeconds)) with \(tally.installed) presentation(s) installed;"
                 + " partial downloads stay in the cache and resume with the next `sclm sync`")
     }
 }

@@ -151,7 +151,7 @@ struct ContentPhase: Sendable {
             presentationId: id, name: job.summary.name, revision: job.revision,
             previousRevision: job.summary.installedRevision, path: target, files: staged.fileCount,
             unpackedBytes: staged.byteCount, downloadedBytes: downloaded, mediaFilesDownloaded: media.count,
-            seconds: (ContinuousClock.now - started).seconds)
+            seconds: (ContinuousClock.now - started).inSeconds)
     }
 
     // MARK: - Steps
@@ -347,9 +347,4 @@ private enum JobOutcome: Sendable {
         case .gone: break
         }
     }
-}
-
-extension Duration {
-    /// The duration in (fractional) seconds.
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }
