@@ -70,7 +70,7 @@ import Testing
         board.apply(.skipped(.init(presentationId: 202, name: "Draft", reason: "the server marks it skip")), at: start)
         #expect(
             board.takeFinishedLines().map(\.text) == [
-                "✓ Cardiora (101) revision 2 (was 1) · 13 files · 26.8 KiB in 0.4 s",
+                "✓ Cardiora (101) revision 2 (was 1) · 13 files · 26.8 KiB in 420 ms",
                 "✗ Respira (102) failed: cannot install: ARCHIVE-CRC",
                 "~ Gluco (103) busy: another sclm process is syncing it",
                 "- Draft (202) skipped: the server marks it skip",

@@ -37,7 +37,8 @@ import Testing
         #expect(ProgressFormat.bar(.nan, width: 4) == "[····]")
         #expect(ProgressFormat.percent(1, of: 3) == "33%")
         #expect(ProgressFormat.percent(5, of: 0) == "--%")
-        #expect(ProgressFormat.seconds(0.42) == "0.4 s")
+        #expect(ProgressFormat.seconds(0.42) == "420 ms")
+        #expect(ProgressFormat.seconds(2.42) == "2.4 s")
         #expect(ProgressFormat.seconds(75) == "1:15")
     }
 

@@ -48,7 +48,7 @@ import Testing
         let parts = output.components(separatedBy: "\u{1B}[J")
         #expect(parts.last == "")
         #expect(
-            parts.dropLast().last?.hasPrefix("✓ Deck (101) revision 2 · 3 files · 1000 B in 0.2 s\n  Total 1/1") == true
+            parts.dropLast().last?.hasPrefix("✓ Deck (101) revision 2 · 3 files · 1000 B in 200 ms\n  Total 1/1") == true
         )
         #expect(output.components(separatedBy: "✓ Deck").count == 2)
     }
@@ -74,7 +74,7 @@ import Testing
     }
 
     @Test func plainLinesNameFinishedPresentationsOnly() throws {
-        #expect(try Self.output(.lines) == "✓ Deck (101) revision 2 · 3 files · 1000 B in 0.2 s\n")
+        #expect(try Self.output(.lines) == "✓ Deck (101) revision 2 · 3 files · 1000 B in 200 ms\n")
     }
 
     @Test func jsonWritesEveryEventAsOneLine() throws {

@@ -166,8 +166,9 @@ private struct Row {
 }
 
 extension ProgressFormat {
-    /// `0.4 s`, `12 s`, `1:05` for a finished step's duration.
+    /// `42 ms`, `2.4 s`, `12 s`, `1:05` for a finished step's duration.
     static func seconds(_ value: Double) -> String {
+        if value < 1 { return "\(Int((max(0, value) * 1000).rounded())) ms" }
         if value < 10 { return String(format: "%.1f s", value) }
         if value < 60 { return "\(Int(value.rounded())) s" }
         return duration(value)
