@@ -266,7 +266,7 @@ import Testing
 @Suite(.tags(.large), .timeLimit(.minutes(2))) struct BridgeHTTPTests {
     /// Answers every request with its method, path, one header and body echoed as JSON (201 for POST).
     static let echoServer = """
-        import http.server, json, sys
+        import http.server, json, os, sys, threading, time
         class Echo(http.server.BaseHTTPRequestHandler):
             def answer(self):
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0) or 0))
@@ -281,6 +281,12 @@ import Testing
             def log_message(self, *args): pass
         server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Echo)
         print(f"http://127.0.0.1:{server.server_address[1]}", flush=True)
+        parent = os.getppid()
+        def leave_with_parent():  # a killed test run must not leave the server behind
+            while os.getppid() == parent:
+                time.sleep(0.5)
+            server.shutdown()
+        threading.Thread(target=leave_with_parent, daemon=True).start()
         server.serve_forever()
         """
 
