@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+
+@testable import SCLMBridge
+
+/// How ``LineWriter`` batches the answers to one input chunk.
+@Suite struct LineWriterTests {
+    /// A pipe whose write end a ``LineWriter`` owns.
+    final class Harness {
+        let pipe = Pipe()
+        let writer: LineWriter
+
+        init() { writer = LineWriter(fileDescriptor: pipe.fileHandleForWriting.fileDescriptor) }
+
+        /// Whether the read end has bytes within `milliseconds`.
+        func hasOutput(within milliseconds: Int32) -> Bool {
+            var descriptor = pollfd(fd: pipe.fileHandleForReading.fileDescriptor, events: Int16(POLLIN), revents: 0)
+            return poll(&descriptor, 1, milliseconds) == 1
+        }
+
+        /// Closes the writer and returns every line it wrote.
+        func finish() async -> [String] {
+            await writer.drain(timeout: .seconds(30))
+            writer.close()
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        }
+    }
+
+    static func line(_ index: Int) -> String { "answer-\(index)-" + String(repeating: "x", count: 90) }
+
+    @Test func aSmallBatchIsHeldUntilItsChunkIsDone() async {
+        let harness = Harness()
+        var arrivedEarly = true
+        harness.writer.batch {
+            for index in 0..<5 { harness.writer.writeLine(Array(Self.line(index).utf8)) }
+            arrivedEarly = harness.hasOutput(within: 200)
+        }
+        #expect(!arrivedEarly, "a batch below heldBatchBytes was written before the batch ended")
+        #expect(harness.hasOutput(within: 30_000))
+        #expect(await harness.finish() == (0..<5).map(Self.line))
+    }
+
+    @Test func aLongBatchStartsLeavingBeforeItsChunkIsDone() async {
+        let harness = Harness()
+        let count = LineWriter.heldBatchBytes / 100 * 3
+        var arrivedEarly = false
+        harness.writer.batch {
+            for index in 0..<count { harness.writer.writeLine(Array(Self.line(index).utf8)) }
+            arrivedEarly = harness.hasOutput(within: 30_000)
+        }
+        #expect(arrivedEarly, "a batch over heldBatchBytes waited for the whole chunk")
+        #expect(await harness.finish() == (0..<count).map(Self.line))
+    }
+}
