@@ -5,16 +5,22 @@ import Testing
 
 /// How ``LineWriter`` batches the answers to one input chunk.
 @Suite struct LineWriterTests {
-    /// A pipe whose write end a ``LineWriter`` owns.
+    /// A pipe whose write end a ``LineWriter`` owns (and closes: a `Pipe`'s handle would close it a second
+    /// time, possibly under another test's file).
     final class Harness {
-        let pipe = Pipe()
+        let readEnd: FileHandle
         let writer: LineWriter
 
-        init() { writer = LineWriter(fileDescriptor: pipe.fileHandleForWriting.fileDescriptor) }
+        init() {
+            var descriptors: [Int32] = [-1, -1]
+            precondition(pipe(&descriptors) == 0, "pipe(2) failed")
+            readEnd = FileHandle(fileDescriptor: descriptors[0], closeOnDealloc: true)
+            writer = LineWriter(fileDescriptor: descriptors[1])
+        }
 
         /// Whether the read end has bytes within `milliseconds`.
         func hasOutput(within milliseconds: Int32) -> Bool {
-            var descriptor = pollfd(fd: pipe.fileHandleForReading.fileDescriptor, events: Int16(POLLIN), revents: 0)
+            var descriptor = pollfd(fd: readEnd.fileDescriptor, events: Int16(POLLIN), revents: 0)
             return poll(&descriptor, 1, milliseconds) == 1
         }
 
@@ -22,7 +28,7 @@ import Testing
         func finish() async -> [String] {
             await writer.drain(timeout: .seconds(30))
             writer.close()
-            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            let data = readEnd.readDataToEndOfFile()
             return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
         }
     }
