@@ -40,3 +40,14 @@ test("every slide loads js/storyclm.js before js/deck.js", () => {
     }
   }
 });
+
+// Packages are self-contained, so each deck carries its own deck.js too; the copies must not drift apart.
+test("every deck ships the same deck.js", () => {
+  const copies = decks().map((deck) => path.join(SAMPLES, deck, "js", "deck.js")).filter((file) => fs.existsSync(file));
+  assert.ok(copies.length >= 3, "at least three decks run deck.js");
+  const first = fs.readFileSync(copies[0]);
+  for (const copy of copies.slice(1)) {
+    assert.ok(first.equals(fs.readFileSync(copy)),
+      `${path.relative(REPO, copy)} differs from ${path.relative(REPO, copies[0])}: edit one, then copy it to every deck's js/`);
+  }
+});
