@@ -3,8 +3,6 @@
 
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
-#include <openssl/rand.h>
-#include <openssl/sha.h>
 
 /// Wraps `HMAC(EVP_sha512(), …)`: writes the 64-byte MAC of `data` under `key` to `out`; returns 1 on success.
 static inline int sclm_crypto_hmac_sha512(const void *key, int keyLength, const unsigned char *data, size_t dataLength,
@@ -12,8 +10,5 @@ static inline int sclm_crypto_hmac_sha512(const void *key, int keyLength, const 
     unsigned int length = 0;
     return HMAC(EVP_sha512(), key, keyLength, data, dataLength, out, &length) != NULL && length == 64;
 }
-
-/// Wraps `RAND_bytes`: fills `out` with `count` cryptographically strong random bytes; returns 1 on success.
-static inline int sclm_crypto_random_bytes(unsigned char *out, int count) { return RAND_bytes(out, count); }
 
 #endif

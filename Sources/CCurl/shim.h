@@ -24,7 +24,7 @@ static inline CURLcode sclm_curl_easy_setopt_off(CURL *handle, CURLoption option
 static inline CURLcode sclm_curl_easy_setopt_string(CURL *handle, CURLoption option, const char *value) {
     return curl_easy_setopt(handle, option, value);
 }
-/// Wraps `curl_easy_setopt` for options taking an opaque pointer (`*DATA`, `CURLOPT_PRIVATE`, `CURLOPT_SHARE`).
+/// Wraps `curl_easy_setopt` for options taking an opaque pointer (`*DATA`, `CURLOPT_ERRORBUFFER`, `CURLOPT_SHARE`).
 static inline CURLcode sclm_curl_easy_setopt_pointer(CURL *handle, CURLoption option, void *value) {
     return curl_easy_setopt(handle, option, value);
 }
@@ -54,10 +54,6 @@ static inline CURLcode sclm_curl_easy_getinfo_off(CURL *handle, CURLINFO info, c
 static inline CURLcode sclm_curl_easy_getinfo_string(CURL *handle, CURLINFO info, char **value) {
     return curl_easy_getinfo(handle, info, value);
 }
-/// Wraps `curl_easy_getinfo` for infos returning a pointer (`CURLINFO_PRIVATE`).
-static inline CURLcode sclm_curl_easy_getinfo_pointer(CURL *handle, CURLINFO info, void **value) {
-    return curl_easy_getinfo(handle, info, value);
-}
 /// Wraps `curl_easy_getinfo` for infos returning a `struct curl_slist *` the caller frees (`CURLINFO_COOKIELIST`).
 static inline CURLcode sclm_curl_easy_getinfo_slist(CURL *handle, CURLINFO info, struct curl_slist **value) {
     return curl_easy_getinfo(handle, info, value);
@@ -68,9 +64,5 @@ static inline CURLSHcode sclm_curl_share_setopt_long(CURLSH *handle, CURLSHoptio
 }
 /// The `CURLcode` of a `CURLMSG_DONE` message (`msg->data.result`, a member of an anonymous union).
 static inline CURLcode sclm_curl_msg_result(const CURLMsg *message) { return message->data.result; }
-/// Wraps `curl_multi_setopt` for options taking a `long`.
-static inline CURLMcode sclm_curl_multi_setopt_long(CURLM *handle, CURLMoption option, long value) {
-    return curl_multi_setopt(handle, option, value);
-}
 
 #endif

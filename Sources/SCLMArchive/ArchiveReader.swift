@@ -52,7 +52,7 @@ final class ArchiveReader {
         self.handle = handle
         try check(archive_read_support_format_zip_seekable(handle), "enable the zip reader", path: path)
         let status = ArchiveStatus(rawValue: archive_read_open_fd(handle, fd, blockSize))
-        if status != .ok { throw OpenFailure(status: status, message: errorMessage) }
+        if status != .ok { throw OpenFailure(message: errorMessage) }
     }
 
     deinit {
@@ -62,7 +62,6 @@ final class ArchiveReader {
 
     /// libarchive could not open the file as a zip.
     struct OpenFailure: Error {
-        let status: ArchiveStatus
         let message: String
     }
 

@@ -28,9 +28,6 @@ struct PathIndex {
     /// are usually known already.
     private var lastFolder = ""
 
-    /// The number of names (files and folders, implied ones included).
-    var count: Int { kinds.count }
-
     /// Records `path` (normalised, non-empty) and the folders above it; returns the findings it causes.
     mutating func insert(_ path: String, isDirectory: Bool) -> [Finding] {
         let folder = PackagePath.directory(of: path)

@@ -31,8 +31,6 @@ struct StagingWriter: PackageSink {
     private var fileTime: Int?
     /// Regular files written.
     private(set) var fileCount = 0
-    /// Folders created.
-    private(set) var directoryCount = 0
 
     private static let maxOpenFolders = 64
 
@@ -78,7 +76,6 @@ struct StagingWriter: PackageSink {
 
     mutating func directory(_ path: String) throws {
         _ = try folder(path)
-        directoryCount += 1
     }
 
     mutating func beginFile(_ path: String, modificationTime: Int?) throws {

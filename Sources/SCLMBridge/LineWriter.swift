@@ -45,9 +45,10 @@ final class LineWriter: Sendable {
     /// Appends one line of ready bytes.
     func writeLine(_ bytes: [UInt8]) { core.append { $0.append(contentsOf: bytes) } }
 
-    /// Runs `body` with writing held back, then hands everything it (and anyone else) added to the writer
-    /// thread at once: the answers to one input chunk leave in a few `write(2)`s of at least
-    /// ``heldBatchBytes`` each instead of one per line.
+    /// Runs `body` with writing held back, then lets everything it (and anyone else) added go at once —
+    /// written by the caller when it fits in `PIPE_BUF` and the descriptor is writable, else by the writer
+    /// thread: the answers to one input chunk leave in a few `write(2)`s of at least ``heldBatchBytes``
+    /// each instead of one per line.
     func batch(_ body: () -> Void) {
         core.hold(true)
         body()
@@ -118,7 +119,7 @@ final class LineWriter: Sendable {
         private func handOver() {
             guard !pending.isEmpty, !isWriting, !broken else { return condition.unlock() }
             guard holds == 0 else {
-                if isWaiting && pending.count >= LineWriter.heldBatchBytes { condition.broadcast() }
+                if isWaiting && !isHeldBack { condition.broadcast() }
                 return condition.unlock()
             }
             guard pending.count <= Int(PIPE_BUF), isWritableNow else {
@@ -129,6 +130,10 @@ final class LineWriter: Sendable {
             condition.broadcast()
             condition.unlock()
         }
+
+        /// Whether a ``LineWriter/batch(_:)`` holds the pending lines back (they are under
+        /// ``LineWriter/heldBatchBytes``).
+        private var isHeldBack: Bool { holds > 0 && pending.count < LineWriter.heldBatchBytes }
 
         private var isWritableNow: Bool {
             var descriptor = pollfd(fd: fileDescriptor, events: Int16(POLLOUT), revents: 0)
@@ -180,9 +185,7 @@ final class LineWriter: Sendable {
         func run() {
             condition.lock()
             while true {
-                while (pending.isEmpty || (holds > 0 && pending.count < LineWriter.heldBatchBytes) || isWriting || broken)
-                    && !stopping
-                {
+                while (pending.isEmpty || isHeldBack || isWriting || broken) && !stopping {
                     isWaiting = true
                     condition.wait()
                     isWaiting = false

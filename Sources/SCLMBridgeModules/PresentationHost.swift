@@ -86,8 +86,16 @@ public final class PresentationHost: Sendable {
     ///   unknown slide; ``StoreError``.
     public func start(presentationId: Int64, slide: String?) async throws {
         let presentation = try await store.read { [home] db in try InstalledPresentation.load(presentationId, from: db, home: home) }
+        try await start(presentation, slide: slide)
+    }
+
+    /// Opens `presentation`, already loaded (see ``start(presentationId:slide:)``).
+    ///
+    /// - Throws: `SCLMError` (`.usage`) for an unknown slide; ``StoreError``.
+    public func start(_ presentation: InstalledPresentation, slide: String?) async throws {
         if let slide, !presentation.hasSlide(slide) {
-            throw SCLMError(.usage, "presentation \(presentationId) has no slide '\(slide)'; pick one of its slides or leave --slide out")
+            throw SCLMError(
+                .usage, "presentation \(presentation.presentationId) has no slide '\(slide)'; pick one of its slides or leave --slide out")
         }
         try await show(presentation, slide: slide, data: [:], resumeLastSlide: slide == nil)
     }

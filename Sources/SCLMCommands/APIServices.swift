@@ -15,22 +15,35 @@ struct APIServices {
     let requestTimeout: Duration
     private let logger: Logger
 
-    /// Opens the store (creating the home) and builds the transport from `http.*` settings; diagnostics
-    /// go to `logger` (the context's by default).
+    /// Opens the store (creating the home) and builds the transport from `http.*` settings of
+    /// `configuration` (read from the home when not given); diagnostics go to `logger` (the context's by
+    /// default).
     ///
     /// - Throws: `SCLMError` (`.usage`) for a malformed setting, or a storage error.
-    init(context: CommandContext, logger: Logger? = nil) throws {
+    init(context: CommandContext, configuration: Configuration? = nil, logger: Logger? = nil) throws {
         let logger = logger ?? context.logger
-        configuration = try context.configuration()
+        let configuration = try configuration ?? context.configuration()
+        self.configuration = configuration
         store = try context.store()
-        let transportConfiguration = CurlTransport.Configuration(
-            caBundlePath: configuration.value(.caBundle), cookieJarPath: context.home.cookieJarPath,
-            connectTimeout: try APIServices.seconds(.connectTimeout, in: configuration),
-            stallTimeout: try APIServices.seconds(.stallTimeout, in: configuration))
-        transport = CurlTransport(configuration: transportConfiguration, logger: logger)
+        transport = CurlTransport(
+            configuration: try APIServices.transportConfiguration(configuration, cookieJarPath: context.home.cookieJarPath),
+            logger: logger)
         retrier = Retrier(policy: RetryPolicy(maxAttempts: 1 + (try APIServices.number(.retries, in: configuration))))
         requestTimeout = try APIServices.seconds(.requestTimeout, in: configuration)
         self.logger = logger
+    }
+
+    /// libcurl settings from `http.caBundle`, `http.connectTimeout` and `http.stallTimeout`, with cookies
+    /// kept in `cookieJarPath` (in memory only when `nil`).
+    ///
+    /// - Throws: `SCLMError` (`.usage`) for a malformed setting.
+    static func transportConfiguration(_ configuration: Configuration, cookieJarPath: String?) throws
+        -> CurlTransport.Configuration
+    {
+        CurlTransport.Configuration(
+            caBundlePath: configuration.value(.caBundle), cookieJarPath: cookieJarPath,
+            connectTimeout: try seconds(.connectTimeout, in: configuration),
+            stallTimeout: try seconds(.stallTimeout, in: configuration))
     }
 
     /// The token endpoint from `auth.url`, `auth.clientId`, `auth.clientSecret`.

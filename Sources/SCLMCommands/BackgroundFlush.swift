@@ -11,10 +11,10 @@ enum BackgroundFlush {
     ///
     /// - Returns: the task to cancel when the bridge ends, or `nil` when nothing was started.
     /// - Throws: a usage error for a malformed `bridge.flushInterval` or partial `iot.*` settings.
-    static func start(context: CommandContext) async throws -> Task<Void, Never>? {
-        let seconds = try APIServices.number(.bridgeFlushInterval, in: try context.configuration())
+    static func start(context: CommandContext, configuration: Configuration) async throws -> Task<Void, Never>? {
+        let seconds = try APIServices.number(.bridgeFlushInterval, in: configuration)
         guard seconds > 0 else { return nil }
-        let services = try APIServices(context: context)
+        let services = try APIServices(context: context, configuration: configuration)
         guard let publisher = try await services.analyticsPublisher(context: context) else {
             context.logger.warning("bridge.flushInterval is set but StoryIoT (iot.*) is not: analytics stay queued")
             return nil

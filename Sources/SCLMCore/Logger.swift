@@ -3,7 +3,7 @@ import Foundation
 /// Diagnostics to standard error, filtered by level (`-v` shows debug, `-q` only errors).
 ///
 /// stdout is reserved for results and protocol lines, so every log line goes to stderr. Callers must
-/// not pass secrets; URLs are logged without their query strings (see ``redactedURL(_:)``).
+/// not pass secrets; URLs are logged without their query strings (SCLMHTTP's `URL.redactedDescription`).
 public struct Logger: Sendable {
     /// How important a message is.
     public enum Level: Int, Sendable, Comparable, CaseIterable {
@@ -60,11 +60,6 @@ public struct Logger: Sendable {
     public func warning(_ message: @autoclosure () -> String) { log(.warning, message()) }
     /// Logs at error level.
     public func error(_ message: @autoclosure () -> String) { log(.error, message()) }
-
-    /// `url` without its query string and fragment, safe to log (SAS signatures live in the query).
-    public static func redactedURL(_ url: String) -> String {
-        String(url.prefix { $0 != "?" && $0 != "#" })
-    }
 
     private static func colored(_ level: Level) -> String {
         let code = switch level {

@@ -12,7 +12,7 @@ extension Database {
     public func unfinishedSession(presentationId: Int64, userId: String?) throws -> SessionRecord? {
         try fetchOne(
             """
-            SELECT * FROM sessions WHERE presentationId = ? AND userId IS ? AND state IN (0, 3, 4)
+            SELECT * FROM sessions WHERE presentationId = ? AND userId IS ? AND state IN \(SessionRecord.State.unfinishedSQL)
             ORDER BY created DESC, rowid DESC LIMIT 1
             """, [presentationId, userId]
         ).map(SessionRecord.init(row:))

@@ -183,9 +183,6 @@ public final class Database {
 
     // MARK: - Connection facts
 
-    /// The rowid of the last inserted row.
-    public var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
-
     /// Rows changed by the last `INSERT`, `UPDATE` or `DELETE`.
     public var changedRowCount: Int { Int(sqlite3_changes64(handle)) }
 

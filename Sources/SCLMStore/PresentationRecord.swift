@@ -109,13 +109,6 @@ extension PresentationRecord: UpsertableRecord {
 }
 
 extension Database {
-    /// The ids of every stored presentation.
-    ///
-    /// - Throws: ``StoreError``.
-    public func presentationIds() throws -> Set<Int64> {
-        try primaryKeys(of: PresentationRecord.self)
-    }
-
     /// Inserts or updates `records`; local state columns of existing rows are left alone. Call inside
     /// ``write(_:)`` so all rows land in one transaction.
     ///

@@ -4,7 +4,7 @@ import SCLMCore
 /// One presentation session as StoryContent keeps it (`BridgeSession`, table `sessions`).
 ///
 /// A session opens with its presentation and ends when the presentation closes. ``State`` follows
-/// StoryContent's `SessionState`: an unfinished session (``State/isUnfinished``) is restored the next
+/// StoryContent's `SessionState`: an unfinished session (``State/unfinished``) is restored the next
 /// time the presentation opens; only completed sessions are published to analytics.
 public struct SessionRecord: Sendable, Equatable {
     /// StoryContent's `SessionState` (0…4).
@@ -20,8 +20,11 @@ public struct SessionRecord: Sendable, Equatable {
         /// Left through a deep link (`isLeaveViaDeepLink`).
         case leftViaDeepLink = 4
 
-        /// Whether the session may be restored (0, 3 or 4).
-        public var isUnfinished: Bool { self == .inProcess || self == .leftViaContent || self == .leftViaDeepLink }
+        /// The states of a session that may be restored (0, 3 or 4).
+        public static let unfinished: [State] = [.inProcess, .leftViaContent, .leftViaDeepLink]
+
+        /// ``unfinished`` as an SQL list for `state IN …`: `(0, 3, 4)`.
+        public static let unfinishedSQL = "(" + unfinished.map { String($0.rawValue) }.joined(separator: ", ") + ")"
     }
 
     public var sessionId: String

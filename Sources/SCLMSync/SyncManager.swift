@@ -148,14 +148,14 @@ public actor SyncManager {
         return try await phase.run(plan, width: options.jobs)
     }
 
-    /// Presentations of `clientIds` (all when `nil`) whose content is not installed at the server's
+    /// Presentations of `clientIds` whose content is not installed at the server's
     /// revision and that the server does not mark `skip`.
     ///
     /// - Throws: ``StoreError``.
-    public func contentCandidates(clientIds: Set<Int64>?) async throws -> [ContentCandidate] {
+    public func contentCandidates(clientIds: Set<Int64>) async throws -> [ContentCandidate] {
         try await store.read { db in
             try db.presentationSummaries().filter { summary in
-                summary.needsContent && !summary.skip && (clientIds?.contains(summary.clientId) ?? true)
+                summary.needsContent && !summary.skip && clientIds.contains(summary.clientId)
             }.map { summary in
                 ContentCandidate(
                     presentationId: summary.presentationId, clientId: summary.clientId, name: summary.name,

@@ -31,7 +31,6 @@ struct ContentAnalyzer {
     private var css = CSSTokenizer()
     private var api = APIUsageScanner()
     private var utf8 = UTF8Validator()
-    private var byteCount = 0
     private var leadingBytes: [UInt8] = []
 
     /// An analyzer for `path`, or `nil` when its type is not one the content rules read.
@@ -55,7 +54,6 @@ struct ContentAnalyzer {
     /// Reads the next chunk of the file.
     mutating func consume(_ bytes: UnsafeRawBufferPointer) {
         if leadingBytes.count < 2 { leadingBytes += bytes.prefix(2 - leadingBytes.count) }
-        byteCount += bytes.count
         if facts.isBlank, bytes.contains(where: { !$0.isHTMLSpace }) { facts.isBlank = false }
         switch facts.kind {
         case .html:

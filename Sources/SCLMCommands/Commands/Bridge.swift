@@ -84,10 +84,7 @@ extension SCLM {
         /// apart from the StoryCLM API's).
         private func httpModule(_ configuration: Configuration, context: CommandContext) throws -> HTTPModule {
             let transport = CurlTransport(
-                configuration: CurlTransport.Configuration(
-                    caBundlePath: configuration.value(.caBundle),
-                    connectTimeout: try APIServices.seconds(.connectTimeout, in: configuration),
-                    stallTimeout: try APIServices.seconds(.stallTimeout, in: configuration)),
+                configuration: try APIServices.transportConfiguration(configuration, cookieJarPath: nil),
                 logger: context.logger)
             return HTTPModule(transport: transport, policy: HTTPModule.Policy(configuration: configuration))
         }
@@ -105,11 +102,12 @@ extension SCLM {
             let configuration = try context.configuration()
             let home = context.home
             let id = presentationId
-            _ = try await store.read { db in try InstalledPresentation.load(id, from: db, home: home) }
+            // Loaded before any module starts, so a presentation that is not installed fails at once.
+            let presentation = try await store.read { db in try InstalledPresentation.load(id, from: db, home: home) }
             let environment = try await store.read { db in
                 try HostEnvironment.load(configuration: configuration, db: db, processEnvironment: context.environment)
             }
-            let flusher = try await BackgroundFlush.start(context: context)
+            let flusher = try await BackgroundFlush.start(context: context, configuration: configuration)
             defer { flusher?.cancel() }
             let output = BridgeOutput()
             let host = PresentationHost(
@@ -128,7 +126,7 @@ extension SCLM {
                 let server = BridgeServer(
                     registry: registry, output: output, limits: limits, logger: context.logger,
                     serverInfo: ["name": "sclm", "version": .string(SCLMVersion.current), "presentationId": .int(id)])
-                try await host.start(presentationId: id, slide: slide)
+                try await host.start(presentation, slide: slide)
                 await server.run(input: 0)
                 // Not cancelled with the command (Ctrl-C): the slide on screen is still recorded.
                 await Task { await host.finish() }.value

@@ -16,18 +16,13 @@ extension SCLM {
 
         public func run(_ context: CommandContext) async throws {
             let store = try context.store()
-            let report = try await store.read { db in try StatusReport.read(from: db, home: context.home) }
-            if context.wantsJSON {
-                context.printJSON(report)
-            } else {
-                context.print(report.text)
-            }
+            context.emit(try await store.read { db in try StatusReport.read(from: db, home: context.home) })
         }
     }
 }
 
 /// What `sclm status` reports.
-struct StatusReport: Encodable, Equatable {
+struct StatusReport: CommandOutput, Equatable {
     struct Counts: Codable, Equatable {
         var clients = 0
         var presentations = 0
@@ -67,13 +62,14 @@ struct StatusReport: Encodable, Equatable {
         counts.clients = try db.fetchCount("SELECT count(*) FROM clients")
         counts.presentations = try db.fetchCount("SELECT count(*) FROM presentations")
         counts.installed = try db.fetchCount("SELECT count(*) FROM presentations WHERE installedRevision IS NOT NULL")
-        counts.updatesAvailable = try db.fetchCount("SELECT count(*) FROM presentations WHERE syncState = 3")
+        counts.updatesAvailable = try db.fetchCount(
+            "SELECT count(*) FROM presentations WHERE syncState = ?", [SyncState.updateAvailable.rawValue])
         counts.slides = try db.fetchCount("SELECT count(*) FROM slides")
         counts.mediaFiles = try db.fetchCount("SELECT count(*) FROM media_files")
         counts.sessions = try db.fetchCount("SELECT count(*) FROM sessions")
-        counts.unfinishedSessions = try db.fetchCount("SELECT count(*) FROM sessions WHERE state IN (0, 3, 4)")
-        let outbox = try Outbox.summary(in: db)
-        counts.pendingEvents = outbox[.pending] + outbox[.waiting] + outbox[.parked]
+        counts.unfinishedSessions = try db.fetchCount(
+            "SELECT count(*) FROM sessions WHERE state IN \(SessionRecord.State.unfinishedSQL)")
+        counts.pendingEvents = try Outbox.summary(in: db).unpublished
         return StatusReport(
             home: home.root, database: home.databasePath, schemaVersion: try db.userVersion, counts: counts,
             lastSync: try db.preference(scope: PreferenceKey.sclmScope, key: PreferenceKey.lastSyncAt),
