@@ -12,7 +12,6 @@ import base64
 import datetime
 import hashlib
 import hmac
-import http.client
 import json
 import os
 import resource
@@ -24,8 +23,8 @@ import time
 import urllib.parse
 from concurrent.futures import ThreadPoolExecutor
 
-from bench_metadata import DevServer
-from run import Result
+from dev_backend import DevServer, ThreadConnections
+from run import Result, remove_database
 
 HUB, KEY, SECRET = "sclm-demo-hub", "demo-iot-key", "demo-iot-secret"
 JOBS = 4
@@ -51,13 +50,8 @@ class PythonFlush:
 
     def __init__(self, server):
         self.server = server
-        self.local = threading.local()
+        self.connections = ThreadConnections(server)
         self.lock = threading.Lock()
-
-    def connection(self):
-        if not hasattr(self.local, "connection"):
-            self.local.connection = http.client.HTTPConnection(self.server.host, self.server.port)
-        return self.local.connection
 
     @staticmethod
     def signed_path():
@@ -76,7 +70,7 @@ class PythonFlush:
         headers = {"Content-Type": "application/json", "s-m-eid": "story.content.slide", "s-m-did": "bench",
                    "s-m-uid": row["userId"], "s-m-ct": row["sessionId"], "s-m-id": row["id"], "s-m-cud": "u",
                    "s-m-lt": "2026-03-01T12:15:03.0000000", "s-m-tz": "3", "s-m-geo": "off", "s-m-ns": "LAN"}
-        connection = self.connection()
+        connection = self.connections.get()
         connection.request("POST", self.signed_path(), body=body.encode(), headers=headers)
         response = connection.getresponse()
         response.read()
@@ -139,9 +133,7 @@ def run(ctx):
             sclm_cpu.append(used)
             assert len(server.request("GET", "/_control/iot")["messages"]) == count
             copy = str(work / "python.db")
-            for suffix in ("", "-wal", "-shm"):
-                if os.path.exists(copy + suffix):
-                    os.remove(copy + suffix)
+            remove_database(copy)
             shutil.copy(os.path.join(template_home, "sclm.db"), copy)
             server.control({"action": "clearIot"})
             elapsed, used, published = python.run(copy)

@@ -7,19 +7,16 @@ copy of an empty sclm database, one transaction). Both talk to the same dev-serv
 No-op re-run: a second `sclm sync --metadata-only` must send only the client list and take <= 1 s
 (DESIGN §12). `sclm list` on the 1,000 presentations: <= 150 ms.
 """
-import http.client
 import json
 import os
 import shutil
 import sqlite3
 import subprocess
-import threading
 import time
-import urllib.parse
 from concurrent.futures import ThreadPoolExecutor
 
-from dev_backend import CLIENT_ID, CLIENT_SECRET, DevServer, sclm_env, timed
-from run import Result
+from dev_backend import DevServer, ThreadConnections, sclm_env, timed
+from run import Result, remove_database
 
 JOBS = 4
 
@@ -36,15 +33,10 @@ class PythonSync:
 
     def __init__(self, server, template):
         self.server, self.template = server, template
-        self.local = threading.local()
-
-    def connection(self):
-        if not hasattr(self.local, "connection"):
-            self.local.connection = http.client.HTTPConnection(self.server.host, self.server.port)
-        return self.local.connection
+        self.connections = ThreadConnections(server)
 
     def get(self, path):
-        connection = self.connection()
+        connection = self.connections.get()
         connection.request("GET", path, headers={"Authorization": f"Bearer {self.token}", "Accept": "application/json"})
         response = connection.getresponse()
         body = response.read()
@@ -58,15 +50,10 @@ class PythonSync:
         return presentation, raw, slides
 
     def run(self, path):
-        for suffix in ("-wal", "-shm"):
-            if os.path.exists(path + suffix):
-                os.remove(path + suffix)
+        remove_database(path)
         shutil.copy(self.template, path)
         start = time.perf_counter()
-        form = urllib.parse.urlencode({"grant_type": "client_credentials", "client_id": CLIENT_ID,
-                                       "client_secret": CLIENT_SECRET}).encode()
-        self.token = self.server.request("POST", "/connect/token", form,
-                                         {"Content-Type": "application/x-www-form-urlencoded"})["access_token"]
+        self.token = self.server.token()
         clients, _ = self.get("/v1/clients")
         stubs = [(client["id"], stub) for client in clients for stub in client["presentations"]]
         with ThreadPoolExecutor(JOBS) as pool:

@@ -28,17 +28,11 @@ import sys
 import time
 
 from dev_backend import DevServer, sclm_env
-from run import Result
+from run import Result, fresh_dir
 
 PACKAGE_MIB = 64
 PACKAGES = 8
 FIRST_ID = 10001
-
-
-def fresh(path):
-    shutil.rmtree(path, ignore_errors=True)
-    path.mkdir(parents=True)
-    return path
 
 
 # Linux carries a process's peak RSS across exec(2), so a child spawned straight from this benchmark (which
@@ -73,7 +67,7 @@ def run_flushed(command, env, shell=False, stdout=None):
 
 def logged_in_home(ctx, server, path):
     """A home logged in to `server` (client credentials), to copy before each measured run."""
-    fresh(path)
+    fresh_dir(path)
     subprocess.run([ctx.sclm, "login", "--service"], env=sclm_env(server, path), check=True, capture_output=True)
     return path
 
@@ -108,14 +102,14 @@ def compare_sync(ctx, work):
     server = DevServer(count, size=f"{PACKAGE_MIB}M", blob_dir=work / "blobs")
     try:
         urls = server.package_urls(range(FIRST_ID, FIRST_ID + count))
-        warm_up(urls, fresh(work / "warm"))
+        warm_up(urls, fresh_dir(work / "warm"))
         template = logged_in_home(ctx, server, work / "template")
         ours, sequential, parallel, unflushed = [], [], [], []
         for _ in range(1 if ctx.quick else ctx.repeat):
             ours.append(sclm_sync(ctx, server, template, work / "home"))
-            sequential.append(script(urls, fresh(work / "script"), parallel=False))
-            parallel.append(script(urls, fresh(work / "script"), parallel=True))
-            unflushed.append(script(urls, fresh(work / "script"), parallel=True, flush=False))
+            sequential.append(script(urls, fresh_dir(work / "script"), parallel=False))
+            parallel.append(script(urls, fresh_dir(work / "script"), parallel=True))
+            unflushed.append(script(urls, fresh_dir(work / "script"), parallel=True, flush=False))
         installed = sorted(os.listdir(work / "home" / "content" / "1001"))
     finally:
         server.stop()
@@ -138,7 +132,7 @@ def peak_memory(ctx, work):
     size = "256M" if ctx.quick else "1G"
     server = DevServer(1, size=size, blob_dir=work / "blobs-1g")
     try:
-        warm_up(server.package_urls([FIRST_ID]), fresh(work / "warm"))
+        warm_up(server.package_urls([FIRST_ID]), fresh_dir(work / "warm"))
         template = logged_in_home(ctx, server, work / "template")
         seconds, rss = sclm_sync(ctx, server, template, work / "home", measure=peak_rss)
     finally:
@@ -156,7 +150,7 @@ def noop_resync(ctx, work):
     server = DevServer(count, size="16K", blob_dir=work / "blobs-small")
     home = work / "many"
     try:
-        env = sclm_env(server, fresh(home))
+        env = sclm_env(server, fresh_dir(home))
         subprocess.run([ctx.sclm, "login", "--service"], env=env, check=True, capture_output=True)
         subprocess.run([ctx.sclm, "sync", "--jobs", "4"], env=env, check=True, capture_output=True)
         times, transferred, requests = [], [], []

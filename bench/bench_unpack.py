@@ -14,7 +14,7 @@ import subprocess
 import time
 
 from package_gen import large_package, repeats
-from run import Result
+from run import Result, fresh_dir
 
 
 def timed(command, shell=False):
@@ -26,12 +26,6 @@ def timed(command, shell=False):
     return elapsed, completed.stdout
 
 
-def fresh(folder):
-    shutil.rmtree(folder, ignore_errors=True)
-    folder.mkdir(parents=True)
-    return folder
-
-
 def compare(ctx, package, durable):
     flag = [] if durable else ["--no-sync"]
     sclm_folder, bsdtar_folder = ctx.work / "unpack-sclm", ctx.work / "unpack-bsdtar"
@@ -39,12 +33,12 @@ def compare(ctx, package, durable):
 
     def ours():
         seconds, out = timed([ctx.bench_tool, "unpack", "--zip", str(package), "--target",
-                              str(fresh(sclm_folder) / "sources"), *flag])
+                              str(fresh_dir(sclm_folder) / "sources"), *flag])
         results.append(json.loads(out.strip().splitlines()[-1]))
         return seconds
 
     def theirs():
-        target = fresh(bsdtar_folder)
+        target = fresh_dir(bsdtar_folder)
         command = f"bsdtar -xf '{package}' -C '{target}'" + (f" && sync -f '{target}'" if durable else "")
         return timed(command, shell=True)[0]
 

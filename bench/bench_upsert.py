@@ -5,12 +5,11 @@ empty database migrated by sclm) in one transaction. Python uses the plain `sqli
 script would: `executemany` of the store's own upsert statement, then `commit()`. Best of N each.
 Budget (DESIGN §12): sclm >= 1.5x Python's rows/s.
 """
-import os
 import shutil
 import sqlite3
 import time
 
-from run import Result
+from run import Result, remove_database
 
 UPSERT = '''INSERT INTO presentations(presentationId, clientId, name, shortDescription, longDescription, imgId,
     thumbImgId, "order", revision, created, updatedDate, debugModeEnabled, skip, lockout, mapEnabled,
@@ -34,14 +33,8 @@ def rows(count, clients=100):
             for i in range(count)]
 
 
-def fresh(path):
-    for suffix in ("", "-wal", "-shm"):
-        if os.path.exists(path + suffix):
-            os.remove(path + suffix)
-
-
 def python_once(template, path, data):
-    fresh(path)
+    remove_database(path)
     shutil.copy(template, path)
     connection = sqlite3.connect(path)
     start = time.perf_counter()
@@ -55,7 +48,7 @@ def python_once(template, path, data):
 
 
 def sclm_once(ctx, path, count):
-    fresh(path)
+    remove_database(path)
     result = ctx.bench_json("upsert", "--db", path, "--rows", str(count))
     assert result["rows"] == count, result
     return result["seconds"]

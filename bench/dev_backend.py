@@ -1,12 +1,13 @@
 """The dev-server as a benchmark backend: start it with synthetic content, drive `sclm` against it.
 
-Shared by the sync benchmarks (`bench_metadata.py`, `bench_sync.py`).
+Shared by `bench_metadata.py`, `bench_sync.py` and `bench_analytics.py`.
 """
 import http.client
 import json
 import os
 import subprocess
 import sys
+import threading
 import time
 import urllib.parse
 
@@ -57,6 +58,19 @@ class DevServer:
     def stop(self):
         self.process.terminate()
         self.process.wait()
+
+
+class ThreadConnections:
+    """One keep-alive HTTP connection to `server` per thread, as a script with a thread pool would keep."""
+
+    def __init__(self, server):
+        self.server = server
+        self.local = threading.local()
+
+    def get(self):
+        if not hasattr(self.local, "connection"):
+            self.local.connection = http.client.HTTPConnection(self.server.host, self.server.port)
+        return self.local.connection
 
 
 def timed(command, env=None):

@@ -13,6 +13,7 @@ import importlib.util
 import json
 import os
 import pathlib
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -54,6 +55,20 @@ class Context:
         """Runs `sclm-bench ARGS` and parses its one JSON line."""
         out = subprocess.run([self.bench_tool, *args], check=True, capture_output=True, text=True).stdout
         return json.loads(out.strip().splitlines()[-1])
+
+
+def fresh_dir(path: pathlib.Path) -> pathlib.Path:
+    """`path` as a new empty folder (whatever was there is removed)."""
+    shutil.rmtree(path, ignore_errors=True)
+    path.mkdir(parents=True)
+    return path
+
+
+def remove_database(path: str):
+    """Removes an SQLite database and its WAL files, if they exist."""
+    for suffix in ("", "-wal", "-shm"):
+        if os.path.exists(path + suffix):
+            os.remove(path + suffix)
 
 
 def build_release() -> pathlib.Path:
