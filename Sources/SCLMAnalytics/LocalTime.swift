@@ -1,4 +1,5 @@
 import Foundation
+import SCLMCore
 
 /// StoryIoT's local time: `yyyy-MM-dd'T'HH:mm:ss.SSSSSSS`, no zone (`s-m-lt` and the bodies' `created`).
 ///
@@ -17,7 +18,7 @@ public enum LocalTime {
         let offset = Int64(exact / 3600) == timeZoneHours ? exact : Int(timeZoneHours) * 3600
         // Rows keep milliseconds, and a `Date` carries floating-point noise below that (0.2 µs today, more
         // later), so the instant is rounded to milliseconds; the seven digits are .NET's 100 ns ticks.
-        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded()) + Int64(offset) * 1000
+        let milliseconds = Timestamp.epochMilliseconds(date) + Int64(offset) * 1000
         let (seconds, fraction) = floorDivision(milliseconds, 1000)
         return CivilTime(epochSeconds: seconds).text + "." + padded(fraction, width: 3) + "0000"
     }

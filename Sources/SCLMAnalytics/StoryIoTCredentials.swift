@@ -63,30 +63,11 @@ public struct StoryIoTCredentials: Sendable, CustomStringConvertible {
         let expires = StoryIoTSignature.expiration(at: now, validFor: expiration)
         let signature = StoryIoTSignature.sign(key: key, expiration: expires, secret: secret)
         let query = [("key", key), ("expiration", expires), ("signature", signature)]
-            .map { "\($0.0)=\(Self.escaped($0.1))" }.joined(separator: "&")
-        let base = endpoint.absoluteString + "/" + Self.escaped(hub) + "/publish/"
+            .map { "\($0.0)=\(PercentEncoding.escape($0.1))" }.joined(separator: "&")
+        let base = endpoint.absoluteString + "/" + PercentEncoding.escape(hub) + "/publish/"
         // Every piece is percent-encoded, so the URL always parses.
         return URL(string: base + "?" + query) ?? endpoint
     }
 
     public var description: String { "StoryIoT hub \(hub) at \(endpoint.absoluteString)" }
-
-    /// `text` with every UTF-8 byte but RFC 3986 unreserved characters percent-encoded.
-    static func escaped(_ text: String) -> String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.utf8.count)
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                UInt8(ascii: "~"):
-                bytes.append(byte)
-            default:
-                bytes += [UInt8(ascii: "%"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]]
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    private static let hexDigits = Array("0123456789ABCDEF".utf8)
 }

@@ -89,16 +89,10 @@ struct StagingWriter: PackageSink {
     }
 
     mutating func write(_ bytes: UnsafeRawBufferPointer) throws {
-        guard var pointer = bytes.baseAddress else { return }
-        var remaining = bytes.count
-        while remaining > 0 {
-            let written = writeSome(file, pointer, remaining)
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw failure("write", filePath)
-            }
-            pointer += written
-            remaining -= written
+        let code = FileSystem.writeAll(file, bytes)
+        guard code == 0 else {
+            errno = code
+            throw failure("write", filePath)
         }
     }
 
@@ -159,9 +153,4 @@ struct StagingWriter: PackageSink {
     private func failure(_ action: String, _ path: String) -> ArchiveError {
         ArchiveError.system(.writeFailed, "\(action) \(root)/\(path)", path: root, errno: errno, entryPath: path)
     }
-}
-
-/// `write(2)` (a free function, so the name does not resolve to ``StagingWriter/write(_:)``).
-private func writeSome(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
-    write(fd, pointer, count)
 }

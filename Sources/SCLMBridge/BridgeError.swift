@@ -71,6 +71,16 @@ public struct BridgeError: CategorizedError, Equatable {
         self.message = message
     }
 
+    /// 404 for a command nobody handles; `hint` is appended in parentheses.
+    public static func unknownCommand(_ command: String, hint: String? = nil) -> BridgeError {
+        BridgeError(.notFound, "unknown command: \(command)" + (hint.map { " (\($0))" } ?? ""))
+    }
+
+    /// 409 for a request whose GUID is still being answered.
+    static func inFlight(_ guid: String) -> BridgeError {
+        BridgeError(.conflict, "GUID \(guid) is already in flight; use a new GUID per request")
+    }
+
     public var category: ErrorCategory {
         switch code {
         case .badRequest, .payloadTooLarge: .usage

@@ -88,7 +88,7 @@ extension BridgeServer {
         guard let route = registry.route(for: request.command) else {
             return reject(
                 guid: request.guid, command: request.command,
-                BridgeError(.notFound, "unknown command: \(request.command)"), isNotification: request.guid == nil)
+                BridgeError.unknownCommand(request.command), isNotification: request.guid == nil)
         }
         start(request, route: route)
     }
@@ -97,7 +97,7 @@ extension BridgeServer {
         if let guid = request.guid, table.isRunning(guid: guid) {
             return output.send(
                 BridgeResponse(
-                    guid: guid, error: BridgeError(.conflict, "GUID \(guid) is already in flight; use a new GUID per request")))
+                    guid: guid, error: BridgeError.inFlight(guid)))
         }
         switch request.command {
         case "bridge.ping":
@@ -109,7 +109,7 @@ extension BridgeServer {
         default:
             reject(
                 guid: request.guid, command: request.command,
-                BridgeError(.notFound, "unknown command: \(request.command) (the host has bridge.ping, bridge.describe, bridge.cancel)"),
+                BridgeError.unknownCommand(request.command, hint: "the host has bridge.ping, bridge.describe, bridge.cancel"),
                 isNotification: request.guid == nil)
         }
     }

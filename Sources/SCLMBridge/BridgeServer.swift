@@ -145,7 +145,7 @@ public final class BridgeServer: Sendable {
         if table.isRunning(guid: guid) {
             output.send(
                 BridgeResponse(
-                    guid: guid, error: BridgeError(.conflict, "GUID \(guid) is already in flight; use a new GUID per request")))
+                    guid: guid, error: BridgeError.inFlight(guid)))
         } else {
             output.send(BridgeResponse(guid: guid, reply: reply))
         }
@@ -164,7 +164,7 @@ public final class BridgeServer: Sendable {
             output.send(
                 BridgeResponse(
                     guid: request.guid,
-                    error: BridgeError(.conflict, "GUID \(request.guid ?? "") is already in flight; use a new GUID per request")))
+                    error: BridgeError.inFlight(request.guid ?? "")))
         case .full:
             reject(
                 guid: request.guid, command: request.command,

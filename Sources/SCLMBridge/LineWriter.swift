@@ -1,4 +1,5 @@
 import Foundation
+import SCLMCore
 
 #if canImport(Glibc)
     import Glibc
@@ -13,7 +14,7 @@ import Foundation
 /// writer thread takes everything pending, so a busy host makes one `write(2)` per batch instead of one
 /// per line. Callers never block on the descriptor: a reader that stops reading stalls only the writer
 /// thread, so the input side still sees end of file and can shut down (``drain(timeout:)`` gives up after
-/// its timeout). Short writes and `EINTR`
+/// its timeout). Short writes, `EINTR` and `EAGAIN`
 /// are retried; `EPIPE` (the reader went away; SIGPIPE must be ignored) marks the writer broken and drops
 /// later lines.
 final class LineWriter: Sendable {
@@ -216,22 +217,9 @@ final class LineWriter: Sendable {
             #endif
         }
 
-        /// Writes all of `bytes`, retrying `EINTR` and short writes; `false` when the descriptor failed.
+        /// Writes all of `bytes` (``FileSystem/writeAll(_:_:)``); `false` when the descriptor failed.
         private static func writeAll(_ bytes: [UInt8], to fileDescriptor: Int32) -> Bool {
-            bytes.withUnsafeBytes { buffer in
-                guard var pointer = buffer.baseAddress else { return true }
-                var remaining = buffer.count
-                while remaining > 0 {
-                    let written = write(fileDescriptor, pointer, remaining)
-                    if written < 0 {
-                        if errno == EINTR || errno == EAGAIN { continue }
-                        return false
-                    }
-                    pointer += written
-                    remaining -= written
-                }
-                return true
-            }
+            bytes.withUnsafeBytes { FileSystem.writeAll(fileDescriptor, $0) } == 0
         }
     }
 }

@@ -27,7 +27,7 @@ struct BaseModule: HostModule {
     }
 
     func deferred(_ request: BridgeRequest) async throws -> BridgeReply {
-        guard request.command == "go" else { throw BridgeError(.notFound, "unknown command: \(request.command)") }
+        guard request.command == "go" else { throw BridgeError.unknownCommand(request.command) }
         let parameters = try request.decode(GoParameters.self)
         guard let slide = parameters.slideName?.trimmingCharacters(in: .whitespaces), !slide.isEmpty else {
             throw BridgeError(.badRequest, "navigation data is empty: send {\"slideName\":\"2.html\",\"data\":{}}")

@@ -65,7 +65,7 @@ struct CustomEventsModule: HostModule {
             let sessionId = parameters.sessionId.flatMap { $0.isEmpty ? nil : $0 }
             return .ok(try await host.customEvents(sessionId: sessionId, presentationId: presentationId))
         default:
-            throw BridgeError(.notFound, "unknown command: \(request.command)")
+            throw BridgeError.unknownCommand(request.command)
         }
     }
 

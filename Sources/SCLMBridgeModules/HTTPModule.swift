@@ -70,7 +70,7 @@ public struct HTTPModule: BridgeModule {
         case "httppost": method = .post
         case "httpput": method = .put
         case "httpdelete": method = .delete
-        default: throw BridgeError(.notFound, "unknown command: \(request.command)")
+        default: throw BridgeError.unknownCommand(request.command)
         }
         let http = try makeRequest(method, from: request.decode(Parameters.self))
         let response: HTTPResponse

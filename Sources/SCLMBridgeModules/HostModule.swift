@@ -33,7 +33,7 @@ extension HostModule {
     func immediate(_ request: BridgeRequest) throws -> BridgeReply? { nil }
 
     func deferred(_ request: BridgeRequest) async throws -> BridgeReply {
-        throw BridgeError(.notFound, "unknown command: \(request.command)")
+        throw BridgeError.unknownCommand(request.command)
     }
 }
 

@@ -42,7 +42,7 @@ struct MediaFilesModule: HostModule {
     }
 
     func deferred(_ request: BridgeRequest) async throws -> BridgeReply {
-        guard request.command == "openMediaFile" else { throw BridgeError(.notFound, "unknown command: \(request.command)") }
+        guard request.command == "openMediaFile" else { throw BridgeError.unknownCommand(request.command) }
         guard let parameters = try? request.decode(OpenParameters.self) else {
             throw BridgeError(.badRequest, "data has wrong format: send {\"id\":-1,\"name\":\"file.pdf\"}")
         }

@@ -106,7 +106,7 @@ public struct OSAMModule: BridgeModule {
             return .ok(try await service.customTopic(topic, subscribe: subscribe, package: try package()).jsonValue)
         case "osam.getToken": return .ok(["token": .string(try await service.token())])
         case "osam.isOnline": return .ok(["online": .bool(await service.isOnline())])
-        default: throw BridgeError(.notFound, "unknown command: \(request.command)")
+        default: throw BridgeError.unknownCommand(request.command)
         }
     }
 

@@ -62,7 +62,7 @@ struct PresentationModule: HostModule {
         case "getPresentations":
             return .ok(try await host.clientPresentations())
         default:
-            throw BridgeError(.notFound, "unknown command: \(request.command)")
+            throw BridgeError.unknownCommand(request.command)
         }
     }
 }

@@ -26,7 +26,7 @@ struct SessionsModule: HostModule {
         case "setSessionComplete":
             try await host.completeSession()
             return .ok()
-        default: throw BridgeError(.notFound, "unknown command: \(request.command)")
+        default: throw BridgeError.unknownCommand(request.command)
         }
     }
 }

@@ -72,6 +72,24 @@ public enum FileSystem {
         if chmod(path, mode) != 0 { throw storageError("set permissions of \(path)", errno: errno) }
     }
 
+    /// Writes all of `bytes` to `fd`, retrying short writes, `EINTR` and `EAGAIN` (a non-blocking pipe).
+    ///
+    /// - Returns: 0, or the `errno` of the `write(2)` that failed.
+    public static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
+        guard var pointer = bytes.baseAddress else { return 0 }
+        var remaining = bytes.count
+        while remaining > 0 {
+            let written = write(fd, pointer, remaining)
+            if written < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                return errno
+            }
+            pointer += written
+            remaining -= written
+        }
+        return 0
+    }
+
     /// Replaces the file at `path` with `data` atomically: a temporary file with `mode` in the same folder
     /// is written, fsynced (unless `durable` is false) and renamed over `path`, so readers see the old or
     /// the new content, never half.
@@ -83,19 +101,7 @@ public enum FileSystem {
         let temporary = "\(path).tmp-\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
         guard fd >= 0 else { throw storageError("write \(path)", errno: errno) }
-        var failure: Int32 = 0
-        data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                offset += written
-            }
-        }
+        var failure = data.withUnsafeBytes { writeAll(fd, $0) }
         if failure == 0, fchmod(fd, mode) != 0 || (durable && fsync(fd) != 0) { failure = errno }
         close(fd)
         if failure == 0, rename(temporary, path) != 0 { failure = errno }

@@ -103,19 +103,10 @@ final class DownloadFile {
     ///   writing fails (disk full, …).
     func append(_ bytes: UnsafeRawBufferPointer) throws {
         try checkBudget(adding: Int64(bytes.count))
-        guard var pointer = bytes.baseAddress else { return }
-        var remaining = bytes.count
-        while remaining > 0 {
-            let written = write(descriptor, pointer, remaining)
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw fail("write \(path)")
-            }
-            pointer += written
-            remaining -= written
-            size += Int64(written)
-            received += Int64(written)
-        }
+        let failure = FileSystem.writeAll(descriptor, bytes)
+        guard failure == 0 else { throw FileSystem.storageError("write \(path)", errno: failure) }
+        size += Int64(bytes.count)
+        received += Int64(bytes.count)
     }
 
     /// Closes the file (idempotent).

@@ -1,3 +1,5 @@
+import SCLMCore
+
 /// OSAM's `AppLanguageResponse`, also used for custom topic subscriptions.
 public enum TopicResponse: String, Sendable, Codable {
     case success = "SUCCESS"
@@ -35,12 +37,12 @@ public enum TopicPolicy {
     /// The version topic of `app` in `language` (a language name such as `CA`).
     public static func versionTopic(for app: InstalledApp, language: String) -> String {
         [smallPackageName(app.packageName), app.versionName, String(app.versionCode), language]
-            .map(encodedComponent).joined(separator: "_")
+            .map { PercentEncoding.escape($0) }.joined(separator: "_")
     }
 
     /// Whether `topic` is a valid FCM topic name: 1–900 characters of `[a-zA-Z0-9-_.~%]`.
     public static func isValidTopic(_ topic: String) -> Bool {
-        (1...900).contains(topic.utf8.count) && topic.utf8.allSatisfy { isUnreserved($0) || $0 == UInt8(ascii: "%") }
+        (1...900).contains(topic.utf8.count) && topic.utf8.allSatisfy { PercentEncoding.isUnreserved($0) || $0 == UInt8(ascii: "%") }
     }
 
     /// `firstTimeOrUpdateEvent`: follow the topics of the installed build and `language`.
@@ -105,33 +107,5 @@ public enum TopicPolicy {
         var copy = app
         copy.versionName = versionName
         return copy
-    }
-
-    private static func encodedComponent(_ text: String) -> String {
-        var result = ""
-        for byte in text.utf8 {
-            if isUnreserved(byte) {
-                result.unicodeScalars.append(Unicode.Scalar(byte))
-            } else {
-                result += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
-            }
-        }
-        return result
-    }
-
-    private static func isUnreserved(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-            UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
-            true
-        default:
-            false
-        }
-    }
-}
-
-extension String {
-    fileprivate func leftPadded(to width: Int) -> String {
-        String(repeating: "0", count: max(0, width - count)) + self
     }
 }

@@ -36,4 +36,10 @@ public enum SyncState: Int64, Sendable, Codable, CaseIterable, CustomStringConve
         case .installed: "installed"
         }
     }
+
+    /// The state whose ``name`` is `name`, if any.
+    public init?(name: String) {
+        guard let state = SyncState.allCases.first(where: { $0.name == name }) else { return nil }
+        self = state
+    }
 }

@@ -31,13 +31,8 @@ struct BenchMain {
 }
 
 /// The value after `name` in `arguments`.
-private func value(_ name: String, in arguments: [String]) -> String? {
+func value(_ name: String, in arguments: [String]) -> String? {
     arguments.firstIndex(of: name).flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
-}
-
-/// Seconds of a `ContinuousClock` duration.
-private func seconds(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
 }
 
 /// Unpacks one package the way sync installs it: `PackageExtractor` into a staging folder next to the
@@ -60,7 +55,7 @@ struct UnpackBenchmark {
         let start = ContinuousClock.now
         let staged = try await PackageExtractor(isDurable: isDurable).extract(zipAt: zip, stagingFor: target)
         try PackageExtractor.installStaging(staged.stagingPath, as: target)
-        let elapsed = seconds(ContinuousClock.now - start)
+        let elapsed = (ContinuousClock.now - start).inSeconds
         print(#"{"seconds": \#(elapsed), "bytes": \#(staged.byteCount), "files": \#(staged.fileCount)}"#)
     }
 }
@@ -101,7 +96,7 @@ struct UpsertBenchmark {
         let records = (0..<rows).map { UpsertBenchmark.record($0, clients: clients) }
         let start = ContinuousClock.now
         try db.write { db in try db.upsertPresentations(records) }
-        let elapsed = seconds(ContinuousClock.now - start)
+        let elapsed = (ContinuousClock.now - start).inSeconds
         let count = try db.fetchCount("SELECT count(*) FROM presentations")
         print(#"{"seconds": \#(elapsed), "rows": \#(count)}"#)
     }

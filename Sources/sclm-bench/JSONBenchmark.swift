@@ -8,10 +8,10 @@ struct JSONBenchmark {
     let only: String?
 
     init(arguments: [String]) throws {
-        only = arguments.firstIndex(of: "--only").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
-        guard let index = arguments.firstIndex(of: "--lines"), arguments.indices.contains(index + 1),
-            let lines = Int(arguments[index + 1])
-        else { throw SCLMError(.usage, "json needs --lines N") }
+        only = value("--only", in: arguments)
+        guard let lines = value("--lines", in: arguments).flatMap(Int.init) else {
+            throw SCLMError(.usage, "json needs --lines N")
+        }
         self.lines = lines
     }
 
@@ -41,7 +41,6 @@ struct JSONBenchmark {
         if let only, only != name { return 0 }
         let start = ContinuousClock.now
         for _ in 0..<lines { try body() }
-        let elapsed = ContinuousClock.now - start
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return (ContinuousClock.now - start).inSeconds
     }
 }

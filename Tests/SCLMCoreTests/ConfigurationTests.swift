@@ -44,6 +44,15 @@ import Testing
         let folder = TemporaryDirectory()
         let path = try folder.write("[1,2", to: "config.json")
         let error = #expect(throws: SCLMError.self) { try Configuration.load(from: path, environment: [:]) }
+        #expect(error?.category == .usage)
         #expect(error?.description.contains(path) == true)
+    }
+
+    @Test func refusesAValueThatIsNotAString() throws {
+        let folder = TemporaryDirectory()
+        let path = try folder.write(#"{"api.url":{"x":1}}"#, to: "config.json")
+        let error = #expect(throws: SCLMError.self) { try Configuration.load(from: path, environment: [:]) }
+        #expect(error?.category == .usage)
+        #expect(error?.description.contains("api.url") == true)
     }
 }

@@ -20,9 +20,11 @@ import Testing
     }
 
     @Test func readsThisMachine() {
+        let release = SystemFacts.osRelease()
         let info = DeviceInformation.current()
-        #expect(!info.platformName.isEmpty)
-        #expect(!info.platformModel.isEmpty)
+        #expect(info.platformName == (release["NAME"].flatMap { $0.isEmpty ? nil : $0 } ?? "Linux"))
+        #expect(info.platformVersion == release["VERSION_ID"] ?? "")
+        #expect(info.platformModel == SystemFacts.model(productName: SystemFacts.productName, machine: SystemFacts.machine))
     }
 
     @Test(arguments: [

@@ -96,7 +96,7 @@ struct CatalogListing: CommandOutput {
                 [
                     "\(presentation.presentationId)", presentation.name, "\(presentation.revision)",
                     presentation.installedRevision.map(String.init) ?? "-",
-                    (SyncState.allCases.first { $0.name == presentation.syncState } ?? .metadataOnly).description
+                    (SyncState(name: presentation.syncState) ?? .metadataOnly).description
                         + (presentation.skip ? " (skip)" : ""),
                 ]
             }

@@ -72,7 +72,7 @@ struct PresentationDetails: CommandOutput {
     }
 
     var text: String {
-        let state = SyncState.allCases.first { $0.name == syncState } ?? .metadataOnly
+        let state = SyncState(name: syncState) ?? .metadataOnly
         var lines = [
             "Presentation \(presentation.presentationId): \(presentation.name)",
             TextTable.keyValues([
