@@ -133,6 +133,9 @@ public struct HostileArchive: Sendable, CustomTestStringConvertible {
         HostileArchive(name: "nested 40 folders deep", rule: "BUDGET-DEPTH") { path in
             try package(at: path) { $0.file(String(repeating: "d/", count: 40) + "deep.txt", "deep") }
         },
+        HostileArchive(name: "damaged central-directory record", rule: "ARCHIVE-CORRUPT") { path in
+            try package(at: path, edit: { try $0.damageCentralRecord(ofEntry: "slide2.html") })
+        },
         HostileArchive(name: "not a zip", rule: "ARCHIVE-NOT-ZIP") { path in
             try Data("<html>this is not a zip</html>".utf8).write(to: URL(fileURLWithPath: path))
         },

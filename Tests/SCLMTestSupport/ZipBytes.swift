@@ -76,6 +76,12 @@ public struct ZipBytes {
         bytes[data] ^= 0xFF
     }
 
+    /// Overwrites the signature of entry `name`'s central-directory record (the directory is then damaged).
+    public mutating func damageCentralRecord(ofEntry name: String) throws {
+        let (_, central) = try headers(of: name)
+        setUInt32(0x0BAD_0BAD, at: central)
+    }
+
     /// Keeps only the first `count` bytes.
     public mutating func truncate(to count: Int) {
         bytes.removeSubrange(count...)
