@@ -126,13 +126,26 @@ public struct Retrier: Sendable {
             do {
                 return try await operation()
             } catch {
-                let pause = policy.delay(after: error, attempt: attempt, idempotent: idempotent, jitter: jitter())
-                guard let pause else { throw error }
-                onRetry(error, attempt, pause)
-                try await sleep(pause)
+                guard try await backOff(after: error, attempt: attempt, idempotent: idempotent, onRetry: onRetry)
+                else { throw error }
                 attempt += 1
             }
         }
+    }
+
+    /// One step of retrying, for loops that do more between attempts than ``run(idempotent:onRetry:_:)``:
+    /// when the policy allows another attempt after `error`, tells `onRetry` and sleeps the pause.
+    ///
+    /// - Returns: whether to try again (`false`: give up with `error`).
+    /// - Throws: `CancellationError` when cancelled while waiting.
+    public func backOff(
+        after error: any Error, attempt: Int, idempotent: Bool, onRetry: (any Error, Int, Duration) -> Void
+    ) async throws -> Bool {
+        guard let pause = policy.delay(after: error, attempt: attempt, idempotent: idempotent, jitter: jitter())
+        else { return false }
+        onRetry(error, attempt, pause)
+        try await sleep(pause)
+        return true
     }
 }
 

@@ -45,7 +45,7 @@ public actor SyncManager {
     private let home: Home
     private let transport: any HTTPTransport
     private let installer: any PackageInstaller
-    private let retryPolicy: RetryPolicy
+    private let retrier: Retrier
     private let clock: any WallClock
     private let logger: Logger?
 
@@ -57,12 +57,12 @@ public actor SyncManager {
     ///   - home: where content, cache and locks live.
     ///   - transport: what downloads packages and media files from their signed URLs (no bearer token).
     ///   - installer: what unpacks and swaps in packages.
-    ///   - retryPolicy: how dropped or failed downloads are retried (they resume each time).
+    ///   - retrier: how dropped or failed downloads are retried (they resume each time).
     ///   - clock: the current time, for `installedAt` and the sync preferences.
     ///   - logger: receives retries and removals.
     public init(
         service: SyncService, store: ContentStore, home: Home, transport: any HTTPTransport,
-        installer: any PackageInstaller, retryPolicy: RetryPolicy = RetryPolicy(), clock: any WallClock = SystemClock(),
+        installer: any PackageInstaller, retrier: Retrier = Retrier(policy: RetryPolicy()), clock: any WallClock = SystemClock(),
         logger: Logger? = nil
     ) {
         self.service = service
@@ -70,7 +70,7 @@ public actor SyncManager {
         self.home = home
         self.transport = transport
         self.installer = installer
-        self.retryPolicy = retryPolicy
+        self.retrier = retrier
         self.clock = clock
         self.logger = logger
     }
@@ -143,7 +143,7 @@ public actor SyncManager {
         let plan = try ContentPlan.make(stored: stored, clientIds: clientIds, presentationIds: options.presentations)
         let phase = ContentPhase(
             store: store, home: home, service: service,
-            downloader: BlobDownloader(transport: transport, retryPolicy: retryPolicy, logger: logger),
+            downloader: BlobDownloader(transport: transport, retrier: retrier, logger: logger),
             installer: installer, clock: clock, events: ContentEventSink(events))
         return try await phase.run(plan, width: options.jobs)
     }

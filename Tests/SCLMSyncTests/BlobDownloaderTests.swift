@@ -73,7 +73,7 @@ import Testing
 
     func downloader(_ transport: ScriptedTransport, attempts: Int = 3) -> BlobDownloader {
         BlobDownloader(
-            transport: transport, retryPolicy: RetryPolicy(maxAttempts: attempts, baseDelay: .milliseconds(1)),
+            transport: transport, retrier: Retrier(policy: RetryPolicy(maxAttempts: attempts), sleep: { _ in }),
             logger: nil)
     }
 
@@ -155,6 +155,19 @@ import Testing
         let second = try #require(transport.requests.withLock { $0.last })
         #expect(second.resumeOffset == 300 && second.ifRange == Self.tag)
         #expect(second.request.url == Self.link(2).url)
+    }
+
+    @Test func aLinkThatKeepsExpiringWithoutBytesIsRenewedOnlySoOften() async throws {
+        let expired = HTTPError(
+            .status, method: .get, url: Self.link().url, status: 403, detail: "AuthenticationFailed")
+        let step: ScriptedTransport.Step = { _, _ in throw expired }
+        let tries = 1 + BlobDownloader.maxLinkRenewals
+        let transport = ScriptedTransport(Array(repeating: step, count: tries))
+        let links = LinkCounter()
+        let error = await #expect(throws: SyncError.self) { try await download(transport, links: links) }
+        #expect(error?.code == .downloadFailed)
+        #expect(transport.requests.withLock { $0.count } == tries)
+        #expect(links.count.load(ordering: .relaxed) == tries)
     }
 
     @Test func aDroppedConnectionIsRetriedFromTheBytesOnDisk() async throws {

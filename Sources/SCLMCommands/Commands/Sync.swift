@@ -71,7 +71,7 @@ extension SCLM {
             let manager = SyncManager(
                 service: try services.syncService(clock: context.clock), store: services.store, home: context.home,
                 transport: services.transport, installer: ArchivePackageInstaller(),
-                retryPolicy: services.retrier.policy,
+                retrier: services.retrier,
                 clock: context.clock, logger: logger)
             let width = try jobs ?? min(64, max(1, APIServices.number(.syncJobs, in: services.configuration)))
             let options = SyncOptions(

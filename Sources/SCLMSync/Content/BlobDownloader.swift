@@ -46,7 +46,7 @@ struct BlobDownloader: Sendable {
     static let maxLinkRenewals = 3
 
     let transport: any HTTPTransport
-    let retryPolicy: RetryPolicy
+    let retrier: Retrier
     let logger: Logger?
 
     /// Downloads the blob `link` names into `partPath`.
@@ -99,14 +99,12 @@ struct BlobDownloader: Sendable {
                     current = try await link()
                     continue
                 }
-                guard
-                    let pause = retryPolicy.delay(
-                        after: error, attempt: attempt, method: .get, jitter: Double.random(in: 0...1))
-                else { throw SyncError(.downloadFailed, subject: subject, cause: error) }
-                logger?.warning(
-                    "\(subject): \(error.summary); resuming at byte \(FileSystem.size(of: partPath) ?? 0) in \(pause.shortDescription)"
-                )
-                try await Task.sleep(for: pause)
+                let retried = try await retrier.backOff(after: error, attempt: attempt, idempotent: true) { _, _, pause in
+                    logger?.warning(
+                        "\(subject): \(error.summary); resuming at byte \(FileSystem.size(of: partPath) ?? 0) in \(pause.shortDescription)"
+                    )
+                }
+                guard retried else { throw SyncError(.downloadFailed, subject: subject, cause: error) }
                 attempt += 1
             } catch let error as SCLMError {
                 throw SyncError(.downloadFailed, subject: subject, cause: error)
