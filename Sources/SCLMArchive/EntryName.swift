@@ -26,20 +26,24 @@ struct EntryName {
     /// Checks `raw` against the path rules and the depth budget of `policy`.
     init(raw: [UInt8], policy: Policy) {
         self.raw = raw
-        self.display = EntryName.displayString(raw)
+        let isValidUTF8 = EntryName.isValidUTF8(raw)
+        let hasControlCharacter = EntryName.hasControlCharacter(raw)
+        self.display = EntryName.displayString(raw, isValidUTF8: isValidUTF8, hasControlCharacter: hasControlCharacter)
         self.isDirectory = raw.last == UInt8(ascii: "/")
         let parts = raw.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true)
             .filter { !($0.count == 1 && $0.first == UInt8(ascii: ".")) }
         self.components = parts.map { String(decoding: $0, as: UTF8.self) }
         self.path = components.joined(separator: "/")
-        check(parts: parts, policy: policy)
+        check(parts: parts, policy: policy, isValidUTF8: isValidUTF8, hasControlCharacter: hasControlCharacter)
     }
 
-    private mutating func check(parts: [ArraySlice<UInt8>], policy: Policy) {
-        if raw.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
+    private mutating func check(
+        parts: [ArraySlice<UInt8>], policy: Policy, isValidUTF8: Bool, hasControlCharacter: Bool
+    ) {
+        if hasControlCharacter {
             add(.pathControlCharacter, "the name contains a control character")
         }
-        if !EntryName.isValidUTF8(raw) {
+        if !isValidUTF8 {
             add(.pathInvalidUTF8, "the name is not valid UTF-8")
         }
         if raw.contains(UInt8(ascii: "\\")) {
@@ -82,8 +86,16 @@ struct EntryName {
     /// `bytes` as printable text: valid UTF-8 is kept, control characters become `\n`, `\t`, `\xNN`, and
     /// in a name that is not valid UTF-8 every non-ASCII byte becomes `\xNN`.
     static func displayString(_ bytes: [UInt8]) -> String {
-        let valid = isValidUTF8(bytes)
-        if valid, !bytes.contains(where: { $0 < 0x20 || $0 == 0x7F }) { return String(decoding: bytes, as: UTF8.self) }
+        displayString(bytes, isValidUTF8: isValidUTF8(bytes), hasControlCharacter: hasControlCharacter(bytes))
+    }
+
+    /// Whether `bytes` hold an ASCII control character (below 0x20, or DEL).
+    private static func hasControlCharacter(_ bytes: [UInt8]) -> Bool {
+        bytes.contains { $0 < 0x20 || $0 == 0x7F }
+    }
+
+    private static func displayString(_ bytes: [UInt8], isValidUTF8 valid: Bool, hasControlCharacter: Bool) -> String {
+        if valid, !hasControlCharacter { return String(decoding: bytes, as: UTF8.self) }
         var text = ""
         if valid {
             for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars {

@@ -59,10 +59,8 @@ struct FolderScanner {
             let entry = EntryName(raw: prefix + name + (isDirectory ? [UInt8(ascii: "/")] : []), policy: policy)
             scan.report(entry.findings)
             scan.report(scan.contentIndex.insert(entry.path, isDirectory: isDirectory))
-            if let junk = JunkNames.junkPath(entry.components) {
-                scan.report(
-                    Finding(
-                        .contentJunk, path: junk, message: "'\(junk)' is operating-system or version-control clutter"))
+            if let junk = JunkNames.finding(entry.components) {
+                scan.report(junk)
                 continue
             }
             try visit(entry, info: info, in: folder, name: name, depth: depth, into: &scan, buffer: &buffer)

@@ -105,10 +105,7 @@ struct ZipScanner {
         let name = EntryName(raw: record.name, policy: policy)
         scan.report(name.findings)
         if !name.path.isEmpty { scan.report(names.insert(name.path, isDirectory: name.isDirectory)) }
-        if let junk = JunkNames.junkPath(name.components) {
-            scan.report(
-                Finding(.contentJunk, path: junk, message: "'\(junk)' is operating-system or version-control clutter"))
-        }
+        if let junk = JunkNames.finding(name.components) { scan.report(junk) }
         if record.isEncrypted {
             scan.report(Finding(.archiveEncrypted, path: name.display, message: "the entry is encrypted"))
         } else if record.method != 0 && record.method != 8 {
@@ -307,9 +304,16 @@ enum JunkNames {
     ]
 
     /// The path up to and including the first clutter component of `components`, if any.
-    static func junkPath(_ components: [String]) -> String? {
+    private static func junkPath(_ components: [String]) -> String? {
         guard let index = components.firstIndex(where: { names.contains($0.lowercased()) || $0.hasPrefix("._") })
         else { return nil }
         return components[...index].joined(separator: "/")
+    }
+
+    /// The CONTENT-JUNK finding for `components`, if they hold a clutter component.
+    static func finding(_ components: [String]) -> Finding? {
+        junkPath(components).map { junk in
+            Finding(.contentJunk, path: junk, message: "'\(junk)' is operating-system or version-control clutter")
+        }
     }
 }
