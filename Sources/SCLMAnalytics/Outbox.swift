@@ -62,8 +62,7 @@ public struct Outbox: Sendable {
                 WHERE \(idColumn) = ? AND synchronized = 0\(guardSQL)
                 """, arguments)
             if db.changedRowCount > 0 { return true }
-            try db.execute(
-                "UPDATE \(table) SET publishAttempts = publishAttempts + ? WHERE \(idColumn) = ?", [attempts, entry.id])
+            try Self.addAttempts(attempts, to: entry, in: db)
             return false
         }
     }
@@ -88,11 +87,13 @@ public struct Outbox: Sendable {
     ///
     /// - Throws: ``StoreError``, `CancellationError`.
     func recordFailedAttempts(_ entry: OutboxEntry, attempts: Int) async throws {
-        let (table, idColumn) = (entry.kind.table, entry.kind.idColumn)
-        try await store.write { db in
-            try db.execute(
-                "UPDATE \(table) SET publishAttempts = publishAttempts + ? WHERE \(idColumn) = ?", [attempts, entry.id])
-        }
+        try await store.write { db in try Self.addAttempts(attempts, to: entry, in: db) }
+    }
+
+    private static func addAttempts(_ attempts: Int, to entry: OutboxEntry, in db: Database) throws {
+        try db.execute(
+            "UPDATE \(entry.kind.table) SET publishAttempts = publishAttempts + ? WHERE \(entry.kind.idColumn) = ?",
+            [attempts, entry.id])
     }
 
     // MARK: - Listing
