@@ -3,7 +3,6 @@
 Access tokens are JWT-shaped (HS256 over a per-process random key) and also remembered, so that
 `expireTokens` can expire every token issued so far. Refresh tokens are opaque and not rotated.
 """
-import base64
 import hashlib
 import hmac
 import secrets
@@ -11,7 +10,7 @@ import threading
 import time
 from dataclasses import dataclass
 
-from .util import b64url, json_bytes
+from .util import b64url, basic_credentials, json_bytes
 
 DEMO_CLIENT_ID = "sclm-demo"
 DEMO_CLIENT_SECRET = "demo-secret"
@@ -146,10 +145,11 @@ class TokenService:
 
 def _client_credentials(form: dict[str, str], authorization: str | None) -> tuple[str, str]:
     """client_id/secret from the form, or from `Authorization: Basic` (RFC 6749 §2.3.1)."""
-    if authorization and authorization[:6].lower() == "basic ":
-        try:
-            user, _, password = base64.b64decode(authorization[6:].strip()).decode("utf-8").partition(":")
-            return user, password
-        except (ValueError, UnicodeDecodeError):
-            raise TokenError(401, "invalid_client", "malformed Basic client authentication") from None
+    try:
+        credentials = basic_credentials(authorization)
+    except ValueError:
+        raise TokenError(401, "invalid_client", "malformed Basic client authentication") from None
+    if credentials is not None:
+        user, _, password = credentials.partition(":")
+        return user, password
     return form.get("client_id", ""), form.get("client_secret", "")

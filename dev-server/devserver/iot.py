@@ -8,9 +8,8 @@ import json
 import secrets
 import threading
 import time
-from dataclasses import dataclass
 
-from .util import parse_iso8601, wire_date
+from .util import Answer, parse_iso8601, wire_date
 
 DEMO_HUB = "sclm-demo-hub"
 DEMO_KEY = "demo-iot-key"
@@ -23,12 +22,6 @@ def signature(secret: str, key: str, expiration: str) -> str:
     """base64(HMAC-SHA512(secret, "key=<key>expiration=<expiration>")) with + → - and / → _."""
     digest = hmac.new(secret.encode(), f"key={key}expiration={expiration}".encode(), hashlib.sha512).digest()
     return base64.b64encode(digest).decode("ascii").replace("+", "-").replace("/", "_")
-
-
-@dataclass
-class PublishResult:
-    status: int
-    body: dict
 
 
 class IotHub:
@@ -58,10 +51,10 @@ class IotHub:
         with self._lock:
             self._fail_ratio, self._fail_count, self._fail_status, self._fail_credit = ratio, count, status, 0.0
 
-    def publish(self, hub: str, query: dict[str, str], headers: dict[str, str], body: bytes) -> PublishResult:
+    def publish(self, hub: str, query: dict[str, str], headers: dict[str, str], body: bytes) -> Answer:
         """Handles `POST /{hub}/publish/?key=&expiration=&signature=`; headers have lower-case names."""
         if hub != self.hub:
-            return PublishResult(404, {"error": f"unknown hub {hub!r}"})
+            return Answer(404, {"error": f"unknown hub {hub!r}"})
         problem = self._authorization_problem(query)
         if problem:
             return self._reject(401, problem)
@@ -75,12 +68,12 @@ class IotHub:
         with self._lock:
             if self._should_fail():
                 self._failed += 1
-                return PublishResult(self._fail_status, {"error": "injected failure (iotFail)"})
+                return Answer(self._fail_status, {"error": "injected failure (iotFail)"})
             entity = metadata.get("s-m-id")
             stored = self._by_entity.get(entity) if entity else None
             if stored and stored["body"] == document:
                 self._duplicates += 1
-                return PublishResult(200, stored["response"])
+                return Answer(200, stored["response"])
             now = self._clock()
             response = {"Path": None, "Topic": self.hub, "Metadata": metadata,
                         "Hash": "base64;sha512;" + base64.b64encode(hashlib.sha512(body).digest()).decode("ascii"),
@@ -95,7 +88,7 @@ class IotHub:
                 self._messages.append(message)
             if entity:
                 self._by_entity[entity] = message
-        return PublishResult(200, response)
+        return Answer(200, response)
 
     def snapshot(self) -> dict:
         with self._lock:
@@ -120,10 +113,10 @@ class IotHub:
             return "signature mismatch"
         return None
 
-    def _reject(self, status: int, reason: str) -> PublishResult:
+    def _reject(self, status: int, reason: str) -> Answer:
         with self._lock:
             self._rejected += 1
-        return PublishResult(status, {"error": reason})
+        return Answer(status, {"error": reason})
 
     def _should_fail(self) -> bool:
         if self._fail_count > 0:

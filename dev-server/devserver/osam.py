@@ -8,22 +8,13 @@ The `osam` control action changes entries on top of the file. Answers are `{"dat
 `serverDate` filled in with the server clock when the record has none) unless `raw` is true, in
 which case the object is served as it is (e.g. the ALVersionControl shape `{message, status, url}`).
 """
-import base64
-import binascii
 import json
 import pathlib
 import threading
 import time
-from dataclasses import dataclass, field
+from .util import Answer, basic_credentials
 
 FIELDS = ("version", "rating", "basicAuth", "raw")
-
-
-@dataclass
-class OsamAnswer:
-    status: int
-    body: dict
-    headers: dict = field(default_factory=dict)
 
 
 class OsamStore:
@@ -54,33 +45,33 @@ class OsamStore:
             self._overrides.setdefault((package, platform.upper()), {}).update(
                 {key: entry.get(key) for key in changes})
 
-    def version(self, package: str, platform: str, version_code: str, authorization: str | None) -> OsamAnswer:
+    def version(self, package: str, platform: str, version_code: str, authorization: str | None) -> Answer:
         if not version_code.lstrip("-").isdigit():
-            return OsamAnswer(400, {"error": f"versionCode {version_code!r} is not an integer"})
+            return Answer(400, {"error": f"versionCode {version_code!r} is not an integer"})
         return self._answer("version", package, platform, authorization)
 
-    def rating(self, package: str, platform: str, authorization: str | None) -> OsamAnswer:
+    def rating(self, package: str, platform: str, authorization: str | None) -> Answer:
         return self._answer("rating", package, platform, authorization)
 
-    def _answer(self, kind: str, package: str, platform: str, authorization: str | None) -> OsamAnswer:
+    def _answer(self, kind: str, package: str, platform: str, authorization: str | None) -> Answer:
         with self._lock:
             self._reload()
             if self._file_error:
-                return OsamAnswer(500, {"error": self._file_error})
+                return Answer(500, {"error": self._file_error})
             key = (package, platform.upper())
             entry = {**self._file_entries.get(key, {}), **self._overrides.get(key, {})}
         credentials = entry.get("basicAuth")
         if credentials and not _basic_matches(authorization, credentials):
-            return OsamAnswer(401, {"error": "Basic authentication required"},
+            return Answer(401, {"error": "Basic authentication required"},
                               {"WWW-Authenticate": 'Basic realm="OSAM"'})
         record = entry.get(kind)
         if record is None:
-            return OsamAnswer(404, {"error": f"no {kind} record for {package} on {platform.upper()}"})
+            return Answer(404, {"error": f"no {kind} record for {package} on {platform.upper()}"})
         if entry.get("raw"):
-            return OsamAnswer(200, record)
+            return Answer(200, record)
         if kind == "version" and "serverDate" not in record:
             record = {**record, "serverDate": int(self._clock() * 1000)}
-        return OsamAnswer(200, {"data": record})
+        return Answer(200, {"data": record})
 
     def _reload(self) -> None:
         """Re-reads the file when its size or mtime changed (callers hold the lock)."""
@@ -127,9 +118,7 @@ def _checked_entry(entry) -> dict:
 
 
 def _basic_matches(authorization: str | None, credentials: str) -> bool:
-    if not authorization or authorization[:6].lower() != "basic ":
-        return False
     try:
-        return base64.b64decode(authorization[6:].strip(), validate=True).decode("utf-8") == credentials
-    except (binascii.Error, UnicodeDecodeError):
+        return basic_credentials(authorization) == credentials
+    except ValueError:
         return False

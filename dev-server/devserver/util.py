@@ -1,8 +1,9 @@
-"""Small helpers shared by the dev-server modules: wire dates, base64url, JSON bytes, sizes."""
+"""Small helpers shared by the dev-server modules: wire dates, base64url, Basic auth, JSON bytes, sizes."""
 import base64
 import datetime
 import json
 import re
+from dataclasses import dataclass, field
 
 _SIZE = re.compile(r"^\s*(\d+)\s*([kmgt]?)(i?b?)\s*$", re.IGNORECASE)
 _UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
@@ -32,6 +33,27 @@ def parse_iso8601(text: str) -> float:
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=datetime.timezone.utc)
     return moment.timestamp()
+
+
+@dataclass
+class Answer:
+    """A JSON answer of a service to the HTTP handler: status, body, extra headers."""
+    status: int
+    body: dict
+    headers: dict = field(default_factory=dict)
+
+
+def basic_credentials(authorization: str | None) -> str | None:
+    """The decoded `user:password` of an `Authorization: Basic …` header; `None` for another scheme or none.
+
+    Raises ValueError when the header says Basic but is not base64 of UTF-8 text.
+    """
+    if not authorization or authorization[:6].lower() != "basic ":
+        return None
+    try:
+        return base64.b64decode(authorization[6:].strip(), validate=True).decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ValueError("Basic credentials are not UTF-8") from error
 
 
 def b64url(data: bytes) -> str:
