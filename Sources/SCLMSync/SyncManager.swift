@@ -239,8 +239,7 @@ public actor SyncManager {
             guard let lock = try? PresentationLock.acquire(id, in: home) else { continue }
             defer { lock.release() }
             do {
-                try FileSystem.removeTree(home.presentationDirectory(clientId: removal.clientId, presentationId: id))
-                cached[id]?.forEach(cache.remove)
+                try cache.removeContent(of: id, clientId: removal.clientId, in: home, entries: cached[id] ?? [])
             } catch {
                 logger?.warning("presentation \(id) was removed, but its content was not: \(error.userMessage)")
             }

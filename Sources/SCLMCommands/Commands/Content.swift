@@ -105,10 +105,8 @@ extension SCLM.Content {
             defer { lock.release() }
             // The record goes first: if removing the files is interrupted, a later sync replaces the rest.
             _ = try await store.write { db in try db.forgetInstall(presentationId: id) }
-            let folder = context.home.presentationDirectory(clientId: summary.clientId, presentationId: id)
-            try FileSystem.removeTree(folder)
             let cache = PackageCache(home: context.home)
-            for entry in cache.entries() where entry.presentationId == id { cache.remove(entry) }
+            try cache.removeContent(of: id, clientId: summary.clientId, in: context.home, entries: cache.entries())
             context.emit(
                 Output(
                     presentationId: id, name: summary.name, deletedRevision: summary.installedRevision,

@@ -117,6 +117,15 @@ public struct PackageCache: Sendable, Equatable {
         unlink(directory + "/" + entry.name)
     }
 
+    /// Removes presentation `presentationId`'s content folder in `home`, then the cache files among
+    /// `entries` that belong to it. The caller holds the presentation's ``PresentationLock``.
+    ///
+    /// - Throws: `SCLMError` (`.storage`) when the folder cannot be removed (the cache files then stay).
+    public func removeContent(of presentationId: Int64, clientId: Int64, in home: Home, entries: [Entry]) throws {
+        try FileSystem.removeTree(home.presentationDirectory(clientId: clientId, presentationId: presentationId))
+        for entry in entries where entry.presentationId == presentationId { remove(entry) }
+    }
+
     /// Removes a partial download and its resume record.
     public static func removePart(_ partPath: String) {
         unlink(partPath)
