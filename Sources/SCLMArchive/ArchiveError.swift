@@ -36,7 +36,7 @@ public struct ArchiveError: CategorizedError {
     public let archivePath: String?
     /// The entry concerned, if any (escaped for display).
     public let entryPath: String?
-    /// The rule violations of a refused package (errors first).
+    /// The findings of a refused package, in report order.
     public let findings: [Finding]
     /// The system error number behind an I/O failure.
     public let systemError: Int32?
@@ -64,9 +64,9 @@ public struct ArchiveError: CategorizedError {
 
     public var description: String { message }
 
-    /// A ``Code/refused`` error for `findings` (at least one of them an error).
-    static func refused(_ archivePath: String, findings: [Finding]) -> ArchiveError {
-        let errors = findings.filter { $0.severity == .error }
+    /// A ``Code/refused`` error for `findings`, naming the first of them that `policy` refuses.
+    static func refused(_ archivePath: String, findings: [Finding], policy: Policy) -> ArchiveError {
+        let errors = findings.filter(policy.refuses)
         let first = errors.first ?? findings.first
         let more = errors.count > 1 ? " (and \(errors.count - 1) more)" : ""
         let detail =

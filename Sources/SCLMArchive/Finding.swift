@@ -1,7 +1,7 @@
 /// How bad a finding is.
 ///
-/// Errors make `sclm validate` fail and extraction refuse the package. Warnings are reported, and fail
-/// validation only under `--strict`.
+/// Errors make `sclm validate` fail; extraction refuses a package for a safety error, and for a content
+/// error only under ``ContentPolicy/refuse``. Warnings are reported, and fail validation only under `--strict`.
 public enum Severity: String, Sendable, Hashable, Codable, Comparable, CaseIterable {
     case error
     case warning
@@ -19,6 +19,8 @@ public struct Finding: Sendable, Hashable, Encodable, CustomStringConvertible {
     public let rule: Rule
     /// The rule's severity.
     public var severity: Severity { rule.severity }
+    /// The rule's class: whether the finding makes the package unsafe or only its content imperfect.
+    public var ruleClass: Rule.Class { rule.ruleClass }
     /// The entry the finding is about, or `nil` for the whole package.
     public let path: String?
     /// The 1-based line in `path`, for HTML and CSS findings.
@@ -48,13 +50,18 @@ public struct Finding: Sendable, Hashable, Encodable, CustomStringConvertible {
 
     public var description: String { "\(rule.id) \(location): \(message)" }
 
-    private enum CodingKeys: String, CodingKey { case rule, severity, path, line, message, fix }
+    private enum CodingKeys: String, CodingKey {
+        case rule, severity
+        case ruleClass = "class"
+        case path, line, message, fix
+    }
 
     /// Encodes every key (`null` for a missing path or line), so the JSON shape never changes.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(rule.id, forKey: .rule)
         try container.encode(severity, forKey: .severity)
+        try container.encode(ruleClass, forKey: .ruleClass)
         try container.encode(path, forKey: .path)
         try container.encode(line, forKey: .line)
         try container.encode(message, forKey: .message)

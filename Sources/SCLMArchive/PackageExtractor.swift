@@ -8,8 +8,10 @@
 
 /// Unpacks a content package into a staging folder next to its target, under the package policy.
 ///
-/// The same checks as ``PackageValidator`` run while extracting (one implementation of DESIGN §6), and
-/// the first error refuses the package: the staging folder is removed and nothing else is touched. Only
+/// The same checks as ``PackageValidator`` run while extracting (one implementation of the package policy),
+/// and the first error the policy refuses (every safety error; content errors under
+/// ``ContentPolicy/refuse``) refuses the package: the staging folder is removed and nothing else is touched.
+/// Other findings come back with the staged package. Only
 /// regular files and folders are written, each created relative to the staging root with
 /// `O_EXCL|O_NOFOLLOW` (no libarchive disk writer, no link ever followed); CRCs are verified as the data is
 /// read; budgets count the bytes actually decompressed, so a zip bomb stops early. When ``isDurable``, the
@@ -38,12 +40,13 @@ public struct PackageExtractor: Sendable {
         public let fileCount: Int
         /// Bytes of file data written.
         public let byteCount: Int64
-        /// Warnings found (errors refuse the package, so there are none here).
-        public let warnings: [Finding]
+        /// What was found without refusing the package: warnings, and content errors under
+        /// ``ContentPolicy/install``, in report order.
+        public let findings: [Finding]
     }
 
-    /// The budgets and switches applied; set `checksContent` to `false` to install packages whose
-    /// content rules fail (missing images, dangling swipes) while still refusing unsafe archives.
+    /// The budgets and switches applied; its ``Policy/contentPolicy`` says whether content errors (missing
+    /// images, dangling swipes) refuse the package; unsafe archives are always refused.
     public var policy: Policy
     /// Whether the staging tree is flushed to disk (`syncfs`) before ``extract(zipAt:stagingFor:progress:)``
     /// returns. Keep it on for anything ``installStaging(_:as:)`` will swap in.
@@ -82,13 +85,13 @@ public struct PackageExtractor: Sendable {
                 }
                 var scan = try scanner.scan(into: &writer)
                 let findings = scan.finish()
-                if findings.contains(where: { $0.severity == .error }) {
-                    throw ArchiveError.refused(archivePath, findings: findings)
+                if findings.contains(where: policy.refuses) {
+                    throw ArchiveError.refused(archivePath, findings: findings, policy: policy)
                 }
                 try writer.finish()
                 return StagedPackage(
                     stagingPath: writer.root, targetPath: target.target, fileCount: writer.fileCount,
-                    byteCount: scan.byteCount, warnings: findings)
+                    byteCount: scan.byteCount, findings: findings)
             } catch {
                 writer.discard()
                 throw error

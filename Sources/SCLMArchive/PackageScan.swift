@@ -18,7 +18,8 @@ struct PackageScan {
     var files: [FileFacts] = []
     /// Set when reading must end early (a bomb, a fatal archive error).
     var isStopped = false
-    private(set) var hasErrors = false
+    /// Whether a finding that refuses an extraction under ``policy`` was recorded.
+    private(set) var hasRefusals = false
 
     private struct FindingKey: Hashable {
         let rule: String
@@ -34,7 +35,7 @@ struct PackageScan {
             return
         }
         findings.append(finding)
-        if finding.severity == .error { hasErrors = true }
+        if policy.refuses(finding) { hasRefusals = true }
     }
 
     /// Records every finding of `findings`.
@@ -42,11 +43,11 @@ struct PackageScan {
         for finding in findings { report(finding) }
     }
 
-    /// Whether the reader should stop: the package is stopped, or `sink` stops at the first error and one
-    /// occurred (which stops the package: the entries not read yet must not feed the content rules, or an
-    /// extraction refused for a bad CRC would also report a missing index.html).
+    /// Whether the reader should stop: the package is stopped, or `sink` stops at the first refusing error
+    /// and one occurred (which stops the package: the entries not read yet must not feed the content rules,
+    /// or an extraction refused for a bad CRC would also report a missing index.html).
     mutating func shouldStop(for sink: some PackageSink) -> Bool {
-        if sink.stopsAtFirstError && hasErrors { isStopped = true }
+        if sink.stopsAtFirstError && hasRefusals { isStopped = true }
         return isStopped
     }
 

@@ -3,7 +3,8 @@
 /// ``PackageValidator`` uses ``DiscardingSink`` (nothing is ever written); ``PackageExtractor`` uses a
 /// sink that writes a staging folder. Paths are normalised, relative and already checked.
 protocol PackageSink {
-    /// Whether reading stops at the first error (extraction) or goes on to find every problem (validation).
+    /// Whether reading stops at the first error that refuses the package (extraction) or goes on to find
+    /// every problem (validation).
     var stopsAtFirstError: Bool { get }
     /// The central directory passed its checks; `expectedBytes` of file data are declared to follow.
     mutating func begin(expectedBytes: Int64) throws

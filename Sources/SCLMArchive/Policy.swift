@@ -29,10 +29,20 @@ public struct Policy: Sendable, Equatable {
     public var maxDepth: Int = 32
     /// Whether the content rules (start slide, references, swipe targets, storyclm.js, HTML) run.
     public var checksContent: Bool = true
+    /// Whether a content error refuses an extraction (safety errors always do). Validation reports every
+    /// finding whatever this says.
+    public var contentPolicy: ContentPolicy = .install
 
     /// The default budgets.
     public init() {}
 
     /// The default policy.
     public static let standard = Policy()
+
+    /// Whether `finding` refuses an extraction: a safety error always, a content error under
+    /// ``ContentPolicy/refuse``, a warning never.
+    public func refuses(_ finding: Finding) -> Bool {
+        guard finding.severity == .error else { return false }
+        return finding.ruleClass == .safety || contentPolicy == .refuse
+    }
 }

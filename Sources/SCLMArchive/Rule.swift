@@ -1,4 +1,4 @@
-/// A package rule: a stable ID, a fixed severity, what it checks and the usual fix.
+/// A package rule: a stable ID, a fixed severity, a class, what it checks and the usual fix.
 ///
 /// IDs never change once published: CI configurations and JUnit reports refer to them. The full catalog is
 /// ``all``; the README's rule table lists the same rules.
@@ -6,14 +6,38 @@ public struct Rule: Sendable, Hashable, Identifiable, CustomStringConvertible {
     /// The group a rule belongs to, which is also the prefix of its ID.
     public enum Group: String, Sendable, CaseIterable {
         case archive, path, entry, budget, content
+
+        /// The class of every rule in the group: archive, path, entry-type and budget rules are about
+        /// safety, the rest about content.
+        public var ruleClass: Class {
+            switch self {
+            case .archive, .path, .entry, .budget: .safety
+            case .content: .content
+            }
+        }
+    }
+
+    /// What breaking a rule means for installing the package.
+    ///
+    /// Sync never installs a package with a safety error; a content error is stored with the installed
+    /// revision and refuses the package only under `sync.contentPolicy refuse`. Validation reports both alike.
+    public enum Class: String, Sendable, Hashable, Codable, CaseIterable {
+        /// The archive is damaged, escapes its folder, holds links or special entries, breaks a budget or has
+        /// names that are ambiguous once unpacked: unpacking it is unsafe.
+        case safety
+        /// The content is incomplete or unusual (references, swipe targets, the start slide, remote
+        /// resources, API usage, HTML, clutter): a tablet still shows it.
+        case content
     }
 
     /// The stable ID, e.g. `PATH-TRAVERSAL`.
     public let id: String
-    /// Errors fail validation and refuse extraction; warnings are advisory.
+    /// Errors fail validation (and refuse extraction, as ``ruleClass`` and the policy say); warnings are advisory.
     public let severity: Severity
     /// The rule's group.
     public let group: Group
+    /// The rule's class, from its group.
+    public var ruleClass: Class { group.ruleClass }
     /// What the rule checks, as one sentence.
     public let summary: String
     /// The usual fix, as one line.

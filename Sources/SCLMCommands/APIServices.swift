@@ -1,4 +1,5 @@
 import Foundation
+import SCLMArchive
 import SCLMAuth
 import SCLMCore
 import SCLMHTTP
@@ -78,6 +79,16 @@ struct APIServices {
         return SyncService(
             apiURL: url, session: try authSession(clock: clock), retrier: retrier, timeout: requestTimeout,
             logger: logger)
+    }
+
+    /// The package policy of `sclm sync`: the standard budgets, with content errors refused or installed
+    /// as `sync.contentPolicy` says.
+    ///
+    /// - Throws: `SCLMError` (`.usage`) for a value other than `install` or `refuse`.
+    static func packagePolicy(in configuration: Configuration) throws -> Policy {
+        var policy = Policy.standard
+        policy.contentPolicy = try configuration.choice(.syncContentPolicy).flatMap(ContentPolicy.init) ?? .install
+        return policy
     }
 
     /// A non-negative whole-number setting.

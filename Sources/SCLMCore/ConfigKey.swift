@@ -15,11 +15,13 @@ public struct ConfigKey: Sendable, Hashable, CustomStringConvertible {
     public let isSecret: Bool
     /// Whether `sclm config set` may write it to `config.json`.
     public let isStorable: Bool
+    /// The only values the key takes, when it is a choice (`nil`: any text).
+    public let allowedValues: [String]?
 
     /// Declares a key.
     public init(
         _ name: String, help: String, default defaultValue: String? = nil, environment: String? = nil,
-        secret: Bool = false, storable: Bool = true
+        secret: Bool = false, storable: Bool = true, values allowedValues: [String]? = nil
     ) {
         self.name = name
         self.help = help
@@ -27,6 +29,7 @@ public struct ConfigKey: Sendable, Hashable, CustomStringConvertible {
         self.environmentVariable = environment
         self.isSecret = secret
         self.isStorable = storable
+        self.allowedValues = allowedValues
     }
 
     public var description: String { name }
@@ -61,13 +64,20 @@ extension ConfigKey {
     /// Parallel package transfers of `sclm sync`.
     public static let syncJobs = ConfigKey(
         "sync.jobs", help: "Parallel package transfers of `sclm sync`.", default: "4")
+    /// What `sclm sync` does with a package that has content errors (safety errors always refuse it).
+    public static let syncContentPolicy = ConfigKey(
+        "sync.contentPolicy",
+        help: "What `sclm sync` does with a package that has content errors: install (keep the findings) or refuse.",
+        default: "install", values: ["install", "refuse"])
     /// A custom CA bundle for TLS verification.
     public static let caBundle = ConfigKey(
         "http.caBundle", help: "PEM file of trusted CAs for TLS (default: the system store).",
         environment: "SCLM_CA_BUNDLE")
 
     /// Every key sclm knows, in display order.
-    public static let all: [ConfigKey] = [apiURL, authURL, clientId, clientSecret, username, password, syncJobs, caBundle]
+    public static let all: [ConfigKey] = [
+        apiURL, authURL, clientId, clientSecret, username, password, syncJobs, syncContentPolicy, caBundle,
+    ]
         + ConfigKey.extensionKeys + ConfigKey.httpKeys + ConfigKey.osamKeys + ConfigKey.iotKeys
 
     /// Looks a key up by its dotted name.

@@ -78,16 +78,34 @@ public struct Configuration: Sendable, Equatable {
         value(key).flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
     }
 
+    /// The effective value of `key`, which must be one of its ``ConfigKey/allowedValues`` (when it has any).
+    ///
+    /// - Throws: `SCLMError` (`.usage`) naming the allowed values, for a value that is not one of them.
+    public func choice(_ key: ConfigKey) throws -> String? {
+        let value = value(key)
+        if let value { try Configuration.check(value, for: key) }
+        return value
+    }
+
     /// Stores `value` for `key` (or removes it for `nil`).
     ///
-    /// - Throws: `SCLMError` (`.usage`) for a key that may not be stored.
+    /// - Throws: `SCLMError` (`.usage`) for a key that may not be stored, or a value the key does not allow.
     public mutating func set(_ key: ConfigKey, to value: String?) throws {
         guard key.isStorable else {
             throw SCLMError(
                 .usage,
                 "\(key.name) is never stored on disk; set \(key.environmentVariable ?? "it") in the environment instead")
         }
+        if let value { try Configuration.check(value, for: key) }
         stored[key.name] = value
+    }
+
+    private static func check(_ value: String, for key: ConfigKey) throws {
+        guard let allowed = key.allowedValues, !allowed.contains(value) else { return }
+        throw SCLMError(
+            .usage,
+            "\(key.name) must be \(allowed.joined(separator: " or ")), got '\(value)'; "
+                + "fix it with `sclm config set \(key.name) \(allowed.joined(separator: "|"))`")
     }
 
     /// `value` as shown to a user: secrets masked, everything else as is.

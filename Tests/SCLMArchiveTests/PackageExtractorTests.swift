@@ -38,15 +38,19 @@ import Testing
         #expect(reports.withLock { $0.map(\.bytesWritten) == $0.map(\.bytesWritten).sorted() })
     }
 
-    @Test(arguments: HostileArchive.all)
-    func hostileArchivesAreRefusedAndLeaveNothingBehind(_ hostile: HostileArchive) async throws {
+    @Test(arguments: HostileArchive.all, ContentPolicy.allCases)
+    func hostileArchivesAreRefusedAndLeaveNothingBehind(_ hostile: HostileArchive, contentPolicy: ContentPolicy)
+        async throws
+    {
         let folder = TemporaryDirectory()
         let zip = folder.appending("hostile.zip")
         try await hostile.write(to: zip)
         let target = try Self.installedTarget(in: folder)
         let before = PackageFixtures.listing(folder.path)
+        var policy = Policy()
+        policy.contentPolicy = contentPolicy
         let error = await #expect(throws: ArchiveError.self) {
-            try await PackageExtractor().extract(zipAt: zip, stagingFor: target)
+            try await PackageExtractor(policy: policy).extract(zipAt: zip, stagingFor: target)
         }
         #expect(error?.code == .refused)
         let rule = hostile.extractionRule ?? hostile.rule
@@ -76,23 +80,81 @@ import Testing
         #expect(error?.findings.map(\.rule.id) == ["ARCHIVE-CRC"])
     }
 
-    @Test func contentErrorsRefuseUnlessContentChecksAreOff() async throws {
+    @Test func contentErrorsInstallWithTheirFindingsUnlessThePolicyRefusesThem() async throws {
         let folder = TemporaryDirectory()
         let zip = folder.appending("broken.zip")
         var builder = ZipBuilder()
+        builder.file("index.html", "<img src=\"missing.png\"><script src=\"https://cdn.example.com/a.js\"></script>")
+        try builder.write(to: zip)
+        let staged = try await PackageExtractor().extract(zipAt: zip, stagingFor: folder.appending("sources"))
+        #expect(staged.fileCount == 1)
+        #expect(staged.findings.map(\.rule.id) == ["REF-MISSING", "REF-REMOTE"])
+        #expect(staged.findings.allSatisfy { $0.ruleClass == .content })
+        try FileSystem.removeTree(staged.stagingPath)
+
+        var policy = Policy()
+        policy.contentPolicy = .refuse
+        let error = await #expect(throws: ArchiveError.self) {
+            try await PackageExtractor(policy: policy).extract(zipAt: zip, stagingFor: folder.appending("sources"))
+        }
+        #expect(error?.code == .refused)
+        #expect(error?.findings.map(\.rule.id) == ["REF-MISSING", "REF-REMOTE"])
+        #expect(error?.description.contains("REF-MISSING at index.html:1") == true)
+        #expect(PackageFixtures.listing(folder.path) == ["broken.zip"])
+    }
+
+    @Test(arguments: ContentPolicy.allCases)
+    func aPackageWithoutIndexHTMLInstallsOnlyUnderTheInstallPolicy(_ contentPolicy: ContentPolicy) async throws {
+        let folder = TemporaryDirectory()
+        let zip = folder.appending("no-index.zip")
+        var builder = ZipBuilder()
+        builder.file("slide1.html", "<p>first</p>")
+        try builder.write(to: zip)
+        var policy = Policy()
+        policy.contentPolicy = contentPolicy
+        let extractor = PackageExtractor(policy: policy)
+        switch contentPolicy {
+        case .install:
+            let staged = try await extractor.extract(zipAt: zip, stagingFor: folder.appending("sources"))
+            #expect(staged.findings.map(\.rule.id) == ["CONTENT-NO-INDEX"])
+        case .refuse:
+            let error = await #expect(throws: ArchiveError.self) {
+                try await extractor.extract(zipAt: zip, stagingFor: folder.appending("sources"))
+            }
+            #expect(error?.findings.map(\.rule.id) == ["CONTENT-NO-INDEX"])
+        }
+    }
+
+    @Test func aSafetyErrorRefusesAPackageWhoseContentErrorsAloneWouldInstall() async throws {
+        let folder = TemporaryDirectory()
+        let zip = folder.appending("mixed.zip")
+        var builder = ZipBuilder()
         builder.file("index.html", "<img src=\"missing.png\">")
+        builder.symlink("img", to: "/etc")
         try builder.write(to: zip)
         let error = await #expect(throws: ArchiveError.self) {
             try await PackageExtractor().extract(zipAt: zip, stagingFor: folder.appending("sources"))
         }
-        #expect(error?.findings.map(\.rule.id) == ["REF-MISSING"])
-        #expect(error?.description.contains("REF-MISSING at index.html:1") == true)
+        #expect(error?.description.contains("ENTRY-SYMLINK at img") == true, "\(String(describing: error))")
+    }
 
-        var policy = Policy()
-        policy.checksContent = false
-        let staged = try await PackageExtractor(policy: policy).extract(
-            zipAt: zip, stagingFor: folder.appending("sources"))
-        #expect(staged.fileCount == 1)
+    /// The budgets the hostile archives do not reach at their default sizes, with a small policy.
+    @Test(arguments: ContentPolicy.allCases)
+    func sizeBudgetsRefuseUnderEitherContentPolicy(_ contentPolicy: ContentPolicy) async throws {
+        let folder = TemporaryDirectory()
+        let zip = folder.appending("package.zip")
+        try PackageFixtures.validZip().write(to: zip)
+        var total = Policy()
+        total.maxTotalSize = 64
+        var file = Policy()
+        file.maxFileSize = 64
+        for (var policy, rule) in [(total, "BUDGET-TOTAL-SIZE"), (file, "BUDGET-FILE-SIZE")] {
+            policy.contentPolicy = contentPolicy
+            let error = await #expect(throws: ArchiveError.self) {
+                try await PackageExtractor(policy: policy).extract(zipAt: zip, stagingFor: folder.appending("sources"))
+            }
+            #expect(error?.findings.first?.rule.id == rule, "\(String(describing: error))")
+        }
     }
 
     @Test func cancellingMidwayRemovesTheStagingFolder() async throws {

@@ -19,11 +19,38 @@ import Testing
         }
     }
 
-    @Test func theReadmeDocumentsEveryRuleWithItsSeverity() throws {
+    @Test func everyRuleTakesItsClassFromItsGroup() {
+        let safety: Set<Rule.Group> = [.archive, .path, .entry, .budget]
+        for group in Rule.Group.allCases {
+            #expect(group.ruleClass == (safety.contains(group) ? .safety : .content), "\(group)")
+        }
+        for rule in Rule.all {
+            #expect(rule.ruleClass == rule.group.ruleClass, "\(rule.id)")
+        }
+        #expect(Rule.entrySymlink.ruleClass == .safety && Rule.budgetRatio.ruleClass == .safety)
+        #expect(Rule.referenceMissing.ruleClass == .content && Rule.contentNoIndex.ruleClass == .content)
+    }
+
+    /// The decision sync applies: every safety error refuses under both content policies; a content error
+    /// only under `refuse`; a warning never.
+    @Test(arguments: ContentPolicy.allCases)
+    func everySafetyErrorRefusesAndContentErrorsFollowThePolicy(_ contentPolicy: ContentPolicy) {
+        var policy = Policy()
+        policy.contentPolicy = contentPolicy
+        for rule in Rule.all {
+            let refuses = policy.refuses(Finding(rule, path: "index.html", message: "x"))
+            let expected =
+                rule.severity == .error && (rule.ruleClass == .safety || contentPolicy == .refuse)
+            #expect(refuses == expected, "\(rule.id) under \(contentPolicy)")
+            if rule.ruleClass == .safety { #expect(rule.severity == .error, "\(rule.id): a safety rule is an error") }
+        }
+    }
+
+    @Test func theReadmeDocumentsEveryRuleWithItsSeverityAndClass() throws {
         let readme = try String(contentsOfFile: ProcessRunner.packageRoot + "/README.md", encoding: .utf8)
         for rule in Rule.all {
-            #expect(
-                readme.contains("| `\(rule.id)` | \(rule.severity.rawValue) |"), "\(rule.id) is missing from README.md")
+            let row = "| `\(rule.id)` | \(rule.severity.rawValue) | \(rule.ruleClass.rawValue) |"
+            #expect(readme.contains(row), "\(rule.id) is missing from README.md's rule table (\(row))")
         }
     }
 }

@@ -47,8 +47,11 @@ struct CatalogListing: CommandOutput {
         let skip: Bool
         let visibility: Bool
         let order: Int64
+        /// The installed revision's package findings by severity; `nil` when nothing is installed or the
+        /// findings were not recorded.
+        let findings: PackageFindingCounts?
 
-        init(_ summary: PresentationSummary) {
+        init(_ summary: PresentationSummary, findings: PackageFindingCounts?) {
             presentationId = summary.presentationId
             name = summary.name
             revision = summary.revision
@@ -57,10 +60,18 @@ struct CatalogListing: CommandOutput {
             skip = summary.skip
             visibility = summary.visibility
             order = summary.order
+            self.findings = summary.installedRevision == nil ? nil : findings
+        }
+
+        /// The FINDINGS column: `-` when nothing is installed, `unknown` when not recorded.
+        var findingsText: String {
+            guard installedRevision != nil else { return "-" }
+            guard let findings else { return "unknown" }
+            return findings.total == 0 ? "none" : findings.text()
         }
 
         private enum CodingKeys: String, CodingKey {
-            case presentationId, name, revision, installedRevision, syncState, skip, visibility, order
+            case presentationId, name, revision, installedRevision, syncState, skip, visibility, order, findings
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -73,6 +84,7 @@ struct CatalogListing: CommandOutput {
             try container.encode(skip, forKey: .skip)
             try container.encode(visibility, forKey: .visibility)
             try container.encode(order, forKey: .order)
+            try container.encode(findings, forKey: .findings)
         }
     }
 
@@ -81,11 +93,14 @@ struct CatalogListing: CommandOutput {
     static func read(from db: Database, selection: ClientSelection) throws -> CatalogListing {
         let stored = try selection.select(try db.clients(), id: \.clientId, name: \.name, place: "stored")
         let byClient = Dictionary(grouping: try db.presentationSummaries(), by: \.clientId)
+        let findings = try db.packageFindingCounts()
         return CatalogListing(
             clients: stored.map { client in
                 Client(
                     clientId: client.clientId, name: client.name,
-                    presentations: (byClient[client.clientId] ?? []).map(Presentation.init))
+                    presentations: (byClient[client.clientId] ?? []).map {
+                        Presentation($0, findings: findings[$0.presentationId])
+                    })
             })
     }
 
@@ -98,13 +113,15 @@ struct CatalogListing: CommandOutput {
                     presentation.installedRevision.map(String.init) ?? "-",
                     (SyncState(name: presentation.syncState) ?? .metadataOnly).description
                         + (presentation.skip ? " (skip)" : ""),
+                    presentation.findingsText,
                 ]
             }
             let table =
                 rows.isEmpty
                 ? "  (no presentations)"
                 : TextTable.indented(
-                    TextTable.columns(header: ["ID", "NAME", "REVISION", "INSTALLED", "STATE"], rows: rows))
+                    TextTable.columns(
+                        header: ["ID", "NAME", "REVISION", "INSTALLED", "STATE", "FINDINGS"], rows: rows))
             return "\(client.name) (client \(client.clientId))\n\(table)"
         }.joined(separator: "\n\n")
     }

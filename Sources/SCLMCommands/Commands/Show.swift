@@ -48,6 +48,9 @@ struct PresentationDetails: CommandOutput {
     let package: ContentPackageRecord?
     let slides: [Slide]
     let mediaFiles: [MediaFileRecord]
+    /// The installed revision's package findings; `null` in JSON when nothing is installed or they were
+    /// not recorded (never an empty list that would look clean).
+    let findings: StoredFindings
 
     static func read(_ id: Int64, from db: Database) throws -> PresentationDetails? {
         guard var presentation = try db.presentation(id: id), let summary = try db.presentationSummary(id: id) else {
@@ -68,7 +71,8 @@ struct PresentationDetails: CommandOutput {
             presentation: presentation, clientName: client, syncState: summary.syncState.name,
             installedRevision: summary.installedRevision, package: try db.contentPackage(ofPresentation: id),
             slides: slides,
-            mediaFiles: try db.mediaFiles(ofPresentation: id))
+            mediaFiles: try db.mediaFiles(ofPresentation: id),
+            findings: StoredFindings(records: try db.packageFindings(ofPresentation: id)))
     }
 
     var text: String {
@@ -106,7 +110,33 @@ struct PresentationDetails: CommandOutput {
                         header: ["ID", "FILE", "TITLE", "SIZE"],
                         rows: mediaFiles.map { ["\($0.mediaFileId)", $0.fileName, $0.title ?? "", "\($0.fileSize)"] })))
         }
-        return lines.joined(separator: "\n")
+        return (lines + [""] + findingLines).joined(separator: "\n")
     }
 
+    /// The "Package findings" section: the stored findings, or why there are none to show.
+    private var findingLines: [String] {
+        let id = presentation.presentationId
+        guard let revision = installedRevision else { return ["Package findings: none (nothing installed)."] }
+        guard let records = findings.records else {
+            return [
+                "Package findings: not recorded (revision \(revision) was installed by an earlier sclm).",
+                "  To see them: sclm validate \"$(sclm content path \(id))\"",
+            ]
+        }
+        guard !records.isEmpty else { return ["Package findings: none."] }
+        let counts = PackageFindingCounts(records)
+        return ["Package findings (\(counts.text())):"]
+            + records.map { "  \($0.severity) \($0.rule) [\($0.ruleClass)] \($0.location): \($0.message)" }
+    }
+}
+
+/// A presentation's stored package findings as `--json` shows them: the array, or `null` when they are not
+/// known.
+struct StoredFindings: Encodable {
+    let records: [PackageFindingRecord]?
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        if let records { try container.encode(records) } else { try container.encodeNil() }
+    }
 }

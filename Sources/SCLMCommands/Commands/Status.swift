@@ -33,6 +33,12 @@ struct StatusReport: CommandOutput, Equatable {
         var sessions = 0
         var unfinishedSessions = 0
         var pendingEvents = 0
+        /// Installed presentations whose stored package findings are not empty.
+        var installedWithFindings = 0
+        /// Their findings, by severity.
+        var findings = PackageFindingCounts()
+        /// Installed presentations whose findings were never recorded (installed by an earlier sclm).
+        var findingsUnknown = 0
     }
 
     var home: String
@@ -70,6 +76,13 @@ struct StatusReport: CommandOutput, Equatable {
         counts.unfinishedSessions = try db.fetchCount(
             "SELECT count(*) FROM sessions WHERE state IN \(SessionRecord.State.unfinishedSQL)")
         counts.pendingEvents = try Outbox.summary(in: db).unpublished
+        let findings = try db.packageFindingCounts().values
+        counts.installedWithFindings = findings.count { $0.total > 0 }
+        counts.findings = findings.reduce(into: PackageFindingCounts()) { total, counts in
+            total.error += counts.error
+            total.warning += counts.warning
+        }
+        counts.findingsUnknown = counts.installed - findings.count
         return StatusReport(
             home: home.root, database: home.databasePath, schemaVersion: try db.userVersion, counts: counts,
             lastSync: try db.preference(scope: PreferenceKey.sclmScope, key: PreferenceKey.lastSyncAt),
@@ -85,8 +98,19 @@ struct StatusReport: CommandOutput, Equatable {
             ("slides", "\(counts.slides)"),
             ("media files", "\(counts.mediaFiles)"),
             ("sessions", "\(counts.sessions) (\(counts.unfinishedSessions) unfinished)"),
+            ("package findings", findingsText),
             ("pending events", "\(counts.pendingEvents)"),
             ("last sync", lastSync.map { "\($0) (\(lastSyncResult ?? "unknown"))" } ?? "never"),
         ])
+    }
+
+    /// `1 error, 2 warnings in 2 presentations (1 not recorded)`.
+    private var findingsText: String {
+        let presentations = counts.installedWithFindings == 1 ? "1 presentation" : "\(counts.installedWithFindings) presentations"
+        var text = counts.findings.total == 0 ? "none" : "\(counts.findings.text()) in \(presentations)"
+        if counts.findingsUnknown > 0 {
+            text += " (\(counts.findingsUnknown) installed before findings were recorded: unknown)"
+        }
+        return text
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SCLMArchive
 import SCLMCore
 import SCLMHTTP
 import SCLMStore
@@ -70,7 +71,8 @@ extension SCLM {
             let services = try APIServices(context: context, logger: logger)
             let manager = SyncManager(
                 service: try services.syncService(clock: context.clock), store: services.store, home: context.home,
-                transport: services.transport, installer: ArchivePackageInstaller(),
+                transport: services.transport,
+                installer: ArchivePackageInstaller(policy: try APIServices.packagePolicy(in: services.configuration)),
                 retrier: services.retrier,
                 clock: context.clock, logger: logger)
             let width = try jobs ?? min(64, max(1, APIServices.number(.syncJobs, in: services.configuration)))

@@ -1,4 +1,5 @@
 import SCLMCore
+import SCLMStore
 import SCLMSync
 
 /// The end of `sclm sync`: one `summary` JSON line with `--json`, else a few lines of text that list
@@ -53,6 +54,10 @@ struct SyncSummary {
             lines.append(
                 "Content: \(parts.joined(separator: ", ")); \(ProgressFormat.bytes(content.downloadedBytes)) downloaded"
                     + " in \(ProgressFormat.seconds(elapsed.inSeconds)).")
+            lines += content.installed.filter { $0.findings.total > 0 }.map { installed in
+                "  \(installed.name) (\(installed.presentationId)) installed with "
+                    + "\(installed.findings.text(qualifier: "content")) (sclm show \(installed.presentationId))"
+            }
         } else {
             lines[0].removeLast()
             lines[0] += " in \(ProgressFormat.seconds(elapsed.inSeconds))."

@@ -8,6 +8,12 @@ public enum Schema {
     /// Version 1: content metadata, auth, analytics rows and preferences.
     public static let version1 = Migration(version: 1, name: "initial schema", sql: version1SQL)
 
+    /// Version 2: the package findings of each installed revision (`package_findings`), and
+    /// `presentations.findingsRevision`, the installed revision they belong to. `NULL` there means the
+    /// findings were never recorded (a revision installed by an sclm before version 2), which is not the
+    /// same as a clean package.
+    public static let version2 = Migration(version: 2, name: "package findings", sql: version2SQL)
+
     private static let version1SQL = """
         CREATE TABLE clients (
             clientId INTEGER PRIMARY KEY,
@@ -199,6 +205,22 @@ public enum Schema {
             value TEXT,
             updated TEXT,
             PRIMARY KEY (scope, key)
+        ) STRICT, WITHOUT ROWID;
+        """
+
+    private static let version2SQL = """
+        ALTER TABLE presentations ADD COLUMN findingsRevision INTEGER;
+
+        CREATE TABLE package_findings (
+            presentationId INTEGER NOT NULL REFERENCES presentations(presentationId) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            rule TEXT NOT NULL,
+            severity TEXT NOT NULL CHECK (severity IN ('error', 'warning')),
+            class TEXT NOT NULL CHECK (class IN ('safety', 'content')),
+            path TEXT,
+            line INTEGER,
+            message TEXT NOT NULL,
+            PRIMARY KEY (presentationId, position)
         ) STRICT, WITHOUT ROWID;
         """
 }

@@ -1,7 +1,11 @@
 import SCLMArchive
+import SCLMStore
 
 /// The production ``PackageInstaller``: SCLMArchive's ``PackageExtractor`` (policy-checked extraction into
 /// a staging folder, flushed to disk) and its crash-safe `rename(2)` swap and repair.
+///
+/// Every rule runs; the policy's ``Policy/contentPolicy`` decides whether content errors refuse the package
+/// or come back as the staged content's findings.
 public struct ArchivePackageInstaller: PackageInstaller {
     /// The extractor, with its package policy.
     public let extractor: PackageExtractor
@@ -19,7 +23,7 @@ public struct ArchivePackageInstaller: PackageInstaller {
         }
         return StagedContent(
             stagingPath: staged.stagingPath, targetPath: staged.targetPath, fileCount: staged.fileCount,
-            byteCount: staged.byteCount)
+            byteCount: staged.byteCount, findings: staged.findings.map(PackageFindingRecord.init))
     }
 
     public func swap(_ staged: StagedContent) throws {
@@ -28,5 +32,14 @@ public struct ArchivePackageInstaller: PackageInstaller {
 
     public func repair(target targetPath: String) throws {
         try PackageExtractor.repairInterruptedInstall(at: targetPath)
+    }
+}
+
+extension PackageFindingRecord {
+    /// The stored form of `finding`.
+    init(_ finding: Finding) {
+        self.init(
+            rule: finding.rule.id, severity: finding.severity.rawValue, ruleClass: finding.ruleClass.rawValue,
+            path: finding.path, line: finding.line.map(Int64.init), message: finding.message)
     }
 }

@@ -138,7 +138,7 @@ struct ContentPhase: Sendable {
             try await store.write { db in
                 try db.recordInstall(
                     presentationId: id, revision: job.revision, installedAt: now,
-                    mediaFileIds: job.mediaFiles.map(\.mediaFileId))
+                    mediaFileIds: job.mediaFiles.map(\.mediaFileId), findings: staged.findings)
             }
         }
         unlink(zip)
@@ -151,7 +151,7 @@ struct ContentPhase: Sendable {
             presentationId: id, name: job.summary.name, revision: job.revision,
             previousRevision: job.summary.installedRevision, path: target, files: staged.fileCount,
             unpackedBytes: staged.byteCount, downloadedBytes: downloaded, mediaFilesDownloaded: media.count,
-            seconds: (ContinuousClock.now - started).inSeconds)
+            seconds: (ContinuousClock.now - started).inSeconds, findings: PackageFindingCounts(staged.findings))
     }
 
     // MARK: - Steps

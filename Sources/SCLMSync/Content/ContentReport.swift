@@ -1,3 +1,5 @@
+import SCLMStore
+
 /// A presentation whose new revision was installed.
 public struct InstalledPresentation: Sendable, Equatable, Encodable {
     public var presentationId: Int64
@@ -18,10 +20,32 @@ public struct InstalledPresentation: Sendable, Equatable, Encodable {
     public var mediaFilesDownloaded: Int
     /// Wall time from taking its lock to recording the install.
     public var seconds: Double
+    /// The package findings stored with the revision, by severity (content findings: a safety finding
+    /// refuses the package).
+    public var findings: PackageFindingCounts
+
+    /// Creates a description of an install.
+    public init(
+        presentationId: Int64, name: String, revision: Int64, previousRevision: Int64?, path: String, files: Int,
+        unpackedBytes: Int64, downloadedBytes: Int64, mediaFilesDownloaded: Int, seconds: Double,
+        findings: PackageFindingCounts = PackageFindingCounts()
+    ) {
+        self.presentationId = presentationId
+        self.name = name
+        self.revision = revision
+        self.previousRevision = previousRevision
+        self.path = path
+        self.files = files
+        self.unpackedBytes = unpackedBytes
+        self.downloadedBytes = downloadedBytes
+        self.mediaFilesDownloaded = mediaFilesDownloaded
+        self.seconds = seconds
+        self.findings = findings
+    }
 
     private enum CodingKeys: String, CodingKey {
         case presentationId, name, revision, previousRevision, path, files, unpackedBytes, downloadedBytes
-        case mediaFilesDownloaded, seconds
+        case mediaFilesDownloaded, seconds, findings
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -36,6 +60,7 @@ public struct InstalledPresentation: Sendable, Equatable, Encodable {
         try container.encode(downloadedBytes, forKey: .downloadedBytes)
         try container.encode(mediaFilesDownloaded, forKey: .mediaFilesDownloaded)
         try container.encode(seconds, forKey: .seconds)
+        try container.encode(findings, forKey: .findings)
     }
 }
 

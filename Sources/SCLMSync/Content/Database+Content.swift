@@ -3,15 +3,17 @@ import SCLMStore
 /// The content phase's writes: each is one statement or one transaction, so a crash leaves either the
 /// old record or the new one.
 extension Database {
-    /// Records that `revision` of a presentation is installed, with its media files, after the new folder
-    /// was swapped in: `installedRevision`, `installedAt`, no `syncError`, and `syncState` 5 (or 3 when the
-    /// server's revision moved on while it was installing). Call inside ``write(_:)``.
+    /// Records that `revision` of a presentation is installed, with its media files and its package
+    /// findings, after the new folder was swapped in: `installedRevision`, `installedAt`, no `syncError`,
+    /// and `syncState` 5 (or 3 when the server's revision moved on while it was installing); `findings`
+    /// replace those of the previous revision. Call inside ``write(_:)``.
     ///
     /// - Returns: whether the presentation is still stored (a concurrent sync may have removed it).
     /// - Throws: ``StoreError``.
-    public func recordInstall(presentationId: Int64, revision: Int64, installedAt: String, mediaFileIds: [Int64])
-        throws -> Bool
-    {
+    public func recordInstall(
+        presentationId: Int64, revision: Int64, installedAt: String, mediaFileIds: [Int64],
+        findings: [PackageFindingRecord] = []
+    ) throws -> Bool {
         try execute(
             """
             UPDATE presentations SET installedRevision = ?, installedAt = ?, syncError = NULL,
@@ -25,6 +27,7 @@ extension Database {
                 "UPDATE media_files SET installedRevision = revision WHERE mediaFileId = ? AND presentationId = ?",
                 [id, presentationId])
         }
+        try replacePackageFindings(findings, presentationId: presentationId, revision: revision)
         return true
     }
 
@@ -49,7 +52,8 @@ extension Database {
     }
 
     /// Forgets a presentation's installed content (`sclm content delete`): no installed revision, media
-    /// files not installed, `syncState` 1 (0 for a `skip` presentation). Call inside ``write(_:)``.
+    /// files not installed, no package findings, `syncState` 1 (0 for a `skip` presentation). Call inside
+    /// ``write(_:)``.
     ///
     /// - Returns: whether the presentation is stored.
     /// - Throws: ``StoreError``.
@@ -59,6 +63,7 @@ extension Database {
             [presentationId])
         guard changedRowCount == 1 else { return false }
         try execute("UPDATE media_files SET installedRevision = NULL WHERE presentationId = ?", [presentationId])
+        try forgetPackageFindings(presentationId: presentationId)
         try settleSyncState(presentationId: presentationId, error: nil)
         return true
     }

@@ -1,3 +1,5 @@
+import SCLMStore
+
 /// A package unpacked into a staging folder beside its target, not yet swapped in.
 public struct StagedContent: Sendable, Equatable {
     /// The staging folder.
@@ -8,13 +10,19 @@ public struct StagedContent: Sendable, Equatable {
     public var fileCount: Int
     /// Bytes of file data written.
     public var byteCount: Int64
+    /// What the package policy found without refusing the package (warnings, and content errors unless
+    /// `sync.contentPolicy` is `refuse`), stored with the installed revision.
+    public var findings: [PackageFindingRecord]
 
     /// Creates a description of staged content.
-    public init(stagingPath: String, targetPath: String, fileCount: Int, byteCount: Int64) {
+    public init(
+        stagingPath: String, targetPath: String, fileCount: Int, byteCount: Int64, findings: [PackageFindingRecord] = []
+    ) {
         self.stagingPath = stagingPath
         self.targetPath = targetPath
         self.fileCount = fileCount
         self.byteCount = byteCount
+        self.findings = findings
     }
 }
 
@@ -27,6 +35,9 @@ public struct StagedContent: Sendable, Equatable {
 /// content, plus leftovers that ``repair(target:)`` resolves). Callers hold the presentation's lock.
 public protocol PackageInstaller: Sendable {
     /// Unpacks the zip at `zipPath` into a new staging folder next to `targetPath`, flushed to disk.
+    ///
+    /// The package is refused for any safety finding; content findings are refused or returned in
+    /// ``StagedContent/findings`` as the installer's content policy says.
     ///
     /// - Parameters:
     ///   - zipPath: the downloaded package.
