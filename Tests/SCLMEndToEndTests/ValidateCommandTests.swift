@@ -95,7 +95,25 @@ import Testing
                 findings.allSatisfy {
                     ($0["message"] as? String)?.isEmpty == false && ($0["fix"] as? String)?.isEmpty == false
                 })
+            #expect(findings.allSatisfy { $0["class"] as? String == "content" }, "\(findings)")
         }
+    }
+
+    @Test func jsonFindingsCarryTheirRuleClass() throws {
+        let folder = TemporaryDirectory()
+        var zip = ZipBuilder()
+        zip.file("index.html", "<img src=\"img/missing.png\">")
+        zip.file("../evil.html", "<p>pwned</p>")
+        try zip.write(to: folder.appending("mixed.zip"))
+        let result = try ProcessRunner.sclm(["validate", "--format", "json", folder.appending("mixed.zip")])
+        #expect(result.status == 1)
+        let document = try #require(try result.json() as? [String: Any])
+        let package = try #require((document["packages"] as? [[String: Any]])?.first)
+        let findings = try #require(package["findings"] as? [[String: Any]])
+        let classes = Dictionary(
+            findings.map { ($0["rule"] as? String ?? "", $0["class"] as? String ?? "") }, uniquingKeysWith: { a, _ in a })
+        #expect(classes["PATH-TRAVERSAL"] == "safety", "\(findings)")
+        #expect(classes["REF-MISSING"] == "content", "\(findings)")
     }
 
     @Test func junitOutputParsesAsXMLWithOneTestCasePerRule() throws {
@@ -116,6 +134,10 @@ import Testing
             #expect(parsed.attributes["testsuites"]?["failures"] == "\(expected.count)")
             #expect(parsed.failureText.contains("index.html:9: src 'img/missing<&>.png' is not in the package"))
             #expect(strict || parsed.systemOut.contains("index.html:6: src 'https://cdn.example.com/jquery.js'"))
+            #expect(parsed.testCases.allSatisfy { $0.ruleClass == "safety" || $0.ruleClass == "content" })
+            let classes = Dictionary(
+                parsed.testCases.map { ($0.name, $0.ruleClass) }, uniquingKeysWith: { first, _ in first })
+            #expect(classes["REF-MISSING"] == "content" && classes["ARCHIVE-CRC"] == "safety")
         }
     }
 
@@ -216,6 +238,8 @@ private final class JUnitSummary: NSObject, XMLParserDelegate {
         let suite: String
         let name: String
         var failed = false
+        /// The test case's `class` property.
+        var ruleClass: String?
     }
 
     private(set) var suites: [String] = []
@@ -242,6 +266,8 @@ private final class JUnitSummary: NSObject, XMLParserDelegate {
         case "testsuite": suites.append(attributes["name"] ?? "")
         case "testcase": testCases.append(TestCase(suite: suites.last ?? "", name: attributes["name"] ?? ""))
         case "failure": testCases[testCases.count - 1].failed = true
+        case "property" where attributes["name"] == "class":
+            testCases[testCases.count - 1].ruleClass = attributes["value"]
         default: break
         }
     }

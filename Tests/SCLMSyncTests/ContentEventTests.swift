@@ -1,5 +1,6 @@
 import Foundation
 import SCLMCore
+import SCLMStore
 import SCLMTestSupport
 import Synchronization
 import Testing
@@ -26,6 +27,13 @@ import Testing
         let object = try #require(
             try JSONSerialization.jsonObject(with: encoder.encode(failed)) as? [String: Any])
         #expect(object["event"] as? String == "failed" && object["category"] as? String == "archive")
+        let installed = ContentEvent.installed(
+            InstalledPresentation(
+                presentationId: 7, name: "Deck", revision: 2, previousRevision: nil, path: "/x", files: 1,
+                unpackedBytes: 1, downloadedBytes: 1, mediaFilesDownloaded: 0, seconds: 0.1,
+                findings: PackageFindingCounts(error: 1, warning: 2)))
+        let fields = try #require(try JSONSerialization.jsonObject(with: encoder.encode(installed)) as? [String: Any])
+        #expect(fields["findings"] as? [String: Int] == ["error": 1, "warning": 2])
     }
 
     @Test func progressIsPassedOnAtMostEvery100MillisecondsPerPresentation() {

@@ -43,6 +43,21 @@ import Testing
         #expect(after.installed == 4 && after.state == SyncState.installed.rawValue && after.media == 2)
     }
 
+    @Test func anInstallStoresItsPackageFindingsInTheSameTransactionAndForgettingDropsThem() throws {
+        let store = try store()
+        let finding = PackageFindingRecord(
+            rule: "SWIPE-TARGET-MISSING", severity: "error", ruleClass: "content", path: "index.html", line: 4,
+            message: "clm-swipe-next 'slide3.html' is not in the package")
+        _ = try store.writeNow { db in
+            try db.recordInstall(
+                presentationId: 101, revision: 4, installedAt: "now", mediaFileIds: [], findings: [finding])
+        }
+        #expect(try store.readNow { db in try db.packageFindings(ofPresentation: 101) } == [finding])
+        #expect(try store.writeNow { db in try db.forgetInstall(presentationId: 101) })
+        #expect(try store.readNow { db in try db.packageFindings(ofPresentation: 101) } == nil)
+        #expect(try store.readNow { db in try db.fetchCount("SELECT count(*) FROM package_findings") } == 0)
+    }
+
     @Test func anInstallOvertakenByANewerRevisionLeavesAnUpdateAvailable() throws {
         let store = try store(revision: 5)
         _ = try store.writeNow { db in

@@ -35,8 +35,10 @@ struct StatusReport: CommandOutput, Equatable {
         var pendingEvents = 0
         /// Installed presentations whose stored package findings are not empty.
         var installedWithFindings = 0
-        /// Their findings, by severity.
-        var findings = PackageFindingCounts()
+        /// Error findings stored with the installed revisions.
+        var findingErrors = 0
+        /// Warning findings stored with the installed revisions.
+        var findingWarnings = 0
         /// Installed presentations whose findings were never recorded (installed by an earlier sclm).
         var findingsUnknown = 0
     }
@@ -78,10 +80,8 @@ struct StatusReport: CommandOutput, Equatable {
         counts.pendingEvents = try Outbox.summary(in: db).unpublished
         let findings = try db.packageFindingCounts().values
         counts.installedWithFindings = findings.count { $0.total > 0 }
-        counts.findings = findings.reduce(into: PackageFindingCounts()) { total, counts in
-            total.error += counts.error
-            total.warning += counts.warning
-        }
+        counts.findingErrors = findings.reduce(0) { $0 + $1.error }
+        counts.findingWarnings = findings.reduce(0) { $0 + $1.warning }
         counts.findingsUnknown = counts.installed - findings.count
         return StatusReport(
             home: home.root, database: home.databasePath, schemaVersion: try db.userVersion, counts: counts,
@@ -106,8 +106,9 @@ struct StatusReport: CommandOutput, Equatable {
 
     /// `1 error, 2 warnings in 2 presentations (1 not recorded)`.
     private var findingsText: String {
+        let total = PackageFindingCounts(error: counts.findingErrors, warning: counts.findingWarnings)
         let presentations = counts.installedWithFindings == 1 ? "1 presentation" : "\(counts.installedWithFindings) presentations"
-        var text = counts.findings.total == 0 ? "none" : "\(counts.findings.text()) in \(presentations)"
+        var text = total.total == 0 ? "none" : "\(total.text()) in \(presentations)"
         if counts.findingsUnknown > 0 {
             text += " (\(counts.findingsUnknown) installed before findings were recorded: unknown)"
         }

@@ -4,8 +4,9 @@ import SCLMArchive
 /// `sclm validate --format junit`: JUnit XML as GitLab, Jenkins and GitHub test reporters read it.
 ///
 /// One `<testsuite>` per package and, in it, one `<testcase>` per rule (all rules, so a CI history shows
-/// which rules a package passed). A rule with error findings has a `<failure>` listing them; warnings are
-/// failures only under `--strict`, otherwise they appear in the test case's `<system-out>`. A package
+/// which rules a package passed), each with a `class` property (`safety` or `content`). A rule with error
+/// findings has a `<failure>` listing them; warnings are failures only under `--strict`, otherwise they
+/// appear in the test case's `<system-out>`. A package
 /// that cannot be read is a suite with one `read` test case carrying an `<error>`.
 struct JUnitReport {
     let outcomes: [ValidationOutcome]
@@ -65,14 +66,16 @@ struct JUnitReport {
 
     private func testCase(_ rule: Rule, findings: [Finding], fails: Bool, classname: String) -> [String] {
         let attributes = #"name="\#(rule.id)" classname="\#(classname)" time="0""#
-        guard !findings.isEmpty else { return ["    <testcase \(attributes)/>"] }
+        let properties =
+            #"      <properties><property name="class" value="\#(rule.ruleClass.rawValue)"/></properties>"#
+        guard !findings.isEmpty else { return ["    <testcase \(attributes)>", properties, "    </testcase>"] }
         let body = Self.escape(findings.map { "\($0.location): \($0.message)\nfix: \($0.fix)" }.joined(separator: "\n"))
         let count = ValidationSummary.plural(findings.count, rule.severity.rawValue)
         let element =
             fails
             ? #"      <failure type="\#(rule.id)" message="\#(Self.escape("\(count): \(rule.summary)"))">\#(body)</failure>"#
             : "      <system-out>\(body)</system-out>"
-        return ["    <testcase \(attributes)>", element, "    </testcase>"]
+        return ["    <testcase \(attributes)>", properties, element, "    </testcase>"]
     }
 
     /// Seconds with millisecond precision, as JUnit's `time` attribute expects.
