@@ -138,23 +138,44 @@ import Testing
         #expect(error?.description.contains("ENTRY-SYMLINK at img") == true, "\(String(describing: error))")
     }
 
-    /// The budgets the hostile archives do not reach at their default sizes, with a small policy.
-    @Test(arguments: ContentPolicy.allCases)
-    func sizeBudgetsRefuseUnderEitherContentPolicy(_ contentPolicy: ContentPolicy) async throws {
-        let folder = TemporaryDirectory()
-        let zip = folder.appending("package.zip")
-        try PackageFixtures.validZip().write(to: zip)
+    /// The safety rules no hostile archive trips at the default policy: two budgets (reached with a small
+    /// policy) and over-long names.
+    static let otherSafetyCases: [(rule: String, policy: Policy, extra: @Sendable (inout ZipBuilder) -> Void)] = {
         var total = Policy()
         total.maxTotalSize = 64
         var file = Policy()
         file.maxFileSize = 64
-        for (var policy, rule) in [(total, "BUDGET-TOTAL-SIZE"), (file, "BUDGET-FILE-SIZE")] {
+        return [
+            ("BUDGET-TOTAL-SIZE", total, { _ in }), ("BUDGET-FILE-SIZE", file, { _ in }),
+            ("PATH-TOO-LONG", Policy(), { $0.file("img/" + String(repeating: "a", count: 300) + ".png", "long") }),
+        ]
+    }()
+
+    @Test(arguments: ContentPolicy.allCases)
+    func theSafetyRulesNoHostileArchiveTripsRefuseUnderEitherContentPolicy(_ contentPolicy: ContentPolicy)
+        async throws
+    {
+        let folder = TemporaryDirectory()
+        for (rule, base, extra) in Self.otherSafetyCases {
+            var zip = PackageFixtures.validZip()
+            extra(&zip)
+            let path = folder.appending("\(rule).zip")
+            try zip.write(to: path)
+            var policy = base
             policy.contentPolicy = contentPolicy
             let error = await #expect(throws: ArchiveError.self) {
-                try await PackageExtractor(policy: policy).extract(zipAt: zip, stagingFor: folder.appending("sources"))
+                try await PackageExtractor(policy: policy).extract(zipAt: path, stagingFor: folder.appending("sources"))
             }
             #expect(error?.findings.first?.rule.id == rule, "\(String(describing: error))")
         }
+    }
+
+    /// Together with the hostile archives, the cases above trip every safety rule, so the two tests before
+    /// this one show that each safety rule refuses a package under both content policies.
+    @Test func everySafetyRuleHasAnArchiveThatExtractionRefuses() {
+        let covered = Set(HostileArchive.all.map { $0.extractionRule ?? $0.rule } + Self.otherSafetyCases.map(\.rule))
+        let safety = Rule.all.filter { $0.ruleClass == .safety }.map(\.id)
+        #expect(safety.filter { !covered.contains($0) } == [], "add a HostileArchive for each")
     }
 
     @Test func cancellingMidwayRemovesTheStagingFolder() async throws {

@@ -3,12 +3,16 @@ import SCLMCore
 import SCLMStore
 
 extension SCLM {
-    /// `sclm show ID`: one stored presentation with its package, slides and media files.
+    /// `sclm show ID`: one stored presentation with its package, slides, media files and package findings.
     public struct Show: Command {
         public static let configuration = CommandConfiguration(
             commandName: "show",
-            abstract: "Show one stored presentation with its package, slides and media files.",
-            discussion: "Reads the local database only.",
+            abstract: "Show one stored presentation with its package, slides, media files and package findings.",
+            discussion: """
+                Reads the local database only. Package findings are those of the installed revision, as
+                sync stored them; for a revision installed by an sclm that did not record them, run
+                `sclm validate "$(sclm content path ID)"`.
+                """,
             arguments: [.presentationId])
 
         let presentationId: Int64
@@ -30,7 +34,8 @@ extension SCLM {
     }
 }
 
-/// What `sclm show` prints: the stored record (without the raw JSON and slide HTML), local state and children.
+/// What `sclm show` prints: the stored record (without the raw JSON and slide HTML), local state, children
+/// and the installed package's findings.
 struct PresentationDetails: CommandOutput {
     struct Slide: Encodable {
         let slideId: Int64
