@@ -66,7 +66,8 @@ extension Database {
         var counts: [Int64: PackageFindingCounts] = [:]
         for row in rows {
             guard let id = row.int("presentationId") else { continue }
-            counts[id] = PackageFindingCounts(error: Int(row.int("errors") ?? 0), warning: Int(row.int("warnings") ?? 0))
+            counts[id] = PackageFindingCounts(
+                error: Int(row.int("errors") ?? 0), warning: Int(row.int("warnings") ?? 0))
         }
         return counts
     }

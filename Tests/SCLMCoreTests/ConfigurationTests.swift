@@ -40,6 +40,19 @@ import Testing
         #expect(error?.description.contains("hunter2") == false)
     }
 
+    @Test func aChoiceKeyTakesOnlyItsValues() throws {
+        var configuration = Configuration()
+        #expect(try configuration.choice(.syncContentPolicy) == "install")
+        try configuration.set(.syncContentPolicy, to: "refuse")
+        #expect(try configuration.choice(.syncContentPolicy) == "refuse")
+        let error = #expect(throws: SCLMError.self) { try configuration.set(.syncContentPolicy, to: "REFUSE") }
+        #expect(error?.category == .usage)
+        #expect(error?.description.contains("sync.contentPolicy must be install or refuse, got 'REFUSE'") == true)
+        let edited = Configuration(stored: ["sync.contentPolicy": "skip"])
+        #expect(throws: SCLMError.self) { try edited.choice(.syncContentPolicy) }
+        #expect(edited.value(.syncContentPolicy) == "skip", "value() does not check; choice() does")
+    }
+
     @Test func reportsAMalformedFileAsAUsageError() throws {
         let folder = TemporaryDirectory()
         let path = try folder.write("[1,2", to: "config.json")

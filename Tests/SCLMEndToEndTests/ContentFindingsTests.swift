@@ -67,7 +67,8 @@ import Testing
     }
 
     static let breakages: [Breakage] = [
-        Breakage(name: "CSS url() to a font that is not packaged", rule: "REF-MISSING", path: "css/style.css", line: 3) {
+        Breakage(name: "CSS url() to a font that is not packaged", rule: "REF-MISSING", path: "css/style.css", line: 3)
+        {
             $0.css = """
                 body { font-family: Brand, Arial, sans-serif; }
                 @font-face { font-family: Brand;
@@ -77,9 +78,13 @@ import Testing
         },
         Breakage(name: "<img> of a missing file", rule: "REF-MISSING", path: "index.html", line: 10) {
             $0.index = $0.index.replacingOccurrences(
-                of: "<img src=\"img/logo.png\" alt=\"\">", with: "<img src=\"img/logo.png\" alt=\"\">\n  <img src=\"img/chart-2024.png\">")
+                of: "<img src=\"img/logo.png\" alt=\"\">",
+                with: "<img src=\"img/logo.png\" alt=\"\">\n  <img src=\"img/chart-2024.png\">")
         },
-        Breakage(name: "clm-swipe-next to a slide that is not packaged", rule: "SWIPE-TARGET-MISSING", path: "slide2.html", line: 5) {
+        Breakage(
+            name: "clm-swipe-next to a slide that is not packaged", rule: "SWIPE-TARGET-MISSING", path: "slide2.html",
+            line: 5
+        ) {
             $0.slide2 = $0.slide2.replacingOccurrences(of: "content=\"\"", with: "content=\"slide3.html\"")
         },
     ]
@@ -193,7 +198,10 @@ import Testing
         try await publish(DeckFiles(), as: "clean.zip")
         let clean = try await sync(["--json"])
         #expect(clean.status == 0, "\(clean)")
-        #expect(SyncEvents(clean.stdout).named("installed").first?["findings"] as? [String: Int] == ["error": 0, "warning": 0])
+        #expect(
+            SyncEvents(clean.stdout).named("installed").first?["findings"] as? [String: Int] == [
+                "error": 0, "warning": 0,
+            ])
         #expect(try await storedFindings() as? [Any] != nil)
         #expect((try await storedFindings() as? [Any])?.isEmpty == true, "the new revision's findings replace the old")
         #expect(try await harness.list()[Self.id]?["findings"] as? [String: Int] == ["error": 0, "warning": 0])
@@ -229,7 +237,9 @@ import Testing
             for hostile in hostiles {
                 let package = harness.folder.appending("hostile.zip")
                 try await hostile.write(to: package)
-                try await harness.server.control(["action": "setPackage", "presentationId": 201, "path": .string(package)])
+                try await harness.server.control([
+                    "action": "setPackage", "presentationId": 201, "path": .string(package),
+                ])
                 let result = try await sync()
                 let rule = hostile.extractionRule ?? hostile.rule
                 #expect(result.status == 1 && result.stdout.contains(rule), "\(policy) \(hostile.name): \(result)")

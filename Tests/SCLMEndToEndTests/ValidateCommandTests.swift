@@ -111,7 +111,8 @@ import Testing
         let package = try #require((document["packages"] as? [[String: Any]])?.first)
         let findings = try #require(package["findings"] as? [[String: Any]])
         let classes = Dictionary(
-            findings.map { ($0["rule"] as? String ?? "", $0["class"] as? String ?? "") }, uniquingKeysWith: { a, _ in a })
+            findings.map { ($0["rule"] as? String ?? "", $0["class"] as? String ?? "") },
+            uniquingKeysWith: { first, _ in first })
         #expect(classes["PATH-TRAVERSAL"] == "safety", "\(findings)")
         #expect(classes["REF-MISSING"] == "content", "\(findings)")
     }

@@ -90,8 +90,12 @@ import Testing
         encoder.outputFormatting = .sortedKeys
         let line = String(decoding: try encoder.encode(Self.remote), as: UTF8.self)
         #expect(
-            line == #"{"class":"content","line":null,"message":"src 'https:\/\/cdn.example.com\/a.js' is loaded from the network","path":"index.html","rule":"REF-REMOTE","severity":"warning"}"#)
-        #expect(PackageFindingCounts(error: 1, warning: 2).text(qualifier: "content") == "1 content error, 2 content warnings")
+            line
+                == #"{"class":"content","line":null,"message":"src 'https:\/\/cdn.example.com\/a.js' is loaded from the network","path":"index.html","rule":"REF-REMOTE","severity":"warning"}"#
+        )
+        #expect(
+            PackageFindingCounts(error: 1, warning: 2).text(qualifier: "content")
+                == "1 content error, 2 content warnings")
         #expect(PackageFindingCounts().text() == "no findings")
     }
 }

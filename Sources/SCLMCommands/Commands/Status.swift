@@ -107,7 +107,8 @@ struct StatusReport: CommandOutput, Equatable {
     /// `1 error, 2 warnings in 2 presentations (1 not recorded)`.
     private var findingsText: String {
         let total = PackageFindingCounts(error: counts.findingErrors, warning: counts.findingWarnings)
-        let presentations = counts.installedWithFindings == 1 ? "1 presentation" : "\(counts.installedWithFindings) presentations"
+        let flagged = counts.installedWithFindings
+        let presentations = flagged == 1 ? "1 presentation" : "\(flagged) presentations"
         var text = total.total == 0 ? "none" : "\(total.text()) in \(presentations)"
         if counts.findingsUnknown > 0 {
             text += " (\(counts.findingsUnknown) installed before findings were recorded: unknown)"
