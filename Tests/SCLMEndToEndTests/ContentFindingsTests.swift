@@ -67,8 +67,7 @@ import Testing
     }
 
     static let breakages: [Breakage] = [
-        Breakage(name: "CSS url() to a font that is not packaged", rule: "REF-MISSING", path: "css/style.css", line: 3)
-        {
+        Breakage(name: "CSS url() to a missing font", rule: "REF-MISSING", path: "css/style.css", line: 3) {
             $0.css = """
                 body { font-family: Brand, Arial, sans-serif; }
                 @font-face { font-family: Brand;
@@ -81,10 +80,7 @@ import Testing
                 of: "<img src=\"img/logo.png\" alt=\"\">",
                 with: "<img src=\"img/logo.png\" alt=\"\">\n  <img src=\"img/chart-2024.png\">")
         },
-        Breakage(
-            name: "clm-swipe-next to a slide that is not packaged", rule: "SWIPE-TARGET-MISSING", path: "slide2.html",
-            line: 5
-        ) {
+        Breakage(name: "dangling clm-swipe-next", rule: "SWIPE-TARGET-MISSING", path: "slide2.html", line: 5) {
             $0.slide2 = $0.slide2.replacingOccurrences(of: "content=\"\"", with: "content=\"slide3.html\"")
         },
     ]
