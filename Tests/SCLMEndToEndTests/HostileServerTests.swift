@@ -9,8 +9,8 @@ import Testing
 #endif
 
 /// A broken or hostile server, and a disk that fills up: records without a usable size, bodies longer than
-/// announced — none of them may fill the disk, leave files the next sync trips over, or stop the other
-/// presentations. Through the built binary and the dev-server's
+/// announced, records that contradict the client list — none of them may fill the disk, leave files the
+/// next sync trips over, or stop the other presentations. Through the built binary and the dev-server's
 /// `patch` and `pad` knobs.
 @Suite(.tags(.large), .timeLimit(.minutes(2))) struct HostileServerTests {
     let harness: SyncTests
@@ -133,5 +133,44 @@ import Testing
         sync.send(SIGINT)
         let result = await sync.result()
         #expect(result.status == 130, "\(result)")
+    }
+
+    // MARK: - Records
+
+    @Test func aPresentationOfAClientNotListedIsSkippedAndTheRestIsStored() async throws {
+        try await harness.login()
+        try await patch("/v1/presentations/103", ["clientId": 9])
+        let result = try await harness.sclm(["sync", "--json"])
+        #expect(result.status == 1, "\(result)")
+        let metadata = try #require(SyncEvents(result.stdout).summary?["metadata"] as? [String: Any], "\(result)")
+        let failures = try #require(metadata["failures"] as? [[String: Any]])
+        #expect(failures.map { $0["presentationId"] as? Int } == [103])
+        let message = failures.first?["message"] as? String ?? ""
+        #expect(message.contains("skipped presentation 103: its record names client 9"), "\(message)")
+        #expect(result.stderr.contains("skipped presentation 103"), "\(result)")
+        #expect(Set(try await harness.list().keys) == [101, 102, 201, 202])
+        #expect(Set(SyncEvents(result.stdout).ids("installed")) == [101, 102, 201])
+    }
+
+    @Test func aPresentationAnsweringWithAnotherIdIsRefusedAndKeepsItsStoredState() async throws {
+        try await harness.login()
+        let first = try await harness.sclm(["sync"])
+        try #require(first.status == 0, "\(first)")
+        try await harness.server.control(["action": "bumpRevision", "presentationId": 103])
+        try await patch("/v1/presentations/103", ["id": 105])
+        for _ in 0..<2 {
+            let result = try await harness.sclm(["sync", "--json"])
+            #expect(result.status == 1, "\(result)")
+            let metadata = try #require(SyncEvents(result.stdout).summary?["metadata"] as? [String: Any])
+            #expect((metadata["added"] as? [Int]) == [], "nothing is added on every sync: \(result)")
+            let failures = metadata["failures"] as? [[String: Any]] ?? []
+            #expect(failures.map { $0["presentationId"] as? Int } == [103])
+            #expect(
+                (failures.first?["message"] as? String)?.contains(
+                    "skipped presentation 103: the server answered with the record of presentation 105") == true)
+            let stored = try await harness.list()
+            #expect(Set(stored.keys) == [101, 102, 103, 201, 202])
+            #expect(try harness.localState(of: 103).installed != nil, "the installed revision stays")
+        }
     }
 }
