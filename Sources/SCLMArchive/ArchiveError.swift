@@ -14,7 +14,7 @@ public struct ArchiveError: CategorizedError {
 
         private let value: Value
 
-        /// The package (or folder) cannot be opened or read: missing, permission denied, not a file. Exit 74.
+        /// The package (or folder) cannot be opened or read: missing, permission denied. Exit 74.
         public static let unreadable = Code(value: .unreadable)
         /// The path is neither a regular file nor a folder (a FIFO, socket or device), so it is not read at
         /// all: opening a FIFO would block. Exit 66.

@@ -196,6 +196,9 @@ import Testing
         let text = try ProcessRunner.run(ProcessRunner.sclmPath, ["validate", fifo], timeout: 10)
         #expect(text.status == 66, "\(text)")
         #expect(text.stdout.contains("unreadable: \(fifo) is not a file or folder"), "\(text)")
+        let device = try ProcessRunner.run(ProcessRunner.sclmPath, ["validate", "/dev/null"], timeout: 10)
+        #expect(device.status == 66, "\(device)")
+        #expect(device.stderr.contains("/dev/null is not a file or folder (it is a character device)"), "\(device)")
     }
 
     @Test func aRatioBombStopsWithBoundedMemory() throws {
