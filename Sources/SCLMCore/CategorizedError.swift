@@ -32,11 +32,14 @@ extension Error {
 public struct SCLMError: CategorizedError, Equatable {
     public let category: ErrorCategory
     public let message: String
+    /// The `errno` of the failed system call behind a storage error, so callers can react to a full disk.
+    public let systemError: Int32?
 
     /// Creates an error of `category` whose description is `message`.
-    public init(_ category: ErrorCategory, _ message: String) {
+    public init(_ category: ErrorCategory, _ message: String, systemError: Int32? = nil) {
         self.category = category
         self.message = message
+        self.systemError = systemError
     }
 
     public var description: String { message }

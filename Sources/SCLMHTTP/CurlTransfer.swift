@@ -207,7 +207,11 @@ final class CurlTransfer: @unchecked Sendable {
                 try file.append(bytes)
                 reportProgress(final: false)
             } else if file != nil {
-                body.append(contentsOf: bytes.prefix(max(0, CurlTransfer.errorBodyLimit - body.count)))
+                let room = max(0, CurlTransfer.errorBodyLimit - body.count)
+                body.append(contentsOf: bytes.prefix(room))
+                // Only the reason is read from an answer that is not the file: past it, stop the transfer
+                // (a hostile server's error body may never end).
+                if bytes.count > room { throw HTTPError(response: unwantedResponse, method: request.method) }
             } else {
                 guard body.count + bytes.count <= request.maxResponseBytes else {
                     throw HTTPError(
@@ -249,6 +253,11 @@ final class CurlTransfer: @unchecked Sendable {
             DownloadProgress(
                 fileBytes: file.size, expectedFileBytes: file.expectedSize, receivedBytes: file.received,
                 entityTag: file.entityTag))
+    }
+
+    /// The answer received so far, for a status that is not the file's content.
+    private var unwantedResponse: HTTPResponse {
+        HTTPResponse(status: responseStatus, headers: HTTPHeaders(headerFields), body: body, url: request.url)
     }
 
     private var responseStatus: Int {

@@ -37,7 +37,8 @@ public struct SyncOptions: Sendable, Equatable {
 /// The metadata phase fetches the client list, then only presentations that are new or whose revision
 /// moved, at most `jobs` at a time, with the slides and media files whose revision moved; it stores
 /// everything in one transaction and removes what the server no longer lists (rows, then content
-/// folders). A presentation that cannot be fetched is reported and keeps its stored state; an
+/// folders). A presentation that cannot be fetched, or whose record contradicts the listing (another id,
+/// a client that is not synced), is reported and keeps its stored state; the others are stored; an
 /// ``AuthError`` or a cancellation stops the sync with nothing written.
 public actor SyncManager {
     private let service: SyncService
@@ -115,7 +116,8 @@ public actor SyncManager {
         if !plan.fetches.isEmpty {
             logger?.info("fetching \(plan.fetches.count) new or changed presentation(s), \(options.jobs) at a time")
         }
-        let outcomes = try await fetch(plan.fetches, jobs: options.jobs)
+        let clientIds = plan.clientIds(afterApplyingTo: storedClients)
+        let outcomes = try await fetch(plan.fetches, jobs: options.jobs, clientIds: clientIds)
         let fetched = outcomes.compactMap(\.fetched)
         let failures = outcomes.compactMap(\.failure)
         let update = MetadataUpdate(plan: plan, fetched: fetched, synchronizedAt: Timestamp.string(from: clock.now))
@@ -168,7 +170,9 @@ public actor SyncManager {
 
     // MARK: - Fetching
 
-    private func fetch(_ fetches: [MetadataPlan.Fetch], jobs: Int) async throws -> [FetchOutcome] {
+    private func fetch(_ fetches: [MetadataPlan.Fetch], jobs: Int, clientIds: Set<Int64>) async throws
+        -> [FetchOutcome]
+    {
         guard !fetches.isEmpty else { return [] }
         let known = try await store.read { db in
             (slides: try db.revisions(of: SlideRecord.self), media: try db.revisions(of: MediaFileRecord.self))
@@ -178,19 +182,24 @@ public actor SyncManager {
             do {
                 return FetchOutcome(
                     fetched: try await SyncManager.fetchPresentation(
-                        fetch, slides: known.slides, media: known.media, service: service))
+                        fetch, slides: known.slides, media: known.media, clientIds: clientIds, service: service))
             } catch let error as SyncError {
                 return FetchOutcome(failure: SyncFailure(presentationId: fetch.stub.id, error: error))
             }
         }
     }
 
+    /// Fetches one presentation with its changed slides and media files; a record that contradicts the
+    /// listing is refused before anything else is fetched for it.
     private static func fetchPresentation(
         _ fetch: MetadataPlan.Fetch, slides knownSlides: [Int64: Int64], media knownMedia: [Int64: Int64],
-        service: SyncService
+        clientIds: Set<Int64>, service: SyncService
     ) async throws -> FetchedPresentation {
         let response = try await service.presentation(fetch.stub.id)
         let presentation = response.value
+        if let problem = presentation.inconsistency(listedId: fetch.stub.id, clientIds: clientIds) {
+            throw SyncError(.inconsistentRecord, subject: "presentation \(fetch.stub.id)", detail: problem)
+        }
         let slides = try await fetchChanged(presentation.slides, known: knownSlides) {
             try await service.slide($0.id, of: presentation.id).record(presentationId: presentation.id, position: $1)
         }

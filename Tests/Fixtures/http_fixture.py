@@ -3,7 +3,7 @@
 
 Routes: /json, /echo (request headers and body back as JSON), /gzip, /cookie (Set-Cookie),
 /redirect-ok, /redirect-ftp, /redirect-loop, /stall (headers and a few bytes, then silence),
-/status/503 (Retry-After), /big?bytes=N. Prints its base URL as the first stdout line; with
+/status/503 (Retry-After), /status/500-endless (an error body that never ends), /big?bytes=N. Prints its base URL as the first stdout line; with
 `--tls CERT KEY` it speaks https with that certificate.
 Python 3 standard library only; binds 127.0.0.1.
 """
@@ -73,6 +73,18 @@ class Handler(BaseHTTPRequestHandler):
             time.sleep(float(query.get("seconds", ["20"])[0]))
         elif url.path == "/status/503":
             self.send(503, b'{"error":"busy"}', [json_type, ("Retry-After", "7")])
+        elif url.path == "/status/500-endless":
+            # No Content-Length: the body ends only when the client hangs up.
+            self.send_response(500)
+            self.send_header("Content-Type", "text/plain")
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.close_connection = True
+            try:
+                while True:
+                    self.wfile.write(b"e" * 65536)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
         elif url.path == "/big":
             self.send(200, b"b" * int(query.get("bytes", ["1000"])[0]))
         else:

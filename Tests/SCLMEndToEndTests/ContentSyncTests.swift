@@ -172,7 +172,7 @@ import Testing
         let result = try await harness.sclm(["sync"])
         #expect(result.status == 0, "\(result)")
         #expect(!FileSystem.exists(harness.presentationFolder(client: 1, presentation: 103)))
-        // The deleted presentation's part goes with it; the stale zip of an installed one is swept after the content phase.
+        // The deleted presentation's part goes with it; the stale zip of an installed one is swept before the content phase.
         #expect(harness.cacheFiles() == [])
         #expect(try await harness.list()[103] == nil)
     }

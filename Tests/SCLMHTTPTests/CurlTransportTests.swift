@@ -129,6 +129,16 @@ import Testing
         #expect(response.serverReason == "busy")
     }
 
+    @Test func aDownloadAnsweredWithAnEndlessErrorBodyStopsAndReportsTheStatus() async throws {
+        // Without a stop, this transfer never ends (the suite's time limit fails it).
+        let folder = TemporaryDirectory()
+        let path = folder.appending("package.zip.part")
+        let request = DownloadRequest(HTTPRequest(url: url("/status/500-endless")), to: path, maxFileBytes: 1000)
+        let error = try await #require(throws: HTTPError.self) { try await transport.download(request, progress: nil) }
+        #expect(error.status == 500, "\(error)")
+        #expect(FileSystem.size(of: path) == 0)
+    }
+
     @Test func servesManyConcurrentRequests() async throws {
         let transport = self.transport
         let statuses = try await withThrowingTaskGroup(of: Int.self) { group in

@@ -46,6 +46,7 @@ class State:
     stats: Stats
     iot: IotHub
     osam: OsamStore
+    patches: dict = field(default_factory=dict)  # content route path -> JSON fields laid over its answer
 
 
 class DevServer(ThreadingHTTPServer):

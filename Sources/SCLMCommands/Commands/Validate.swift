@@ -17,7 +17,8 @@ extension SCLM {
                 the README lists every rule. Nothing is ever written to disk.
 
                 Exit codes: 0 every package passed, 1 errors (or warnings with --strict),
-                64 usage, 74 a path could not be read.
+                64 usage, 66 a path is not a file or folder (a FIFO, socket or device; answered
+                at once, never opened), 74 a path could not be read.
                 """,
             arguments: [ArgumentSpec("path", help: "A package zip or an unpacked package folder.", repeating: true)],
             options: [
@@ -69,7 +70,9 @@ extension SCLM {
             case .junit:
                 context.stdout.write(JUnitReport(outcomes: outcomes, strict: isStrict).xml)
             }
-            if outcomes.contains(where: { $0.readError != nil }) { throw ExitCode(ErrorCategory.storage.exitCode) }
+            if let unread = outcomes.first(where: { $0.readError != nil }) {
+                throw ExitCode((unread.readErrorCategory ?? .storage).exitCode)
+            }
             if !outcomes.allSatisfy({ $0.passes(strict: isStrict) }) { throw ExitCode.failure }
         }
 
@@ -90,9 +93,11 @@ extension SCLM {
                 let report = try await validator.validate(path)
                 context.logger.debug("validated \(path) in \(seconds()) s")
                 return ValidationOutcome(path: path, report: report, readError: nil, seconds: seconds())
-            } catch let error as ArchiveError where error.code == .unreadable {
+            } catch let error as ArchiveError where [.unreadable, .notFileOrFolder].contains(error.code) {
                 context.logger.error(error.message)
-                return ValidationOutcome(path: path, report: nil, readError: error.message, seconds: seconds())
+                return ValidationOutcome(
+                    path: path, report: nil, readError: error.message, readErrorCategory: error.category,
+                    seconds: seconds())
             }
         }
     }

@@ -15,7 +15,7 @@ import Synchronization
 public struct BlobLink: Sendable, Equatable {
     /// The URL; its query carries the signature, so it is never logged or shown.
     public var url: URL
-    /// The size the server announced (0 when unknown).
+    /// The size the server announced; ``BlobDownloader`` refuses a link without a positive one.
     public var fileSize: Int64
     /// The blob's id, to tell whether a partial download is of the same blob.
     public var blobId: String?
@@ -40,7 +40,11 @@ public struct BlobLink: Sendable, Equatable {
 ///   and continues from the bytes on disk, at most ``maxLinkRenewals`` times in a row.
 /// - A dropped connection, a stall or a 5xx is retried under the retry policy, resuming each time; any
 ///   progress resets the attempt count, so a long download over a flaky link still finishes.
+/// - A link without a positive size is refused before any byte is fetched, and no transfer goes past the
+///   announced size: the transfer stops at the first byte beyond it and the part is deleted.
 /// - The finished part must have exactly the announced size; otherwise it is deleted and the blob fails.
+/// - A write that fails for lack of space (`ENOSPC`, `EDQUOT`, `EFBIG`) deletes the part, so the home has
+///   room again for the database and the next sync.
 struct BlobDownloader: Sendable {
     /// Fresh links fetched in a row without any byte arriving in between, before giving up.
     static let maxLinkRenewals = 3
@@ -57,12 +61,13 @@ struct BlobDownloader: Sendable {
     ///   - link: fetches a fresh signed link (called once at the start and after each 403).
     ///   - progress: called on the transport thread with the file's size and the link in use.
     /// - Returns: the body bytes received by this call (0 when the part was already complete).
-    /// - Throws: ``SyncError`` (`.downloadFailed`, `.badPackage`), what `link` throws, `CancellationError`.
+    /// - Throws: ``SyncError`` (`.downloadFailed`, `.badPackage` also for a link without a positive size),
+    ///   what `link` throws, `CancellationError`.
     func download(
         _ subject: String, to partPath: String, link: @Sendable () async throws -> BlobLink,
         progress: @escaping @Sendable (DownloadProgress, BlobLink) -> Void
     ) async throws -> Int64 {
-        var current = try await link()
+        var current = try await sizedLink(subject, link)
         var received: Int64 = 0
         var renewals = 0
         var attempt = 1
@@ -73,7 +78,7 @@ struct BlobDownloader: Sendable {
                 let result = try await transfer(current, to: partPath, from: offset, ifRange: validator, progress)
                 received += result.receivedBytes
                 if case .rangeNotSatisfiable(let size) = result.outcome,
-                    size != result.fileBytes || (current.fileSize > 0 && size != current.fileSize)
+                    size != result.fileBytes || size != current.fileSize
                 {
                     // The part is longer than the blob: it cannot be continued, only replaced.
                     guard !restarted else { throw sizeMismatch(subject, partPath, got: result.fileBytes, of: current) }
@@ -81,7 +86,7 @@ struct BlobDownloader: Sendable {
                     PackageCache.removePart(partPath)
                     continue
                 }
-                guard current.fileSize <= 0 || result.fileBytes == current.fileSize else {
+                guard result.fileBytes == current.fileSize else {
                     throw sizeMismatch(subject, partPath, got: result.fileBytes, of: current)
                 }
                 unlink(PackageCache.resumeRecordPath(forPart: partPath))
@@ -93,10 +98,11 @@ struct BlobDownloader: Sendable {
                     attempt = 1
                     renewals = 0
                 }
+                if error.code == .budgetExceeded { throw oversize(subject, partPath, of: current) }
                 if error.status == 403, renewals < BlobDownloader.maxLinkRenewals {
                     renewals += 1
                     logger?.debug("\(subject): \(error.summary); fetching a fresh download link")
-                    current = try await link()
+                    current = try await sizedLink(subject, link)
                     continue
                 }
                 let retried = try await retrier.backOff(after: error, attempt: attempt, idempotent: true) { _, _, pause in
@@ -107,16 +113,30 @@ struct BlobDownloader: Sendable {
                 guard retried else { throw SyncError(.downloadFailed, subject: subject, cause: error) }
                 attempt += 1
             } catch let error as SCLMError {
+                if FileSystem.isOutOfSpace(error.systemError) { PackageCache.removePart(partPath) }
                 throw SyncError(.downloadFailed, subject: subject, cause: error)
             }
         }
     }
 
+    /// A fresh link from `link`, refused when it has no positive size: with no size to stop at, a broken
+    /// or hostile server could fill the disk.
+    private func sizedLink(_ subject: String, _ link: @Sendable () async throws -> BlobLink) async throws -> BlobLink {
+        let fresh = try await link()
+        guard fresh.fileSize > 0 else {
+            throw SyncError(
+                .badPackage, subject: subject,
+                detail:
+                    "the server gave no valid size for it (fileSize must be a positive number); nothing was downloaded"
+            )
+        }
+        return fresh
+    }
+
     /// Where a download of `link` can continue: the part's size and the validator to send, or (0, nil).
     private func resumePoint(_ partPath: String, for link: BlobLink) -> (offset: Int64, validator: String?) {
         guard let size = FileSystem.size(of: partPath), size > 0, let record = ResumeRecord.load(forPart: partPath),
-            record.matches(blobId: link.blobId, fileSize: link.fileSize),
-            link.fileSize <= 0 || size <= link.fileSize
+            record.matches(blobId: link.blobId, fileSize: link.fileSize), size <= link.fileSize
         else { return (0, nil) }
         return (size, record.entityTag)
     }
@@ -127,7 +147,7 @@ struct BlobDownloader: Sendable {
     ) async throws -> DownloadResult {
         let request = DownloadRequest(
             HTTPRequest(url: link.url), to: partPath, resumeOffset: offset, ifRange: validator,
-            maxFileBytes: link.fileSize > 0 ? link.fileSize : nil)
+            maxFileBytes: link.fileSize)
         let recorded = Mutex<String?>(validator)
         let logger = self.logger
         return try await transport.download(request) { update in
@@ -142,6 +162,15 @@ struct BlobDownloader: Sendable {
             }
             progress(update, link)
         }
+    }
+
+    private func oversize(_ subject: String, _ partPath: String, of link: BlobLink) -> SyncError {
+        PackageCache.removePart(partPath)
+        return SyncError(
+            .badPackage, subject: subject,
+            detail:
+                "the server sent more than the \(link.fileSize) bytes it announced; the transfer was stopped there and discarded"
+        )
     }
 
     private func sizeMismatch(_ subject: String, _ partPath: String, got size: Int64, of link: BlobLink) -> SyncError {

@@ -19,9 +19,10 @@ import SCLMStore
 /// downloading, fetch a fresh `sas` and download the package into the cache (resuming), check its size,
 /// unpack it under the package policy into a staging folder beside `sources`, add the media files the
 /// package lacks, swap the folder in with `rename(2)`, then record the revision in one transaction and
-/// drop the cached zip. A failure of one presentation leaves its previous revision untouched and never
-/// stops the others; an ``AuthError`` or a cancellation stops the phase, with `.part` files kept for the
-/// next run and every touched presentation's state put back.
+/// drop the cached zip. Cache files no download can use any more are swept first (a part of a revision
+/// still wanted stays, to be resumed). A failure of one presentation leaves its previous revision
+/// untouched and never stops the others; an ``AuthError`` or a cancellation stops the phase, with `.part`
+/// files kept for the next run and every touched presentation's state put back.
 struct ContentPhase: Sendable {
     let store: ContentStore
     let home: Home
@@ -58,11 +59,13 @@ struct ContentPhase: Sendable {
                         presentationId: summary.presentationId, name: summary.name, reason: "the server marks it skip"))
             )
         }
+        // Before any download: the space stale files hold (an old revision's part, a zip of a presentation
+        // since installed) is what the new downloads, and the database, may need.
+        report.removedCacheFiles = await removeStaleCacheFiles()
         let outcomes = try await concurrentMap(plan.downloads, width: width) { summary in
             try await self.process(summary)
         }
         for outcome in outcomes { outcome.add(to: &report) }
-        report.removedCacheFiles = await removeStaleCacheFiles()
         return report
     }
 
