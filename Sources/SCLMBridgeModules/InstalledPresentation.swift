@@ -1,4 +1,5 @@
 import Foundation
+import SCLMArchive
 import SCLMBridge
 import SCLMCore
 import SCLMStore
@@ -38,8 +39,8 @@ public struct InstalledPresentation: Sendable, Equatable {
     /// The unpacked package (`content/<client>/<presentation>/sources`).
     public var sourcesDirectory: String
 
-    /// The start slide.
-    public static let startSlide = "index.html"
+    /// The slide a presentation opens on when its package has it.
+    public static let indexSlide = "index.html"
 
     /// Loads presentation `presentationId`, refusing one that is unknown or not installed.
     ///
@@ -106,8 +107,37 @@ public struct InstalledPresentation: Sendable, Equatable {
     /// metadata) an `.html` file at the package root.
     public func hasSlide(_ name: String) -> Bool {
         if slide(named: name) != nil { return true }
-        guard name.hasSuffix(".html") || name.hasSuffix(".htm"), ContentPath.isPlainName(name) else { return false }
-        return ContentPath.regularFile(name, inside: sourcesDirectory) != nil
+        return Self.isPage(name) && packageHas(name)
+    }
+
+    /// Whether the package holds `name` as a regular file at its root (inside its folder).
+    public func packageHas(_ name: String) -> Bool {
+        ContentPath.isPlainName(name) && ContentPath.regularFile(name, inside: sourcesDirectory) != nil
+    }
+
+    /// The slide to open on: `index.html` when the package has it, else the first slide of the server's
+    /// list, else the first `.html` file at the package root (in name order).
+    ///
+    /// - Throws: `SCLMError` (`.notFound`) when there is none of these: no slide at all.
+    public func startSlide() throws -> String {
+        if packageHas(Self.indexSlide) { return Self.indexSlide }
+        if let first = slides.first { return first.name }
+        let pages = (try? FileManager.default.contentsOfDirectory(atPath: sourcesDirectory)) ?? []
+        if let page = pages.filter({ Self.isPage($0) && packageHas($0) }).sorted().first { return page }
+        throw SCLMError(
+            .notFound,
+            "presentation \(presentationId) (\(name)) has no slide to open: its package has no \(Self.indexSlide) and no "
+                + ".html file at its root, and the server lists no slides; check it with `sclm validate \"$(sclm content path \(presentationId))\"`")
+    }
+
+    /// The navigation `slide` declares in its own meta tags (nothing when its file cannot be read).
+    func declaredNavigation(of slide: String) -> SlideMeta {
+        guard packageHas(slide), let path = ContentPath.regularFile(slide, inside: sourcesDirectory) else { return SlideMeta() }
+        return SlideMeta.read(path: path) ?? SlideMeta()
+    }
+
+    private static func isPage(_ name: String) -> Bool {
+        name.hasSuffix(".html") || name.hasSuffix(".htm")
     }
 
     /// `getPresentationInfo`'s data.

@@ -30,8 +30,6 @@ struct PresentationModule: HostModule {
         switch request.command {
         case "getCurrentSlideName": return .ok(["slide": .string(try host.currentSlide())])
         case "getPresentationInfo": return .ok(try host.current().presentation.info)
-        case "getPreviousSlide": return .ok(["slide": .string(try host.neighbour(-1))])
-        case "getNextSlide": return .ok(["slide": .string(try host.neighbour(1))])
         case "getBackForwardList": return .ok(.array(try host.current().slideHistory.map { .string($0) }))
         case "getBackForwardPresList":
             let history = host.state.withLock { $0.presentationHistory }
@@ -61,6 +59,10 @@ struct PresentationModule: HostModule {
             return .ok()
         case "getPresentations":
             return .ok(try await host.clientPresentations())
+        case "getPreviousSlide", "getNextSlide":
+            // Deferred: the slide's own meta tags are read from its file.
+            let direction: SwipeRule.Direction = request.command == "getNextSlide" ? .next : .previous
+            return .ok(["slide": .string(try host.swipeTarget(direction))])
         default:
             throw BridgeError.unknownCommand(request.command)
         }
