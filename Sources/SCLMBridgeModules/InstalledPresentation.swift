@@ -42,12 +42,15 @@ public struct InstalledPresentation: Sendable, Equatable {
     /// The slide a presentation opens on when its package has it.
     public static let indexSlide = "index.html"
 
-    /// Loads presentation `presentationId`, refusing one that is unknown or not installed.
+    /// Loads presentation `presentationId`, refusing one that is unknown, outside `scope` (another
+    /// client's, answered as unknown) or not installed.
     ///
     /// - Throws: `SCLMError` (`.notFound`) naming the presentation and the command that fixes it;
     ///   ``StoreError``.
-    public static func load(_ presentationId: Int64, from db: Database, home: Home) throws -> InstalledPresentation {
-        guard let row = try db.fetchOne("SELECT * FROM presentations WHERE presentationId = ?", [presentationId]) else {
+    public static func load(
+        _ presentationId: Int64, from db: Database, home: Home, scope: ContentScope? = nil
+    ) throws -> InstalledPresentation {
+        guard let row = try db.presentationRow(id: presentationId, in: scope) else {
             throw SCLMError(
                 .notFound, "presentation \(presentationId) is not known here; run `sclm sync` or check the id with `sclm list`")
         }
@@ -124,15 +127,16 @@ public struct InstalledPresentation: Sendable, Equatable {
         if let first = slides.first { return first.name }
         let pages = (try? FileManager.default.contentsOfDirectory(atPath: sourcesDirectory)) ?? []
         if let page = pages.filter({ Self.isPage($0) && packageHas($0) }).sorted().first { return page }
+        let check = "sclm validate \"$(sclm content path \(presentationId))\""
         throw SCLMError(
             .notFound,
-            "presentation \(presentationId) (\(name)) has no slide to open: its package has no \(Self.indexSlide) and no "
-                + ".html file at its root, and the server lists no slides; check it with `sclm validate \"$(sclm content path \(presentationId))\"`")
+            "presentation \(presentationId) (\(name)) has no slide to open: its package has no \(Self.indexSlide) and "
+                + "no .html file at its root, and the server lists no slides; check it with `\(check)`")
     }
 
     /// The navigation `slide` declares in its own meta tags (nothing when its file cannot be read).
     func declaredNavigation(of slide: String) -> SlideMeta {
-        guard packageHas(slide), let path = ContentPath.regularFile(slide, inside: sourcesDirectory) else { return SlideMeta() }
+        guard let path = ContentPath.regularFile(slide, inside: sourcesDirectory) else { return SlideMeta() }
         return SlideMeta.read(path: path) ?? SlideMeta()
     }
 

@@ -83,16 +83,12 @@ extension PresentationHost {
         if let open = state.withLock({ $0.open }), open.presentation.presentationId == presentationId {
             return try await go(to: try slide ?? Self.startSlide(of: open.presentation), data: data)
         }
-        let presentation: InstalledPresentation
-        do {
-            presentation = try await store.read { [home] db in try InstalledPresentation.load(presentationId, from: db, home: home) }
-        } catch let error as SCLMError where error.category == .notFound {
-            throw BridgeError(.notFound, "No presentation with this Id: \(error.message)")
-        }
+        let presentation = try await loadPresentation(presentationId)
         if let slide, !presentation.hasSlide(slide) {
             throw BridgeError(.notFound, "no slides with this name: \(slide) (presentation \(presentationId))")
         }
-        try await show(presentation, slide: try slide ?? Self.startSlide(of: presentation), data: data, resumeLastSlide: false)
+        let start = try slide ?? Self.startSlide(of: presentation)
+        try await show(presentation, slide: start, data: data, resumeLastSlide: false)
     }
 
     /// `closePresentation`: mode 1 (and 0, the close button, which has no dialog here) completes the session,

@@ -70,17 +70,10 @@ struct PresentationModule: HostModule {
 }
 
 extension PresentationHost {
-    /// `getPresentations`: the installed presentations of the open presentation's client, highest order first.
+    /// `getPresentations`: the installed presentations of the client, highest order first.
     func clientPresentations() async throws -> JSONValue {
-        let clientId = try current().presentation.clientId
-        let rows = try await store.read { db in
-            try db.fetchAll(
-                """
-                SELECT presentationId, name FROM presentations
-                WHERE clientId = ? AND installedRevision IS NOT NULL
-                ORDER BY "order" DESC, name, presentationId
-                """, [clientId])
-        }
-        return .array(rows.map { ["name": .string($0.string("name") ?? ""), "presId": .int($0.int("presentationId") ?? 0)] })
+        let scope = try scope()
+        let presentations = try await store.read { db in try db.installedPresentations(in: scope) }
+        return .array(presentations.map { ["name": .string($0.name), "presId": .int($0.presentationId)] })
     }
 }

@@ -66,7 +66,9 @@ public enum RatingPolicy {
 
     private static func dismissal(_ rating: RatingRecord, state: OSAMState, now: Int64) -> RatingReason? {
         if state.declinedRatingForever { return .declinedForever }
-        if Clock.isWaiting(since: state.ratingClockStart, now: now, length: rating.minutes, unit: 60_000) { return .tooSoon }
+        if Clock.isWaiting(since: state.ratingClockStart, now: now, length: rating.minutes, unit: 60_000) {
+            return .tooSoon
+        }
         if state.ratingOpenings < rating.numAperture { return .tooFewOpenings }
         return nil
     }

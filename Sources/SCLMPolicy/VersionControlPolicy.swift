@@ -88,7 +88,8 @@ public enum VersionControlPolicy {
         }
         guard record.mode != .force else { return nil }
         guard state.isAlertArmed else { return .dontShowAgain }
-        let throttled = Clock.isWaiting(since: state.lastAcceptTime, now: now, length: record.displayDuration, unit: 1000)
+        let throttled = Clock.isWaiting(
+            since: state.lastAcceptTime, now: now, length: record.displayDuration, unit: 1000)
         return throttled ? .throttled : nil
     }
 }

@@ -4,7 +4,7 @@ import SCLMPolicy
 import SCLMTestSupport
 import Testing
 
-/// Reading backend answers (§2.2, §2.3) with the README's optional fields (DESIGN §8) and ALVersionControl.
+/// Reading backend answers (version and rating records) with the README's optional fields and ALVersionControl.
 @Suite(.tags(.small)) struct RecordDecodingTests {
     static let readmeSample = """
         {"data":{"id":109,"appId":400,"packageName":"cat.bcn.commonmodule","versionCode":2021050000,"versionName":"1.0.0",

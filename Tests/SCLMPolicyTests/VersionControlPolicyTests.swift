@@ -2,7 +2,7 @@ import SCLMPolicy
 import SCLMTestSupport
 import Testing
 
-/// The decision table of `reference/osam.md` §3.8, one case per row and boundary.
+/// The OSAM version-control decision table, one case per row and boundary.
 @Suite(.tags(.small)) struct VersionControlPolicyTests {
     typealias Input = VersionControlPolicy.Input
 
