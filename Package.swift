@@ -30,7 +30,8 @@ let package = Package(
         .target(name: "SCLMAnalytics", dependencies: ["SCLMCore", "SCLMHTTP", "SCLMStore", "CCrypto"]),
         .target(name: "SCLMBridge", dependencies: ["SCLMCore"]),
         .target(
-            name: "SCLMBridgeModules", dependencies: ["SCLMBridge", "SCLMStore", "SCLMHTTP", "SCLMCore", "SCLMPolicy", "SCLMOSAM"]),
+            name: "SCLMBridgeModules",
+            dependencies: ["SCLMBridge", "SCLMStore", "SCLMHTTP", "SCLMCore", "SCLMPolicy", "SCLMOSAM", "SCLMArchive"]),
         .target(
             name: "SCLMCommands",
             dependencies: [
@@ -59,7 +60,8 @@ let package = Package(
         .testTarget(
             name: "SCLMBridgeModulesTests",
             dependencies: [
-                "SCLMBridgeModules", "SCLMBridge", "SCLMStore", "SCLMHTTP", "SCLMOSAM", "SCLMPolicy", "SCLMTestSupport",
+                "SCLMBridgeModules", "SCLMBridge", "SCLMStore", "SCLMHTTP", "SCLMOSAM", "SCLMPolicy", "SCLMArchive",
+                "SCLMTestSupport",
             ]),
         .testTarget(name: "SCLMEndToEndTests", dependencies: ["sclm", "SCLMTestSupport", "SCLMStore", "SCLMHTTP"]),
         .testTarget(name: "SCLMPolicyTests", dependencies: ["SCLMPolicy", "SCLMTestSupport"]),

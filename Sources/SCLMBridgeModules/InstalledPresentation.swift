@@ -1,4 +1,5 @@
 import Foundation
+import SCLMArchive
 import SCLMBridge
 import SCLMCore
 import SCLMStore
@@ -38,15 +39,18 @@ public struct InstalledPresentation: Sendable, Equatable {
     /// The unpacked package (`content/<client>/<presentation>/sources`).
     public var sourcesDirectory: String
 
-    /// The start slide.
-    public static let startSlide = "index.html"
+    /// The slide a presentation opens on when its package has it.
+    public static let indexSlide = "index.html"
 
-    /// Loads presentation `presentationId`, refusing one that is unknown or not installed.
+    /// Loads presentation `presentationId`, refusing one that is unknown, outside `scope` (another
+    /// client's, answered as unknown) or not installed.
     ///
     /// - Throws: `SCLMError` (`.notFound`) naming the presentation and the command that fixes it;
     ///   ``StoreError``.
-    public static func load(_ presentationId: Int64, from db: Database, home: Home) throws -> InstalledPresentation {
-        guard let row = try db.fetchOne("SELECT * FROM presentations WHERE presentationId = ?", [presentationId]) else {
+    public static func load(
+        _ presentationId: Int64, from db: Database, home: Home, scope: ContentScope? = nil
+    ) throws -> InstalledPresentation {
+        guard let row = try db.presentationRow(id: presentationId, in: scope) else {
             throw SCLMError(
                 .notFound, "presentation \(presentationId) is not known here; run `sclm sync` or check the id with `sclm list`")
         }
@@ -106,8 +110,38 @@ public struct InstalledPresentation: Sendable, Equatable {
     /// metadata) an `.html` file at the package root.
     public func hasSlide(_ name: String) -> Bool {
         if slide(named: name) != nil { return true }
-        guard name.hasSuffix(".html") || name.hasSuffix(".htm"), ContentPath.isPlainName(name) else { return false }
-        return ContentPath.regularFile(name, inside: sourcesDirectory) != nil
+        return Self.isPage(name) && packageHas(name)
+    }
+
+    /// Whether the package holds `name` as a regular file at its root (inside its folder).
+    public func packageHas(_ name: String) -> Bool {
+        ContentPath.isPlainName(name) && ContentPath.regularFile(name, inside: sourcesDirectory) != nil
+    }
+
+    /// The slide to open on: `index.html` when the package has it, else the first slide of the server's
+    /// list, else the first `.html` file at the package root (in name order).
+    ///
+    /// - Throws: `SCLMError` (`.notFound`) when there is none of these: no slide at all.
+    public func startSlide() throws -> String {
+        if packageHas(Self.indexSlide) { return Self.indexSlide }
+        if let first = slides.first { return first.name }
+        let pages = (try? FileManager.default.contentsOfDirectory(atPath: sourcesDirectory)) ?? []
+        if let page = pages.filter({ Self.isPage($0) && packageHas($0) }).sorted().first { return page }
+        let check = "sclm validate \"$(sclm content path \(presentationId))\""
+        throw SCLMError(
+            .notFound,
+            "presentation \(presentationId) (\(name)) has no slide to open: its package has no \(Self.indexSlide) and "
+                + "no .html file at its root, and the server lists no slides; check it with `\(check)`")
+    }
+
+    /// The navigation `slide` declares in its own meta tags (nothing when its file cannot be read).
+    func declaredNavigation(of slide: String) -> SlideMeta {
+        guard let path = ContentPath.regularFile(slide, inside: sourcesDirectory) else { return SlideMeta() }
+        return SlideMeta.read(path: path) ?? SlideMeta()
+    }
+
+    private static func isPage(_ name: String) -> Bool {
+        name.hasSuffix(".html") || name.hasSuffix(".htm")
     }
 
     /// `getPresentationInfo`'s data.

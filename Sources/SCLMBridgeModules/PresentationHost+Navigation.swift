@@ -14,6 +14,7 @@ extension PresentationHost {
         let stamp = Timestamp.string(from: now)
         let previous = state.withLock { $0.open }
         let leaving = previous.map { slideView(of: $0, until: now, navigation: "in") }
+        let start = try requested ?? presentation.startSlide()
         let fresh = newSession(for: presentation.presentationId, created: stamp)
         let userId = environment.userId
         let (session, slide) = try await store.write { db -> (SessionRecord, String) in
@@ -31,7 +32,7 @@ extension PresentationHost {
                 try db.insertSession(fresh)
             }
             let resumed = resumeLastSlide ? session.lastOpenedSlideName.flatMap { presentation.hasSlide($0) ? $0 : nil } : nil
-            let slide = requested ?? resumed ?? InstalledPresentation.startSlide
+            let slide = requested ?? resumed ?? start
             try db.setLastOpenedSlide(
                 sessionId: session.sessionId, slideId: presentation.slide(named: slide)?.id, slideName: slide, now: stamp)
             return (session, slide)
@@ -80,18 +81,14 @@ extension PresentationHost {
     /// `open`: another presentation (or a slide of this one when `presentationId` is the open one).
     func open(presentationId: Int64, slide: String?, data: JSONValue) async throws {
         if let open = state.withLock({ $0.open }), open.presentation.presentationId == presentationId {
-            return try await go(to: slide ?? InstalledPresentation.startSlide, data: data)
+            return try await go(to: try slide ?? Self.startSlide(of: open.presentation), data: data)
         }
-        let presentation: InstalledPresentation
-        do {
-            presentation = try await store.read { [home] db in try InstalledPresentation.load(presentationId, from: db, home: home) }
-        } catch let error as SCLMError where error.category == .notFound {
-            throw BridgeError(.notFound, "No presentation with this Id: \(error.message)")
-        }
+        let presentation = try await loadPresentation(presentationId)
         if let slide, !presentation.hasSlide(slide) {
             throw BridgeError(.notFound, "no slides with this name: \(slide) (presentation \(presentationId))")
         }
-        try await show(presentation, slide: slide, data: data, resumeLastSlide: false)
+        let start = try slide ?? Self.startSlide(of: presentation)
+        try await show(presentation, slide: start, data: data, resumeLastSlide: false)
     }
 
     /// `closePresentation`: mode 1 (and 0, the close button, which has no dialog here) completes the session,
@@ -123,17 +120,30 @@ extension PresentationHost {
             ])
     }
 
-    /// The slide before (`-1`) or after (`+1`) the one on screen: the slide's swipe target when it has one,
-    /// else its neighbour in presentation (map) order.
-    func neighbour(_ step: Int) throws -> String {
+    /// The start slide of a presentation content opens; none is a 404 for content.
+    private static func startSlide(of presentation: InstalledPresentation) throws -> String {
+        do {
+            return try presentation.startSlide()
+        } catch let error as SCLMError {
+            throw BridgeError(.notFound, error.message)
+        }
+    }
+
+    /// `getNextSlide` / `getPreviousSlide`: the slide a swipe leads to from the one on screen, by
+    /// ``SwipeRule`` (the slide's own meta first, then the server's target, then presentation order).
+    ///
+    /// - Throws: ``BridgeError`` (404) when there is none that way or the package lacks the target.
+    func swipeTarget(_ direction: SwipeRule.Direction) throws -> String {
         let open = try current()
         let presentation = open.presentation
-        let missing = BridgeError(.notFound, step < 0 ? "No previous slide" : "No next slide")
-        let swipe = presentation.slide(named: open.slide).flatMap { step < 0 ? $0.swipePrevious : $0.swipeNext }
-        if let swipe, presentation.hasSlide(swipe) { return swipe }
-        let names = presentation.slides.map(\.name)
-        guard let index = names.firstIndex(of: open.slide), names.indices.contains(index + step) else { throw missing }
-        return names[index + step]
+        let target = SwipeRule.target(
+            direction, from: open.slide, declared: presentation.declaredNavigation(of: open.slide),
+            server: presentation.slide(named: open.slide), order: presentation.slides.map(\.name))
+        guard case .slide(let name) = target else { throw BridgeError(.notFound, direction.noSlideMessage) }
+        guard presentation.packageHas(name) else {
+            throw BridgeError(.notFound, "\(direction.noSlideMessage): the package has no slide '\(name)'")
+        }
+        return name
     }
 
     private func newSession(for presentationId: Int64, created: String) -> SessionRecord {

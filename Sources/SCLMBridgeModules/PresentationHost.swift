@@ -41,6 +41,8 @@ public final class PresentationHost: Sendable {
     }
 
     struct State {
+        /// What content may read, fixed by the first presentation (see ``PresentationHost/scope()``).
+        var scope: ContentScope?
         var open: OpenPresentation?
         var presentationHistory: [(name: String, presentationId: Int64)] = []
         var navigationData: JSONValue = [:]
@@ -91,12 +93,17 @@ public final class PresentationHost: Sendable {
 
     /// Opens `presentation`, already loaded (see ``start(presentationId:slide:)``).
     ///
+    /// Its client decides what content may read for the rest of the run: that client's presentations,
+    /// sessions and custom events (``ContentScope``).
+    ///
     /// - Throws: `SCLMError` (`.usage`) for an unknown slide; ``StoreError``.
     public func start(_ presentation: InstalledPresentation, slide: String?) async throws {
         if let slide, !presentation.hasSlide(slide) {
             throw SCLMError(
                 .usage, "presentation \(presentation.presentationId) has no slide '\(slide)'; pick one of its slides or leave --slide out")
         }
+        let scope = environment.scope(clientId: presentation.clientId)
+        state.withLock { $0.scope = $0.scope ?? scope }
         try await show(presentation, slide: slide, data: [:], resumeLastSlide: slide == nil)
     }
 
@@ -122,6 +129,28 @@ public final class PresentationHost: Sendable {
     func current() throws -> OpenPresentation {
         guard let open = state.withLock({ $0.open }) else { throw Self.nothingOpen }
         return open
+    }
+
+    /// What content may read: the first presentation's client's presentations, sessions and custom events.
+    ///
+    /// - Throws: ``BridgeError`` (404) before the host has started.
+    func scope() throws -> ContentScope {
+        guard let scope = state.withLock({ $0.scope }) else { throw Self.nothingOpen }
+        return scope
+    }
+
+    /// Loads an installed presentation content asks for, within the ``scope()``; others are 404.
+    ///
+    /// - Throws: ``BridgeError`` (404) naming why.
+    func loadPresentation(_ presentationId: Int64) async throws -> InstalledPresentation {
+        let scope = try scope()
+        do {
+            return try await store.read { [home] db in
+                try InstalledPresentation.load(presentationId, from: db, home: home, scope: scope)
+            }
+        } catch let error as SCLMError where error.category == .notFound {
+            throw BridgeError(.notFound, "No presentation with this Id: \(error.message)")
+        }
     }
 
     /// The slide on screen (without copying the rest of the state: this is the hottest read).

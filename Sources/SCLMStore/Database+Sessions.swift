@@ -1,7 +1,7 @@
 import Foundation
 import SCLMCore
 
-/// Sessions, slide views and custom events (DESIGN §7 sessions, §9 outbox). Each change is written
+/// Sessions, slide views and custom events (the bridge's sessions, the analytics outbox). Each change is written
 /// when it happens, inside the caller's transaction, so nothing already answered to content is lost.
 extension Database {
     // MARK: - Sessions
@@ -16,21 +16,6 @@ extension Database {
             ORDER BY created DESC, rowid DESC LIMIT 1
             """, [presentationId, userId]
         ).map(SessionRecord.init(row:))
-    }
-
-    /// The session `sessionId`, if it exists.
-    ///
-    /// - Throws: ``StoreError``.
-    public func session(id sessionId: String) throws -> SessionRecord? {
-        try fetchOne("SELECT * FROM sessions WHERE sessionId = ?", [sessionId]).map(SessionRecord.init(row:))
-    }
-
-    /// Every session of `userId` on this device, oldest first.
-    ///
-    /// - Throws: ``StoreError``.
-    public func sessions(userId: String?) throws -> [SessionRecord] {
-        try fetchAll("SELECT * FROM sessions WHERE userId IS ? ORDER BY created, rowid", [userId])
-            .map(SessionRecord.init(row:))
     }
 
     /// Stores a new session.
@@ -162,19 +147,5 @@ extension Database {
             "DELETE FROM custom_events WHERE sessionId = ? AND presentationId = ? AND key = ?",
             [sessionId, presentationId, key])
         return changedRowCount > 0
-    }
-
-    /// Every key and value of a session and presentation.
-    ///
-    /// - Throws: ``StoreError``.
-    public func customEvents(sessionId: String, presentationId: Int64) throws -> [String: String] {
-        var values: [String: String] = [:]
-        for row in try fetchAll(
-            "SELECT key, value FROM custom_events WHERE sessionId = ? AND presentationId = ? ORDER BY created, rowid",
-            [sessionId, presentationId])
-        {
-            if let key = row.string("key") { values[key] = row.string("value") ?? "" }
-        }
-        return values
     }
 }

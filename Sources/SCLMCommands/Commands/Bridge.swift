@@ -32,7 +32,10 @@ extension SCLM {
                 """,
             options: [
                 .option("--presentation", value: "id", help: "The installed presentation to open."),
-                .option("--slide", value: "name", help: "The slide to start on (default: index.html, or where an unfinished session stopped)."),
+                .option(
+                    "--slide", value: "name",
+                    help: "The slide to start on (default: index.html, else the server's first slide, "
+                        + "or where an unfinished session stopped)."),
                 .option(
                     "--module", value: "name=program", help: "Route the commands of an external module program (repeatable).",
                     repeatable: true),

@@ -12,7 +12,9 @@ struct OsamOptions: Sendable {
         "--version-code", value: "n", help: "Installed build number (default: osam.versionCode).")
     static let versionName = OptionSpec.option(
         "--version-name", value: "name", help: "Installed version name (default: osam.versionName, then app.version).")
-    static let language = OptionSpec.option("--language", value: "ca|es|en", help: "Language of texts and topics (default: en).")
+    static let language = OptionSpec.option(
+        "--language", value: "ca|es|en",
+        help: "Language of texts and topics, any case or a locale such as ca-ES; anything else is en (default: en).")
     static let offline = OptionSpec.flag("--offline", help: "Do not contact the backend; use what the last check cached.")
     static let now = OptionSpec.option("--now", value: "epoch-ms", help: "Device time in ms since 1970 (default: the clock).")
 
@@ -31,7 +33,8 @@ struct OsamOptions: Sendable {
         platform = try arguments.value("--platform").map(OsamOptions.platform(named:))
         versionCode = try arguments.integer("--version-code", in: 1...Int.max).map(Int64.init)
         versionName = arguments.value("--version-name")
-        language = try arguments.choice("--language", from: Language.allCases.map(\.code)).map { Language.parse($0) } ?? .default
+        // Never a usage error: hosts pass the device locale through unchanged, and OSAM falls back to English.
+        language = arguments.value("--language").map { Language.parse($0) } ?? .default
         isOffline = arguments.flag("--offline")
         now = try arguments.integer("--now", in: 0...Int.max).map(Int64.init)
     }
