@@ -82,9 +82,9 @@ public final class CommandContext: Sendable {
         noticeWriter.withLock { $0 = writer }
     }
 
-    /// Prints one line on stdout.
-    public func print(_ line: String = "") {
-        stdout.writeLine(line)
+    /// Prints one line of text output on stdout; its interpolated values are escaped (see ``TerminalText``).
+    public func print(_ line: TerminalText = "") {
+        stdout.writeLine(line.rendered)
     }
 
     /// Prints `value` as one line of compact JSON with sorted keys on stdout.

@@ -37,7 +37,7 @@ extension SCLM.Config {
             if context.wantsJSON {
                 context.printJSON(entry)
             } else {
-                context.print(entry.value ?? "")
+                context.print("\(entry.value ?? "")")
             }
         }
     }

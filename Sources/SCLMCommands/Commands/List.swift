@@ -89,7 +89,7 @@ struct CatalogListing: CommandOutput {
             })
     }
 
-    var text: String {
+    var text: TerminalText {
         guard !clients.isEmpty else { return "No clients stored yet; run `sclm sync --metadata-only` to fetch them." }
         return clients.map { client in
             let rows = client.presentations.map { presentation in
@@ -100,7 +100,7 @@ struct CatalogListing: CommandOutput {
                         + (presentation.skip ? " (skip)" : ""),
                 ]
             }
-            let table =
+            let table: TerminalText =
                 rows.isEmpty
                 ? "  (no presentations)"
                 : TextTable.indented(

@@ -71,15 +71,15 @@ struct PresentationDetails: CommandOutput {
             mediaFiles: try db.mediaFiles(ofPresentation: id))
     }
 
-    var text: String {
+    var text: TerminalText {
         let state = SyncState(name: syncState) ?? .metadataOnly
-        var lines = [
+        var lines: [TerminalText] = [
             "Presentation \(presentation.presentationId): \(presentation.name)",
             TextTable.keyValues([
                 ("client", "\(clientName ?? "?") (\(presentation.clientId))"),
                 ("revision", "\(presentation.revision) (installed: \(installedRevision.map(String.init) ?? "none"))"),
-                ("state", state.description + (presentation.skip ? ", skipped by the server" : "")),
-                ("updated", presentation.updatedDate ?? "unknown"),
+                ("state", "\(state.description)\(presentation.skip ? ", skipped by the server" : "")"),
+                ("updated", "\(presentation.updatedDate ?? "unknown")"),
                 ("visible", presentation.visibility ? "yes" : "no"),
                 (
                     "package",

@@ -76,9 +76,9 @@ struct StatusReport: CommandOutput, Equatable {
             lastSyncResult: try db.preference(scope: PreferenceKey.sclmScope, key: PreferenceKey.lastSyncResult))
     }
 
-    var text: String {
+    var text: TerminalText {
         TextTable.keyValues([
-            ("home", home),
+            ("home", "\(home)"),
             ("database", "\(database) (schema v\(schemaVersion))"),
             ("clients", "\(counts.clients)"),
             ("presentations", "\(counts.presentations) (\(counts.installed) installed, \(counts.updatesAvailable) updates available)"),
