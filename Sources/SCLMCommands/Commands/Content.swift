@@ -55,7 +55,7 @@ extension SCLM.Content {
 
         public func run(_ context: CommandContext) async throws {
             let id = presentationId
-            let summary = try await SCLM.Content.summary(of: id, in: try context.store())
+            let summary = try await SCLM.Content.summary(of: id, in: try context.readingStore())
             let path = context.home.sourcesDirectory(clientId: summary.clientId, presentationId: id)
             guard let installed = summary.installedRevision, FileSystem.isDirectory(path) else {
                 throw SCLMError(

@@ -43,7 +43,7 @@ extension SCLM.Events {
         }
 
         public func run(_ context: CommandContext) async throws {
-            let outbox = Outbox(store: try context.store())
+            let outbox = Outbox(store: try context.readingStore())
             let listing = EventListing(
                 events: try await outbox.items(unpublishedOnly: unpublishedOnly), summary: try await outbox.summary())
             context.emit(listing)

@@ -22,7 +22,7 @@ extension SCLM {
 
         public func run(_ context: CommandContext) async throws {
             let selection = ClientSelection(clients)
-            let listing = try await context.store().read { db in
+            let listing = try await context.readingStore().read { db in
                 try CatalogListing.read(from: db, selection: selection)
             }
             context.emit(listing)

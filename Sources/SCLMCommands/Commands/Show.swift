@@ -19,7 +19,7 @@ extension SCLM {
 
         public func run(_ context: CommandContext) async throws {
             let id = presentationId
-            let details = try await context.store().read { db in try PresentationDetails.read(id, from: db) }
+            let details = try await context.readingStore().read { db in try PresentationDetails.read(id, from: db) }
             guard let details else {
                 throw SCLMError(
                     .notFound,

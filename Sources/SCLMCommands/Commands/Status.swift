@@ -9,13 +9,13 @@ extension SCLM {
         public static let configuration = CommandConfiguration(
             commandName: "status",
             abstract: "Show the sclm home, database schema, stored counts and the last sync.",
-            discussion: "Creates the home and an empty database when they do not exist yet."
+            discussion: "Creates the home and an empty database when they do not exist yet; reads a read-only home without changing it."
         )
 
         public init(parsing arguments: ParsedArguments) throws {}
 
         public func run(_ context: CommandContext) async throws {
-            let store = try context.store()
+            let store = try context.readingStore()
             context.emit(try await store.read { db in try StatusReport.read(from: db, home: context.home) })
         }
     }
