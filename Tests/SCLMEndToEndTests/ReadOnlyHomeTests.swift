@@ -8,10 +8,10 @@ import Testing
 ///
 /// How the home is made read-only: these tests run as root, for whom permission bits do not stop writes (and
 /// `chattr +i` would have to be applied to every file SQLite might create). So each `sclm` runs in a mount
-/// namespace of its own (`unshare -m`) in which the home is bind-mounted read-only, exactly what a read-only
-/// volume gives: every write fails with `EROFS`, the mount vanishes with the process, and the test's own view
-/// stays writable. That needs `CAP_SYS_ADMIN`; without it the suite is skipped.
-@Suite(.tags(.large), .timeLimit(.minutes(2)), .enabled(if: ReadOnlyMount.isAvailable)) struct ReadOnlyHomeTests {
+/// namespace of its own (``MountNamespace``) in which the home is bind-mounted read-only, exactly what a
+/// read-only volume gives: every write fails with `EROFS`, the mount vanishes with the process, and the test's
+/// own view stays writable. That needs `CAP_SYS_ADMIN`; without it the suite is skipped.
+@Suite(.tags(.large), .timeLimit(.minutes(2)), .enabled(if: MountNamespace.isAvailable)) struct ReadOnlyHomeTests {
     let folder = TemporaryDirectory()
     let server: DevServer
     var home: String { folder.appending("home") }
@@ -27,7 +27,7 @@ import Testing
 
     /// Runs `sclm ARGUMENTS` with the home mounted read-only.
     private func readOnly(_ arguments: [String]) async throws -> ProcessResult {
-        try await ReadOnlyMount.run(folder: home, ["--home", home] + arguments, environment: server.environment)
+        try await MountNamespace.sclm(arguments, home: home, mount: .readOnly, environment: server.environment)
     }
 
     /// The files of the home with their sizes, to show that nothing changed.
@@ -71,37 +71,5 @@ import Testing
                 == "Error: the sclm home \(home) is read-only, and `sclm \(arguments[0])` needs to write there: make it "
                 + "writable, or point --home or SCLM_HOME at a writable folder\n")
         #expect(result.stdout.isEmpty)
-    }
-}
-
-/// Runs a program with a folder bind-mounted read-only in a private mount namespace (`unshare -m`).
-enum ReadOnlyMount {
-    /// The shell script run by `unshare`: `$0` is the folder, `$@` the program and its arguments.
-    private static let script = #"mount --bind "$0" "$0" && mount -o remount,bind,ro "$0" && exec "$@""#
-
-    /// Whether this process may create mount namespaces (root with `CAP_SYS_ADMIN`, `unshare` installed).
-    static let isAvailable: Bool = {
-        let folder = TemporaryDirectory()
-        guard let result = try? ProcessRunner.run("/usr/bin/unshare", ["-m", "sh", "-c", script, folder.path, "true"])
-        else { return false }
-        return result.status == 0
-    }()
-
-    /// Runs the built `sclm` with `arguments` while `folder` is read-only.
-    ///
-    /// - Throws: when the process cannot be started.
-    static func run(folder: String, _ arguments: [String], environment: [String: String]) async throws -> ProcessResult {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                continuation.resume(
-                    with: Result {
-                        try ProcessRunner.run(
-                            "/usr/bin/unshare",
-                            ["-m", "--propagation", "private", "sh", "-c", script, folder, ProcessRunner.sclmPath]
-                                + arguments,
-                            environment: environment)
-                    })
-            }.start()
-        }
     }
 }
