@@ -18,9 +18,10 @@ import Testing
 
         let damaged = try await sclm(["list"])
         #expect(damaged.status == ErrorCategory.storage.exitCode, "\(damaged)")
-        for words in ["the file is damaged", "analytics sessions and events not yet sent", "the login",
-            "run `sclm login` and `sclm sync`"]
-        {
+        for words in [
+            "the file is damaged", "analytics sessions and events not yet sent", "the login",
+            "run `sclm login` and `sclm sync`",
+        ] {
             #expect(damaged.stderr.contains(words), "\(words): \(damaged.stderr)")
         }
 

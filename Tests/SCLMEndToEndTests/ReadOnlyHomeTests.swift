@@ -41,7 +41,9 @@ import Testing
 
     @Test func readOnlyCommandsWorkAndChangeNothing() async throws {
         let before = snapshot()
-        for arguments in [["status"], ["list"], ["show", "103"], ["whoami"], ["content", "path", "103"], ["events", "list"]] {
+        for arguments in [
+            ["status"], ["list"], ["show", "103"], ["whoami"], ["content", "path", "103"], ["events", "list"],
+        ] {
             let result = try await readOnly(arguments)
             #expect(result.status == 0, "\(arguments): \(result)")
             #expect(result.stderr.isEmpty, "\(arguments): \(result)")

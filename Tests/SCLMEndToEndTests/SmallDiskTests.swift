@@ -11,7 +11,8 @@ import Testing
         let home = folder.appending("home")
         try FileSystem.makeDirectory(home)
         let result = try await MountNamespace.sclm(
-            ["sync", "--presentation", "103"], home: home, mount: .tmpfs(megabytes: 20), before: [["login", "--service"]],
+            ["sync", "--presentation", "103"], home: home, mount: .tmpfs(megabytes: 20),
+            before: [["login", "--service"]],
             environment: server.environment)
         #expect(result.status == 1, "\(result)")
         let output = result.stdout + result.stderr

@@ -42,7 +42,10 @@ public enum MountNamespace {
         let invocation = { (arguments: [String]) in
             ([ProcessRunner.sclmPath, "--home", home] + arguments).map(quoted).joined(separator: " ")
         }
-        let script = ([mount.command(on: home)] + before.map { invocation($0) + " >/dev/null" } + ["exec " + invocation(arguments)])
+        let script =
+            ([mount.command(on: home)] + before.map { invocation($0) + " >/dev/null" } + [
+                "exec " + invocation(arguments)
+            ])
             .joined(separator: " && ")
         return try await withCheckedThrowingContinuation { continuation in
             Thread {

@@ -9,7 +9,8 @@ extension SCLM {
         public static let configuration = CommandConfiguration(
             commandName: "status",
             abstract: "Show the sclm home, database schema, stored counts and the last sync.",
-            discussion: "Creates the home and an empty database when they do not exist yet; reads a read-only home without changing it."
+            discussion:
+                "Creates the home and an empty database when they do not exist yet; reads a read-only home without changing it."
         )
 
         public init(parsing arguments: ParsedArguments) throws {}
