@@ -90,7 +90,7 @@ extension SCLM {
             return password
         }
 
-        private func ask(_ prompt: String, echo: Bool, missing: String) throws -> String {
+        private func ask(_ prompt: TerminalText, echo: Bool, missing: String) throws -> String {
             guard TerminalPrompt.isAvailable else {
                 throw AuthError(.notConfigured, detail: "sclm login needs \(missing)")
             }
