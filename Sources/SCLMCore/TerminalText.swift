@@ -21,9 +21,6 @@ public struct TerminalText: Sendable, Hashable, CustomStringConvertible, Express
     /// Text sclm produced itself (layout, colour codes, already escaped parts), used as is.
     public init(trusted text: String) { rendered = text }
 
-    /// `text` from an untrusted source, escaped with ``escaping(_:)``.
-    public init(escaping text: String) { rendered = Self.escaping(text) }
-
     /// A literal: sclm's own words, used as is.
     public init(stringLiteral value: String) { rendered = value }
 
@@ -31,9 +28,6 @@ public struct TerminalText: Sendable, Hashable, CustomStringConvertible, Express
     public init(stringInterpolation: StringInterpolation) { rendered = stringInterpolation.rendered }
 
     public var description: String { rendered }
-
-    /// Whether the text is empty.
-    public var isEmpty: Bool { rendered.isEmpty }
 
     /// Builds a ``TerminalText``: literals are kept, each interpolated value is escaped unless it is already a
     /// ``TerminalText``.
@@ -72,7 +66,8 @@ public struct TerminalText: Sendable, Hashable, CustomStringConvertible, Express
     /// U+202E `\u{202e}`. Everything else, other non-ASCII text included, is kept.
     ///
     /// The one sanitiser for text that came from a server, a package or a user and is written to a terminal or a
-    /// text report.
+    /// text report. The form is Swift's, one notation for every code point; a backslash already in the text is
+    /// kept as it is, since the result is for people to read (scripts read `--json`, which keeps the exact text).
     public static func escaping(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
         var escaped = String.UnicodeScalarView()
