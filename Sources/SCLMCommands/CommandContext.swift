@@ -59,14 +59,7 @@ public final class CommandContext: Sendable {
     public func store() throws -> ContentStore {
         try openedStore.withLock { cached in
             if let cached, !cached.isReadOnly { return cached }
-            if isHomeReadOnly {
-                let command = commandPath.joined(separator: " ")
-                throw SCLMError(
-                    .storage,
-                    "the sclm home \(home.root) is read-only, and `\(command)` needs to write there: make it writable, "
-                        + "or point --home or SCLM_HOME at a writable folder")
-            }
-            try home.prepare()
+            try prepareHomeForWriting()
             let store = try ContentStore(path: home.databasePath)
             if store.migratedFrom == 0 { logger.debug("created database \(home.databasePath)") }
             cached = store
@@ -94,6 +87,21 @@ public final class CommandContext: Sendable {
             cached = store
             return store
         }
+    }
+
+    /// Creates the home (``Home/prepare()``) for a command that writes there; a read-only home is refused with
+    /// one line naming it and the way out, instead of the failure of the first write.
+    ///
+    /// - Throws: `SCLMError` (`.storage`).
+    public func prepareHomeForWriting() throws {
+        if isHomeReadOnly {
+            let command = commandPath.joined(separator: " ")
+            throw SCLMError(
+                .storage,
+                "the sclm home \(home.root) is read-only, and `\(command)` needs to write there: make it writable, "
+                    + "or point --home or SCLM_HOME at a writable folder")
+        }
+        try home.prepare()
     }
 
     /// Whether the home exists and this process cannot write in it (a read-only mount, another user's folder).

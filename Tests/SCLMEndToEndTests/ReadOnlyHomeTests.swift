@@ -64,13 +64,16 @@ import Testing
         #expect((details["presentation"] as? [String: Any])?["presentationId"] as? Int == 103)
     }
 
-    @Test(arguments: [["sync"], ["bridge", "--presentation", "103"]])
-    func writersFailWithOneLineNamingTheHome(_ arguments: [String]) async throws {
+    @Test(arguments: [
+        ("sync", ["sync"]), ("bridge", ["bridge", "--presentation", "103"]),
+        ("config set", ["config", "set", "sync.jobs", "2"]),
+    ])
+    func writersFailWithOneLineNamingTheHome(_ command: String, _ arguments: [String]) async throws {
         let result = try await readOnly(arguments)
         #expect(result.status == ErrorCategory.storage.exitCode, "\(result)")
         #expect(
             result.stderr
-                == "Error: the sclm home \(home) is read-only, and `sclm \(arguments[0])` needs to write there: make it "
+                == "Error: the sclm home \(home) is read-only, and `sclm \(command)` needs to write there: make it "
                 + "writable, or point --home or SCLM_HOME at a writable folder\n")
         #expect(result.stdout.isEmpty)
     }

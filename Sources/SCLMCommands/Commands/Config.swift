@@ -148,7 +148,7 @@ struct ConfigEntry: Encodable, Equatable {
     }
 
     static func update(context: CommandContext, _ change: (inout Configuration) throws -> Void) throws {
-        try context.home.prepare()
+        try context.prepareHomeForWriting()
         var configuration = try context.configuration()
         try change(&configuration)
         try configuration.save(to: context.home.configPath)
