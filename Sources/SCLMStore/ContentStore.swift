@@ -32,10 +32,10 @@ public final class ContentStore: @unchecked Sendable {
     /// - Throws: ``StoreError`` when the file cannot be opened, is newer than this binary or a migration fails.
     public convenience init(path: String, migrator: Migrator = .sclm) throws {
         let database = try Database(path: path)
-        try self.init(database: database, migratedFrom: try migrator.migrate(database).from, isReadOnly: false)
+        self.init(database: database, migratedFrom: try migrator.migrate(database).from, isReadOnly: false)
     }
 
-    private init(database: Database, migratedFrom: Int, isReadOnly: Bool) throws {
+    private init(database: Database, migratedFrom: Int, isReadOnly: Bool) {
         self.database = database
         self.migratedFrom = migratedFrom
         self.isReadOnly = isReadOnly
@@ -63,7 +63,7 @@ public final class ContentStore: @unchecked Sendable {
                     + "it cannot be upgraded because the home is read-only; run sclm once with the home writable",
                 path: path)
         }
-        return try ContentStore(database: database, migratedFrom: version, isReadOnly: true)
+        return ContentStore(database: database, migratedFrom: version, isReadOnly: true)
     }
 
     /// How ``openForReading(path:migrator:)`` opens `path`.
