@@ -100,3 +100,28 @@ import Testing
         #expect(details["clientName"] as? String == Self.clientName)
     }
 }
+
+/// A package's text (references in its HTML, entry names) in `sclm validate`'s text report is escaped too.
+@Suite(.tags(.large)) struct HostilePackageTextTests {
+    @Test func validateEscapesPackageTextInTheTextReportAndJSONKeepsIt() throws {
+        let folder = TemporaryDirectory()
+        var zip = ZipBuilder()
+        zip.file("index.html", "<html><body><img src=\"img/a\u{1B}]0;pwned\u{07}\u{202E}.png\"></body></html>")
+        zip.file("evil\u{1B}[2J\r\nforged.txt", "x")
+        let path = folder.appending("hostile.zip")
+        try zip.write(to: path)
+
+        let text = try ProcessRunner.sclm(["validate", path])
+        #expect(text.status == 1, "\(text)")
+        #expect(!(text.stdout + text.stderr).unicodeScalars.contains { $0 != "\n" && TerminalText.isUnsafe($0) })
+        #expect(text.stdout.contains("img/a\\u{1b}]0;pwned\\u{7}\\u{202e}.png"), "\(text)")
+        // Entry names arrive as raw bytes and are already shown printable by the archive reader.
+        #expect(text.stdout.contains(#"evil\x1B[2J\r\nforged.txt"#), "\(text)")
+
+        let json = try ProcessRunner.sclm(["validate", path, "--format", "json"])
+        let report = try #require(try json.json() as? [String: Any])
+        let findings = (report["packages"] as? [[String: Any]])?.first?["findings"] as? [[String: Any]] ?? []
+        #expect(
+            findings.contains { ($0["message"] as? String)?.contains("img/a\u{1B}]0;pwned\u{07}\u{202E}.png") == true })
+    }
+}
