@@ -50,7 +50,7 @@ public enum CommandRunner {
             printUsageError(failure.error, command: parser.command(at: failure.path) ?? parser.root, path: failure.path)
             return ErrorCategory.usage.exitCode
         default:
-            StandardStream.standardError.writeLine("Error: \(error.userMessage)")
+            printError(error.userMessage)
             return ErrorCategory.internal.exitCode
         }
     }
@@ -65,7 +65,7 @@ public enum CommandRunner {
         default:
             let category = error.category
             let message = error.userMessage
-            StandardStream.standardError.writeLine("Error: \(message)")
+            printError(message)
             if context.wantsJSON {
                 context.printJSON(ErrorReport(error: .init(category: category.rawValue, message: message, exitCode: category.exitCode)))
             }
@@ -73,9 +73,15 @@ public enum CommandRunner {
         }
     }
 
+    /// The one place an error reaches the terminal: `Error: <message>` on stderr, the message escaped as a
+    /// whole (it is one line and may carry a server's or a package's text). `--json` keeps the exact message.
+    private static func printError(_ message: String) {
+        StandardStream.standardError.writeLine("Error: \(TerminalText.escaping(message))")
+    }
+
     private static func printUsageError(_ error: ValidationError, command: any Command.Type, path: [String]) {
         let stream = StandardStream.standardError
-        stream.writeLine("Error: \(error.message)")
+        printError(error.message)
         stream.writeLine("Usage: \(HelpFormatter.usage(for: command, path: path))")
         stream.writeLine("  See '\(path.joined(separator: " ")) --help' for more information.")
     }

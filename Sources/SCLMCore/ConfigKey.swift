@@ -84,4 +84,15 @@ extension ConfigKey {
     public static func named(_ name: String) -> ConfigKey? {
         all.first { $0.name == name }
     }
+
+    /// The environment variables that carry a secret key's value (`SCLM_CLIENT_SECRET`, `SCLM_PASSWORD`, …),
+    /// taken from the table's secret flag so that a new secret key is covered too.
+    public static let secretEnvironmentVariables: Set<String> = Set(
+        all.filter(\.isSecret).compactMap(\.environmentVariable))
+
+    /// Whether the `NAME=value` entry of an environment block sets one of ``secretEnvironmentVariables``.
+    public static func isSecretEnvironmentEntry(_ entry: String) -> Bool {
+        guard let equals = entry.firstIndex(of: "=") else { return false }
+        return secretEnvironmentVariables.contains(String(entry[..<equals]))
+    }
 }

@@ -65,6 +65,12 @@ public enum FileSystem {
         }
     }
 
+    /// Whether this process may create and change files in `path` (`access(2)` with `W_OK`): false on a
+    /// read-only mount (`EROFS`) or without write permission.
+    public static func isWritable(_ path: String) -> Bool {
+        access(path, W_OK) == 0
+    }
+
     /// Sets the permission bits of `path`.
     ///
     /// - Throws: `SCLMError` (`.storage`).

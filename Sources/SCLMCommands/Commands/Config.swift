@@ -37,7 +37,7 @@ extension SCLM.Config {
             if context.wantsJSON {
                 context.printJSON(entry)
             } else {
-                context.print(entry.value ?? "")
+                context.print("\(entry.value ?? "")")
             }
         }
     }
@@ -46,7 +46,10 @@ extension SCLM.Config {
     public struct Set: Command {
         public static let configuration = CommandConfiguration(
             commandName: "set", abstract: "Store a setting in config.json.",
-            discussion: "Give '-' as the value to read it from stdin, so secrets stay out of the process list.",
+            discussion: """
+                Give '-' as the value to read it from stdin, so secrets stay out of the process list and the
+                shell history. Secret settings (auth.clientSecret, iot.secret, osam.password) accept only '-'.
+                """,
             arguments: [
                 ArgumentSpec("key", help: "The setting, e.g. auth.clientId."),
                 ArgumentSpec("value", help: "The new value, or '-' to read one line from stdin."),
@@ -58,6 +61,15 @@ extension SCLM.Config {
         public init(parsing arguments: ParsedArguments) throws {
             key = try ConfigEntry.key(named: arguments.positional(0, named: "key"))
             value = try arguments.positional(1, named: "value")
+        }
+
+        /// Refuses a secret given on the command line, where every user of the machine can read it
+        /// (`/proc/PID/cmdline`, `ps`) and the shell history keeps it; the value is not repeated in the message.
+        public func validate() throws {
+            guard key.isSecret, key.isStorable, value != "-" else { return }
+            throw ValidationError(
+                "\(key.name) is a secret and is not taken on the command line: give '-' and pipe the value on stdin, "
+                    + "e.g. printf '%s\\n' \"$SECRET\" | sclm config set \(key.name) -")
         }
 
         public func run(_ context: CommandContext) async throws {
@@ -136,7 +148,7 @@ struct ConfigEntry: Encodable, Equatable {
     }
 
     static func update(context: CommandContext, _ change: (inout Configuration) throws -> Void) throws {
-        try context.home.prepare()
+        try context.prepareHomeForWriting()
         var configuration = try context.configuration()
         try change(&configuration)
         try configuration.save(to: context.home.configPath)

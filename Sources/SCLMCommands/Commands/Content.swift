@@ -50,12 +50,12 @@ extension SCLM.Content {
             let path: String
             let installedRevision: Int64
             let revision: Int64
-            var text: String { path }
+            var text: TerminalText { "\(path)" }
         }
 
         public func run(_ context: CommandContext) async throws {
             let id = presentationId
-            let summary = try await SCLM.Content.summary(of: id, in: try context.store())
+            let summary = try await SCLM.Content.summary(of: id, in: try context.readingStore())
             let path = context.home.sourcesDirectory(clientId: summary.clientId, presentationId: id)
             guard let installed = summary.installedRevision, FileSystem.isDirectory(path) else {
                 throw SCLMError(
@@ -88,8 +88,8 @@ extension SCLM.Content {
             let name: String
             let deletedRevision: Int64?
             let path: String
-            var text: String {
-                let what = deletedRevision.map { "revision \($0) of " } ?? "nothing was installed for "
+            var text: TerminalText {
+                let what: TerminalText = deletedRevision.map { "revision \($0) of " } ?? "nothing was installed for "
                 return "Deleted \(what)\(name) (\(presentationId)); `sclm sync` installs it again."
             }
         }

@@ -90,7 +90,7 @@ extension SCLM {
             return password
         }
 
-        private func ask(_ prompt: String, echo: Bool, missing: String) throws -> String {
+        private func ask(_ prompt: TerminalText, echo: Bool, missing: String) throws -> String {
             guard TerminalPrompt.isAvailable else {
                 throw AuthError(.notConfigured, detail: "sclm login needs \(missing)")
             }
@@ -147,18 +147,18 @@ struct LoginStatus: CommandOutput, Equatable {
     }
 
     /// The `sclm whoami` form.
-    var text: String {
+    var text: TerminalText {
         let expiry = Timestamp.string(from: expiresAt)
         let validity =
             expired
             ? "expired at \(expiry)\(renewable ? " (renewed on the next request)" : " — run `sclm login`")"
             : "valid until \(expiry)"
         return TextTable.keyValues([
-            ("user", displayName),
-            ("id", subject ?? "unknown"),
+            ("user", "\(displayName)"),
+            ("id", "\(subject ?? "unknown")"),
             ("grant", grant == GrantType.password.rawValue ? "password" : "client credentials (service)"),
-            ("server", authURL.flatMap { URL(string: $0)?.hostDescription } ?? "unknown"),
-            ("access token", validity),
+            ("server", "\(authURL.flatMap { URL(string: $0)?.hostDescription } ?? "unknown")"),
+            ("access token", "\(validity)"),
         ])
     }
 

@@ -61,7 +61,7 @@ extension OsamTopicCommand {
             var text = outcome.response.rawValue
             if !outcome.subscribed.isEmpty { text += "; subscribed: " + outcome.subscribed.joined(separator: ", ") }
             if !outcome.unsubscribed.isEmpty { text += "; unsubscribed: " + outcome.unsubscribed.joined(separator: ", ") }
-            context.print(text)
+            context.print("\(text)")
         }
         if outcome.response == .error { throw ExitCode.failure }
     }

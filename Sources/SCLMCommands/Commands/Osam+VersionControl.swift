@@ -49,12 +49,12 @@ extension SCLM.Osam {
             if decision.result == .error { throw ExitCode(ErrorCategory.network.exitCode) }
         }
 
-        static func text(_ decision: VersionControlDecision) -> String {
+        static func text(_ decision: VersionControlDecision) -> TerminalText {
             guard let alert = decision.alert else {
                 return "\(decision.result.rawValue): \(decision.failure ?? decision.reason.explanation) (\(decision.reason.rawValue))"
             }
-            var lines = ["SHOW \(alert.mode.rawValue): \(alert.title)", "  \(alert.message)"]
-            lines.append("  buttons: [\(alert.ok)]" + (alert.cancel.map { " [\($0)]" } ?? ""))
+            var lines: [TerminalText] = ["SHOW \(alert.mode.rawValue): \(alert.title)", "  \(alert.message)"]
+            lines.append("  buttons: [\(alert.ok)]\(alert.cancel.map { " [\($0)]" } ?? "")")
             if let url = alert.url { lines.append("  OK opens: \(url)") }
             if let label = alert.checkboxLabel { lines.append("  checkbox: [ ] \(label)") }
             lines.append("Answer with: sclm osam version-control-answer --choice ok|\(alert.cancel == nil ? "" : "cancel|")dismiss")
@@ -101,7 +101,7 @@ extension SCLM.Osam {
             if context.wantsJSON {
                 context.printJSON(answer.jsonValue)
             } else {
-                context.print(answer.response.rawValue + (answer.openURL.map { ": open \($0)" } ?? ""))
+                context.print("\(answer.response.rawValue)\(answer.openURL.map { ": open \($0)" } ?? "")")
             }
         }
     }

@@ -23,7 +23,7 @@ extension SCLM {
 
         public func run(_ context: CommandContext) async throws {
             let id = presentationId
-            let details = try await context.store().read { db in try PresentationDetails.read(id, from: db) }
+            let details = try await context.readingStore().read { db in try PresentationDetails.read(id, from: db) }
             guard let details else {
                 throw SCLMError(
                     .notFound,
@@ -80,15 +80,15 @@ struct PresentationDetails: CommandOutput {
             findings: StoredFindings(records: try db.packageFindings(ofPresentation: id)))
     }
 
-    var text: String {
+    var text: TerminalText {
         let state = SyncState(name: syncState) ?? .metadataOnly
-        var lines = [
+        var lines: [TerminalText] = [
             "Presentation \(presentation.presentationId): \(presentation.name)",
             TextTable.keyValues([
                 ("client", "\(clientName ?? "?") (\(presentation.clientId))"),
                 ("revision", "\(presentation.revision) (installed: \(installedRevision.map(String.init) ?? "none"))"),
-                ("state", state.description + (presentation.skip ? ", skipped by the server" : "")),
-                ("updated", presentation.updatedDate ?? "unknown"),
+                ("state", "\(state.description)\(presentation.skip ? ", skipped by the server" : "")"),
+                ("updated", "\(presentation.updatedDate ?? "unknown")"),
                 ("visible", presentation.visibility ? "yes" : "no"),
                 (
                     "package",

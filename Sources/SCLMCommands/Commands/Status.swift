@@ -9,13 +9,14 @@ extension SCLM {
         public static let configuration = CommandConfiguration(
             commandName: "status",
             abstract: "Show the sclm home, database schema, stored counts and the last sync.",
-            discussion: "Creates the home and an empty database when they do not exist yet."
+            discussion:
+                "Creates the home and an empty database when they do not exist yet; reads a read-only home without changing it."
         )
 
         public init(parsing arguments: ParsedArguments) throws {}
 
         public func run(_ context: CommandContext) async throws {
-            let store = try context.store()
+            let store = try context.readingStore()
             context.emit(try await store.read { db in try StatusReport.read(from: db, home: context.home) })
         }
     }
@@ -89,9 +90,9 @@ struct StatusReport: CommandOutput, Equatable {
             lastSyncResult: try db.preference(scope: PreferenceKey.sclmScope, key: PreferenceKey.lastSyncResult))
     }
 
-    var text: String {
+    var text: TerminalText {
         TextTable.keyValues([
-            ("home", home),
+            ("home", "\(home)"),
             ("database", "\(database) (schema v\(schemaVersion))"),
             ("clients", "\(counts.clients)"),
             ("presentations", "\(counts.presentations) (\(counts.installed) installed, \(counts.updatesAvailable) updates available)"),

@@ -12,7 +12,7 @@ extension SCLM {
         public init(parsing arguments: ParsedArguments) throws {}
 
         public func run(_ context: CommandContext) async throws {
-            guard let token = try await DatabaseTokenStore(store: try context.store()).load() else {
+            guard let token = try await DatabaseTokenStore(store: try context.readingStore()).load() else {
                 throw AuthError(.notLoggedIn)
             }
             context.emit(LoginStatus(token: token, now: context.clock.now))
