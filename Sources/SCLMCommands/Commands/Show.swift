@@ -119,7 +119,7 @@ struct PresentationDetails: CommandOutput {
     }
 
     /// The "Package findings" section: the stored findings, or why there are none to show.
-    private var findingLines: [String] {
+    private var findingLines: [TerminalText] {
         let id = presentation.presentationId
         guard let revision = installedRevision else { return ["Package findings: none (nothing installed)."] }
         guard let records = findings.records else {

@@ -106,11 +106,11 @@ struct StatusReport: CommandOutput, Equatable {
     }
 
     /// `1 error, 2 warnings in 2 presentations (1 not recorded)`.
-    private var findingsText: String {
+    private var findingsText: TerminalText {
         let total = PackageFindingCounts(error: counts.findingErrors, warning: counts.findingWarnings)
         let flagged = counts.installedWithFindings
         let presentations = flagged == 1 ? "1 presentation" : "\(flagged) presentations"
-        var text = total.total == 0 ? "none" : "\(total.text()) in \(presentations)"
+        var text: TerminalText = total.total == 0 ? "none" : "\(total.text()) in \(presentations)"
         if counts.findingsUnknown > 0 {
             text += " (\(counts.findingsUnknown) installed before findings were recorded: unknown)"
         }
