@@ -2,14 +2,15 @@
 """Loopback HTTP fixture for SCLMHTTP transport tests: the cases dev-server/ does not cover.
 
 Routes: /json, /echo (request headers and body back as JSON), /gzip, /cookie (Set-Cookie),
-/redirect-ok, /redirect-ftp, /redirect-loop, /stall (headers and a few bytes, then silence),
-/status/503 (Retry-After), /big?bytes=N. Prints its base URL as the first stdout line; with
-`--tls CERT KEY` it speaks https with that certificate.
-Python 3 standard library only; binds 127.0.0.1.
+/redirect-ok, /redirect-ftp, /redirect-loop, /redirect?to=URL&status=N (a hostile hop to anywhere),
+/stall (headers and a few bytes, then silence), /status/503 (Retry-After), /big?bytes=N. Prints its
+base URL as the first stdout line; with `--tls CERT KEY` it speaks https with that certificate.
+Python 3 standard library only; binds 127.0.0.1, or `--bind ::1` for IPv6 loopback.
 """
 import argparse
 import gzip
 import json
+import socket
 import ssl
 import sys
 import time
@@ -62,6 +63,9 @@ class Handler(BaseHTTPRequestHandler):
             self.send(302, b"", [("Location", "/json")])
         elif url.path == "/redirect-ftp":
             self.send(302, b"", [("Location", "ftp://127.0.0.1:1/secret.zip?sig=abc")])
+        elif url.path == "/redirect":
+            status = int(query.get("status", ["302"])[0])
+            self.send(status, b"", [("Location", query["to"][0])])
         elif url.path == "/redirect-loop":
             self.send(302, b"", [("Location", "/redirect-loop")])
         elif url.path == "/stall":
@@ -82,8 +86,12 @@ class Handler(BaseHTTPRequestHandler):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--tls", nargs=2, metavar=("CERT", "KEY"))
+    parser.add_argument("--bind", default="127.0.0.1")
     args = parser.parse_args()
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server_class = ThreadingHTTPServer
+    if ":" in args.bind:
+        server_class = type("IPv6Server", (ThreadingHTTPServer,), {"address_family": socket.AF_INET6})
+    server = server_class((args.bind, 0), Handler)
     server.daemon_threads = True
     scheme = "http"
     if args.tls:
@@ -91,7 +99,8 @@ def main():
         context.load_cert_chain(*args.tls)
         server.socket = context.wrap_socket(server.socket, server_side=True)
         scheme = "https"
-    print(f"{scheme}://127.0.0.1:{server.server_address[1]}", flush=True)
+    host = f"[{args.bind}]" if ":" in args.bind else args.bind
+    print(f"{scheme}://{host}:{server.server_address[1]}", flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

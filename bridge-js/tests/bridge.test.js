@@ -4,6 +4,7 @@
 // not built; the HTTP and OSAM calls are checked when the bridge declares those modules.
 const test = require("node:test");
 const assert = require("node:assert/strict");
+const childProcess = require("child_process");
 const fs = require("fs");
 const http = require("http");
 const path = require("path");
@@ -46,6 +47,9 @@ if (binary.skip) {
   test("StoryCLM calls against sclm bridge", async (t) => {
     const home = installedHome(sclm);
     t.after(() => removeHome(home));
+    // The Http calls go to a test server on loopback, which content reaches only when it is listed.
+    const allow = childProcess.spawnSync(sclm, ["--home", home, "config", "set", "bridge.httpAllowedHosts", "127.0.0.1"], { encoding: "utf8" });
+    assert.equal(allow.status, 0, allow.stderr);
     const events = [];
     const clm = connect({ sclm, home, presentation: 101, timeout: 15000 });
     clm.on("*", (data, name) => events.push([name, data]));
@@ -187,6 +191,7 @@ if (binary.skip) {
       assert.equal(seen[1].body.toString("utf8"), "héllo");
       assert.equal(seen[2].body.toString("utf8"), "{\"a\":1}");
       await failsWith(clm.Http.Get("file:///etc/passwd"), 400);
+      await failsWith(clm.Http.Get(base.replace("127.0.0.1", "localhost") + "/a"), 403);
     });
 
     await t.test("OSAM calls are answered", { skip: declared.has("osam.versionControl") ? false : "this sclm bridge has no OSAM module yet" }, async () => {

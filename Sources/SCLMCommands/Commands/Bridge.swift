@@ -81,12 +81,13 @@ extension SCLM {
         }
 
         /// The HTTP module over its own libcurl transport (`http.*` timeouts and CA bundle; cookies in memory,
-        /// apart from the StoryCLM API's).
+        /// apart from the StoryCLM API's), which checks every hop and connection against `bridge.httpAllowedHosts`.
         private func httpModule(_ configuration: Configuration, context: CommandContext) throws -> HTTPModule {
-            let transport = CurlTransport(
-                configuration: try APIServices.transportConfiguration(configuration, cookieJarPath: nil),
-                logger: context.logger)
-            return HTTPModule(transport: transport, policy: HTTPModule.Policy(configuration: configuration))
+            let policy = try HTTPModule.Policy(configuration: configuration)
+            var transportConfiguration = try APIServices.transportConfiguration(configuration, cookieJarPath: nil)
+            transportConfiguration.networkRule = policy.rule
+            return HTTPModule(
+                transport: CurlTransport(configuration: transportConfiguration, logger: context.logger), policy: policy)
         }
 
         /// The OSAM module over the home's OSAM state and the `osam.*` settings.
