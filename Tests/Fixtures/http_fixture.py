@@ -83,28 +83,33 @@ class Handler(BaseHTTPRequestHandler):
             self.send(404, b'{"error":"not_found"}', [json_type])
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--tls", nargs=2, metavar=("CERT", "KEY"))
-    parser.add_argument("--bind", default="127.0.0.1")
-    args = parser.parse_args()
+def serve(handler, bind="127.0.0.1", tls=None):
+    """Serves `handler` on a free port of `bind` (with `tls` = (CERT, KEY), https) and prints the base URL."""
     server_class = ThreadingHTTPServer
-    if ":" in args.bind:
+    if ":" in bind:
         server_class = type("IPv6Server", (ThreadingHTTPServer,), {"address_family": socket.AF_INET6})
-    server = server_class((args.bind, 0), Handler)
+    server = server_class((bind, 0), handler)
     server.daemon_threads = True
     scheme = "http"
-    if args.tls:
+    if tls:
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-        context.load_cert_chain(*args.tls)
+        context.load_cert_chain(*tls)
         server.socket = context.wrap_socket(server.socket, server_side=True)
         scheme = "https"
-    host = f"[{args.bind}]" if ":" in args.bind else args.bind
+    host = f"[{bind}]" if ":" in bind else bind
     print(f"{scheme}://{host}:{server.server_address[1]}", flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:
         pass
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--tls", nargs=2, metavar=("CERT", "KEY"))
+    parser.add_argument("--bind", default="127.0.0.1")
+    args = parser.parse_args()
+    serve(Handler, args.bind, args.tls)
 
 
 if __name__ == "__main__":
