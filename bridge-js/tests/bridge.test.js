@@ -4,12 +4,11 @@
 // not built; the HTTP and OSAM calls are checked when the bridge declares those modules.
 const test = require("node:test");
 const assert = require("node:assert/strict");
-const childProcess = require("child_process");
 const fs = require("fs");
 const http = require("http");
 const path = require("path");
 const { connect, ErrorCodes } = require("../storyclm.js");
-const { installedHome, bridgeBinary, removeHome } = require("./home.js");
+const { installedHome, allowHosts, bridgeBinary, removeHome } = require("./home.js");
 
 const binary = bridgeBinary();
 
@@ -47,9 +46,7 @@ if (binary.skip) {
   test("StoryCLM calls against sclm bridge", async (t) => {
     const home = installedHome(sclm);
     t.after(() => removeHome(home));
-    // The Http calls go to a test server on loopback, which content reaches only when it is listed.
-    const allow = childProcess.spawnSync(sclm, ["--home", home, "config", "set", "bridge.httpAllowedHosts", "127.0.0.1"], { encoding: "utf8" });
-    assert.equal(allow.status, 0, allow.stderr);
+    allowHosts(sclm, home, "127.0.0.1");  // the Http calls go to a test server on loopback
     const events = [];
     const clm = connect({ sclm, home, presentation: 101, timeout: 15000 });
     clm.on("*", (data, name) => events.push([name, data]));

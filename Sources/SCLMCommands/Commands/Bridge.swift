@@ -23,6 +23,9 @@ extension SCLM {
                 built in. When stdin ends, running commands get 5 s to finish, then sclm exits 0 and the
                 session stays unfinished (the next run restores it).
 
+                HTTP commands reach public hosts only (no loopback, private, link-local or unspecified address,
+                on any redirect hop or behind any name) unless bridge.httpAllowedHosts lists what they may reach.
+
                 With bridge.flushInterval N (seconds) and StoryIoT configured (iot.*), completed sessions are
                 published every N seconds while the bridge runs, as by `sclm events flush`.
 
