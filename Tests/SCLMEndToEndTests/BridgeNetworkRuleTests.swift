@@ -40,15 +40,25 @@ import Testing
     }
 
     @Test func aRedirectCannotLeaveTheAllowlist() async throws {
-        let bridge = try await BridgeSession(settings: ["bridge.httpAllowedHosts": "127.0.0.1:\(hostile.url.port ?? 0)"])
+        // The attack as found: the listed address redirects to a name (and an IPv6 literal) of loopback.
+        let bridge = try await BridgeSession(settings: ["bridge.httpAllowedHosts": "127.0.0.1"])
         let servicePort = service.url.port ?? 0
         await expectRefused(bridge, "httpget", redirect(to: "http://localhost:\(servicePort)/echo"))
-        await expectRefused(bridge, "httpget", redirect(to: "http://127.0.0.1:\(servicePort)/echo"))
-        await expectRefused(bridge, "httpget", redirect(to: sixService.url.absoluteString + "/echo"))
-        await expectRefused(bridge, "httpget", redirect(to: "http://[::ffff:127.0.0.1]:\(servicePort)/echo"))
-        // The listed server itself still answers, also through a redirect that stays on it.
-        let allowed = await bridge.call("httpget", ["url": redirect(to: "/json")])
+        await expectRefused(bridge, "httppost", redirect(to: sixService.url.absoluteString + "/echo"))
+        // The listed address itself still answers, also through a redirect to another of its ports.
+        let allowed = await bridge.call("httpget", ["url": redirect(to: service.url.absoluteString + "/json")])
         #expect(allowed?["ErrorCode"] as? Int == 200, "\(allowed ?? [:])")
+        #expect(await bridge.process.finish() == 0)
+    }
+
+    @Test func aPortInTheAllowlistHoldsOnEveryHop() async throws {
+        let bridge = try await BridgeSession(settings: ["bridge.httpAllowedHosts": "127.0.0.1:\(hostile.url.port ?? 0), [::1]"])
+        let servicePort = service.url.port ?? 0
+        await expectRefused(bridge, "httpget", redirect(to: "http://127.0.0.1:\(servicePort)/echo"))
+        await expectRefused(bridge, "httpget", redirect(to: "http://[::ffff:127.0.0.1]:\(servicePort)/echo"))
+        await expectRefused(bridge, "httpget", redirect(to: "http://localhost:\(servicePort)/echo"))
+        let six = await bridge.call("httpget", ["url": redirect(to: sixService.url.absoluteString + "/json")])
+        #expect(six?["ErrorCode"] as? Int == 200, "\(six ?? [:])")
         #expect(await bridge.process.finish() == 0)
     }
 
