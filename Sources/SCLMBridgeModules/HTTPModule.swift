@@ -36,11 +36,8 @@ public struct HTTPModule: BridgeModule {
         public init(configuration: Configuration) throws {
             do {
                 self.init(rule: try NetworkRule(parsing: configuration.value(.bridgeHTTPAllowedHosts) ?? ""))
-            } catch {
-                throw SCLMError(
-                    .usage,
-                    "bridge.httpAllowedHosts: '\(error.entry.prefix(80))' is not a host name, *.domain, IP address or"
-                        + " CIDR range (each optionally with :PORT, an IPv6 address in brackets then)")
+            } catch let error as NetworkRule.ParseError {
+                throw SCLMError(.usage, "bridge.httpAllowedHosts: \(error)")
             }
         }
     }

@@ -235,6 +235,9 @@ final class CurlTransfer: @unchecked Sendable {
         guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return }
         let name = String(decoding: Self.trimmed(line[..<colon]), as: UTF8.self)
         let value = String(decoding: Self.trimmed(line[(colon + 1)...]), as: UTF8.self)
+        // libcurl hands over a bare CR inside a value as it came; such a field is dropped, so no header
+        // value built from a response (an ETag sent back as If-Range, say) can carry one into a request.
+        guard HTTPHeaders.isSafeValue(value) else { return }
         if HTTPHeaders.same(name, "Set-Cookie") { receivedCookies = true }
         headerFields.append(HTTPHeader(name: name, value: value))
     }

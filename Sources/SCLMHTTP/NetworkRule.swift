@@ -110,7 +110,7 @@ public struct NetworkRule: Sendable, Equatable, CustomStringConvertible {
     ///
     /// - Throws: ``NetworkRule/ParseError`` naming the first entry that is not a host name, `*.domain`,
     ///   IP address (IPv6 in brackets when a port follows) or CIDR range, or whose port is not 1–65535.
-    public init(parsing list: String) throws(ParseError) {
+    public init(parsing list: String) throws {
         let texts = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         var entries: [Entry] = []
         for text in texts {
@@ -121,9 +121,14 @@ public struct NetworkRule: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// An allowlist entry that could not be parsed.
-    public struct ParseError: Error, Sendable, Equatable {
+    public struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
         /// The entry as written.
         public let entry: String
+
+        public var description: String {
+            "'\(entry.prefix(80))' is not a host name, *.domain, IP address or CIDR range (each optionally with"
+                + " :PORT, an IPv6 address in brackets then)"
+        }
     }
 
     // MARK: - Decisions

@@ -3,6 +3,7 @@
 
 Routes: /json, /echo (request headers and body back as JSON), /gzip, /cookie (Set-Cookie),
 /redirect-ok, /redirect-ftp, /redirect-loop, /redirect?to=URL&status=N (a hostile hop to anywhere),
+/header-cr (an ETag holding a bare CR and a header line),
 /stall (headers and a few bytes, then silence), /status/503 (Retry-After), /big?bytes=N. Prints its
 base URL as the first stdout line; with `--tls CERT KEY` it speaks https with that certificate.
 Python 3 standard library only; binds 127.0.0.1, or `--bind ::1` for IPv6 loopback.
@@ -66,6 +67,8 @@ class Handler(BaseHTTPRequestHandler):
         elif url.path == "/redirect":
             status = int(query.get("status", ["302"])[0])
             self.send(status, b"", [("Location", query["to"][0])])
+        elif url.path == "/header-cr":
+            self.send(200, b"{}", [json_type, ("ETag", '"a\rX-Injected: 1"'), ("X-Fine", "yes")])
         elif url.path == "/redirect-loop":
             self.send(302, b"", [("Location", "/redirect-loop")])
         elif url.path == "/stall":

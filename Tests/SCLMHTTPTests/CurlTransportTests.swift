@@ -82,6 +82,13 @@ import Testing
         #expect(try await echo(HTTPRequest(url: url("/echo"), headers: ["X-Tab": "a\tb"]))["headers"]?["x-tab"] == "a\tb")
     }
 
+    @Test func dropsAReceivedHeaderWhoseValueHoldsABareCR() async throws {
+        let response = try await transport.send(HTTPRequest(url: url("/header-cr")))
+        #expect(response.status == 200)
+        #expect(response.headers["ETag"] == nil)
+        #expect(response.headers["X-Fine"] == "yes")
+    }
+
     @Test func refusesURLsThatAreNotHTTP() async throws {
         let error = try await #require(throws: HTTPError.self) {
             try await transport.send(HTTPRequest(url: URL(fileURLWithPath: "/etc/passwd")))
