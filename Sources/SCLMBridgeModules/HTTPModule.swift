@@ -95,7 +95,8 @@ public struct HTTPModule: BridgeModule {
         guard policy.rule.admission(for: url) != nil else { throw refusal(of: url.hostDescription) }
         var headers = HTTPHeaders()
         for (name, value) in parameters.headers ?? [:] {
-            guard HTTPHeaders.isToken(name), !value.value.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\t" }) else {
+            let hasControls = value.value.unicodeScalars.contains { $0.value < 0x20 && $0 != "\t" }
+            guard HTTPHeaders.isToken(name), !hasControls else {
                 throw BridgeError(.badRequest, "invalid header '\(name.prefix(40))': names are tokens, values have no line breaks or control characters")
             }
             headers.set(name: name, value: value.value)

@@ -136,7 +136,8 @@ final class CurlTransfer: @unchecked Sendable {
         // CR or LF in a value (a token from a hostile server, say) would add header lines of its own.
         for field in request.headers where !HTTPHeaders.isToken(field.name) || !HTTPHeaders.isSafeValue(field.value) {
             throw HTTPError(
-                .unsafeHeader, method: request.method, url: request.url, detail: "header \(field.name.debugDescription)")
+                .unsafeHeader, method: request.method, url: request.url,
+                detail: "header \(field.name.debugDescription)")
         }
         var lines = request.headers.map { "\($0.name): \($0.value)" }
         if request.body != nil { lines.append("Expect:") }  // no 100-continue round trip

@@ -115,7 +115,8 @@ public final class CurlTransport: HTTPTransport {
         var redirects = 0
         while true {
             let admission = try Self.admission(for: hop, by: rule)
-            let completion = try await engine.perform(CurlTransfer(hop, admission: admission, configuration: configuration))
+            let transfer = try CurlTransfer(hop, admission: admission, configuration: configuration)
+            let completion = try await engine.perform(transfer)
             guard let location = completion.redirectURL, HTTPRequest.redirectStatuses.contains(completion.status) else {
                 return completion
             }

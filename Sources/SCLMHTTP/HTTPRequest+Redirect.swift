@@ -21,7 +21,9 @@ extension HTTPRequest {
         }
         if !Self.sameOrigin(url, location) {
             next.headers = HTTPHeaders(
-                next.headers.fields.filter { !HTTPHeaders.same($0.name, "Authorization") && !HTTPHeaders.same($0.name, "Cookie") })
+                next.headers.fields.filter {
+                    !HTTPHeaders.same($0.name, "Authorization") && !HTTPHeaders.same($0.name, "Cookie")
+                })
         }
         return next
     }
@@ -30,7 +32,9 @@ extension HTTPRequest {
     private static func sameOrigin(_ lhs: URL, _ rhs: URL) -> Bool {
         func origin(_ url: URL) -> (String, String, Int) {
             let scheme = url.scheme?.lowercased() ?? ""
-            return (scheme, url.host(percentEncoded: false)?.lowercased() ?? "", url.port ?? (scheme == "https" ? 443 : 80))
+            return (
+                scheme, url.host(percentEncoded: false)?.lowercased() ?? "", url.port ?? (scheme == "https" ? 443 : 80)
+            )
         }
         return origin(lhs) == origin(rhs)
     }

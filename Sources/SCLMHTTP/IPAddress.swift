@@ -83,7 +83,8 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
         let written = bytes.withUnsafeBytes { buffer in
             inet_ntop(isIPv4 ? AF_INET : AF_INET6, buffer.baseAddress, &text, socklen_t(text.count))
         }
-        return written == nil ? "?" : String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return written == nil
+            ? "?" : String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
 

@@ -92,7 +92,8 @@ public struct NetworkRule: Sendable, Equatable, CustomStringConvertible {
             switch requirement {
             case .anyAddress: true
             case .publicAddress: address.isPublic
-            case .publicOrListedAddress: address.isPublic || entries.contains { $0.matches(address: address, port: port) }
+            case .publicOrListedAddress:
+                address.isPublic || entries.contains { $0.matches(address: address, port: port) }
             }
         }
     }
@@ -135,7 +136,9 @@ public struct NetworkRule: Sendable, Equatable, CustomStringConvertible {
 
     /// Whether a hop to `url` may start, and if so what its connections must satisfy; `nil` refuses it.
     public func admission(for url: URL) -> Admission? {
-        guard let host = url.host(percentEncoded: false).map(NetworkRule.normalizedHost), !host.isEmpty else { return nil }
+        guard let host = url.host(percentEncoded: false).map(NetworkRule.normalizedHost), !host.isEmpty else {
+            return nil
+        }
         let port = url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80)
         guard let entries else {
             if let address = IPAddress(host), !address.isPublic { return nil }

@@ -53,7 +53,8 @@ import Testing
     @Test func aRenewalThatAnswersAMalformedTokenStoresNothingAndSendsNothing() async throws {
         let transport = FakeTransport { request in
             isTokenRequest(request)
-                ? .json(#"{"access_token":"a2\r\nX-Injected: 1","expires_in":3600}"#, to: request) : .json("[]", to: request)
+                ? .json(#"{"access_token":"a2\r\nX-Injected: 1","expires_in":3600}"#, to: request)
+                : .json("[]", to: request)
         }
         let stale = token("a1", issued: Date().addingTimeInterval(-3590))
         let store = MemoryTokenStore(stale)

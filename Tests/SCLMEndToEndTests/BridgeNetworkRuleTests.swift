@@ -52,7 +52,9 @@ import Testing
     }
 
     @Test func aPortInTheAllowlistHoldsOnEveryHop() async throws {
-        let bridge = try await BridgeSession(settings: ["bridge.httpAllowedHosts": "127.0.0.1:\(hostile.url.port ?? 0), [::1]"])
+        let bridge = try await BridgeSession(settings: [
+            "bridge.httpAllowedHosts": "127.0.0.1:\(hostile.url.port ?? 0), [::1]"
+        ])
         let servicePort = service.url.port ?? 0
         await expectRefused(bridge, "httpget", redirect(to: "http://127.0.0.1:\(servicePort)/echo"))
         await expectRefused(bridge, "httpget", redirect(to: "http://[::ffff:127.0.0.1]:\(servicePort)/echo"))
@@ -79,7 +81,9 @@ import Testing
         let folder = TemporaryDirectory()
         let home = folder.appending("home")
         try InstalledPresentationFixture().install(in: Home(root: home))
-        #expect(try ProcessRunner.sclm(["config", "set", "bridge.httpAllowedHosts", "127.0.0.1/40"], home: home).status == 0)
+        #expect(
+            try ProcessRunner.sclm(["config", "set", "bridge.httpAllowedHosts", "127.0.0.1/40"], home: home).status == 0
+        )
         let result = try ProcessRunner.sclm(["bridge", "--presentation", "10"], home: home)
         #expect(result.status == 64, "\(result)")
         #expect(result.stderr.contains("bridge.httpAllowedHosts: '127.0.0.1/40'"))

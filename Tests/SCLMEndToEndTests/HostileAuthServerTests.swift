@@ -27,9 +27,12 @@ import Testing
         #expect(!server.log.lowercased().contains("x-injected"), "\(server.log)", sourceLocation: sourceLocation)
     }
 
-    private func expectMalformedTokenFailure(_ result: ProcessResult, sourceLocation: SourceLocation = #_sourceLocation) {
+    private func expectMalformedTokenFailure(_ result: ProcessResult, sourceLocation: SourceLocation = #_sourceLocation)
+    {
         #expect(result.status == 69, "\(result)", sourceLocation: sourceLocation)
-        #expect(result.stderr.contains("the auth server sent a malformed token"), "\(result)", sourceLocation: sourceLocation)
+        #expect(
+            result.stderr.contains("the auth server sent a malformed token"), "\(result)",
+            sourceLocation: sourceLocation)
         #expect(!result.stderr.contains("evil"), sourceLocation: sourceLocation)
     }
 
@@ -45,7 +48,8 @@ import Testing
     }
 
     @Test func aRefreshWithAMalformedTokenFailsAndKeepsTheOldLogin() async throws {
-        let login = try await sclm(["login", "--username", "u", "--password-stdin"], attack: "on-refresh", stdin: "pw\n")
+        let login = try await sclm(
+            ["login", "--username", "u", "--password-stdin"], attack: "on-refresh", stdin: "pw\n")
         #expect(login.status == 0, "\(login)")
         try await Task.sleep(for: .milliseconds(1200))  // the token lives 1 s: the next request renews it
         let sync = try await sclm(["sync", "--metadata-only"], attack: "on-refresh")

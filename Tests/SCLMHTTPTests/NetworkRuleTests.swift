@@ -34,20 +34,28 @@ import Testing
     }
 
     @Test(arguments: [
-        Classification(address: "127.0.0.1", isPublic: false), Classification(address: "127.255.255.254", isPublic: false),
-        Classification(address: "10.0.0.0", isPublic: false), Classification(address: "10.255.255.255", isPublic: false),
-        Classification(address: "172.15.255.255", isPublic: true), Classification(address: "172.16.0.0", isPublic: false),
-        Classification(address: "172.31.255.255", isPublic: false), Classification(address: "172.32.0.0", isPublic: true),
-        Classification(address: "192.167.255.255", isPublic: true), Classification(address: "192.168.0.1", isPublic: false),
-        Classification(address: "169.254.169.254", isPublic: false), Classification(address: "169.255.0.1", isPublic: true),
+        Classification(address: "127.0.0.1", isPublic: false),
+        Classification(address: "127.255.255.254", isPublic: false),
+        Classification(address: "10.0.0.0", isPublic: false),
+        Classification(address: "10.255.255.255", isPublic: false),
+        Classification(address: "172.15.255.255", isPublic: true),
+        Classification(address: "172.16.0.0", isPublic: false),
+        Classification(address: "172.31.255.255", isPublic: false),
+        Classification(address: "172.32.0.0", isPublic: true),
+        Classification(address: "192.167.255.255", isPublic: true),
+        Classification(address: "192.168.0.1", isPublic: false),
+        Classification(address: "169.254.169.254", isPublic: false),
+        Classification(address: "169.255.0.1", isPublic: true),
         Classification(address: "0.0.0.0", isPublic: false), Classification(address: "8.8.8.8", isPublic: true),
         Classification(address: "::", isPublic: false), Classification(address: "::1", isPublic: false),
         Classification(address: "::2", isPublic: true), Classification(address: "fc00::1", isPublic: false),
         Classification(address: "fdff:ffff::1", isPublic: false), Classification(address: "fe00::1", isPublic: true),
         Classification(address: "fe80::1", isPublic: false), Classification(address: "febf::1", isPublic: false),
         Classification(address: "fec0::1", isPublic: true), Classification(address: "2001:db8::1", isPublic: true),
-        Classification(address: "::ffff:127.0.0.1", isPublic: false), Classification(address: "::ffff:192.168.1.1", isPublic: false),
-        Classification(address: "::ffff:0.0.0.0", isPublic: false), Classification(address: "::ffff:8.8.8.8", isPublic: true),
+        Classification(address: "::ffff:127.0.0.1", isPublic: false),
+        Classification(address: "::ffff:192.168.1.1", isPublic: false),
+        Classification(address: "::ffff:0.0.0.0", isPublic: false),
+        Classification(address: "::ffff:8.8.8.8", isPublic: true),
     ])
     func loopbackPrivateLinkLocalAndUnspecifiedAreNotPublic(_ example: Classification) throws {
         #expect(try #require(IPAddress(example.address)).isPublic == example.isPublic)
@@ -75,7 +83,10 @@ import Testing
         #expect(IPRange("::1/128")?.contains(try #require(IPAddress("::1"))) == true)
     }
 
-    @Test(arguments: ["10.0.0.0/33", "10.0.0.0/-1", "10.0.0.0/", "10.0.0.0/8x", "10.0.0.0/+8", "::/129", "::ffff:10.0.0.0/95", "10.0.0/8", "x/8"])
+    @Test(arguments: [
+        "10.0.0.0/33", "10.0.0.0/-1", "10.0.0.0/", "10.0.0.0/8x", "10.0.0.0/+8", "::/129", "::ffff:10.0.0.0/95",
+        "10.0.0/8", "x/8",
+    ])
     func malformedRangesAreRefused(_ text: String) {
         #expect(IPRange(text) == nil)
     }
@@ -129,7 +140,8 @@ import Testing
     @Test func anEmptyListIsThePrivateNetworkRule() throws {
         #expect(try NetworkRule(parsing: "") == .publicOnly)
         #expect(try NetworkRule(parsing: " , ,") == .publicOnly)
-        #expect(try NetworkRule(parsing: "a.example, [::1]:80, 10.0.0.0/8").description == "a.example,[::1]:80,10.0.0.0/8")
+        #expect(
+            try NetworkRule(parsing: "a.example, [::1]:80, 10.0.0.0/8").description == "a.example,[::1]:80,10.0.0.0/8")
     }
 
     // MARK: - Decisions

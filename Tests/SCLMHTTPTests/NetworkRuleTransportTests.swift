@@ -32,7 +32,9 @@ import Testing
     /// `path` on the hostile server redirecting (with `status`) to `target`.
     private func redirect(to target: String, status: Int = 302) -> URL {
         var components = URLComponents(string: hostile.url.absoluteString + "/redirect")
-        components?.queryItems = [URLQueryItem(name: "to", value: target), URLQueryItem(name: "status", value: "\(status)")]
+        components?.queryItems = [
+            URLQueryItem(name: "to", value: target), URLQueryItem(name: "status", value: "\(status)"),
+        ]
         return components?.url ?? hostile.url
     }
 
@@ -54,8 +56,10 @@ import Testing
     }
 
     @Test func aRedirectToAnotherAddressFamilyIsRefused() async throws {
-        _ = try await refusal(try transport("127.0.0.1"), HTTPRequest(url: redirect(to: sixService.url.absoluteString + "/echo")))
-        _ = try await refusal(try transport("127.0.0.1"), HTTPRequest(url: redirect(to: "http://[::ffff:127.0.0.2]:\(sixPort)/")))
+        _ = try await refusal(
+            try transport("127.0.0.1"), HTTPRequest(url: redirect(to: sixService.url.absoluteString + "/echo")))
+        _ = try await refusal(
+            try transport("127.0.0.1"), HTTPRequest(url: redirect(to: "http://[::ffff:127.0.0.2]:\(sixPort)/")))
         let sixOnly = try transport("[::1]")
         #expect(try await sixOnly.send(HTTPRequest(url: link(sixService.url.absoluteString + "/json"))).status == 200)
         var components = URLComponents(string: sixService.url.absoluteString + "/redirect")
@@ -92,7 +96,9 @@ import Testing
         #expect(echoed["body"]?.stringValue == "")
         #expect(echoed["headers"]?["authorization"] == nil)
         #expect(echoed["headers"]?["x-deck"]?.stringValue == "cardiora")
-        let put = HTTPRequest(.put, url: redirect(to: "/echo", status: 307), headers: ["Authorization": "Bearer SAME"], body: Data("x".utf8))
+        let put = HTTPRequest(
+            .put, url: redirect(to: "/echo", status: 307), headers: ["Authorization": "Bearer SAME"],
+            body: Data("x".utf8))
         let kept = try JSONValue.parse(try await transport.send(put).body)
         #expect(kept["method"]?.stringValue == "PUT")
         #expect(kept["body"]?.stringValue == "x")
