@@ -134,12 +134,19 @@ public struct NetworkRule: Sendable, Equatable, CustomStringConvertible {
 
     // MARK: - Decisions
 
-    /// Whether a hop to `url` may start, and if so what its connections must satisfy; `nil` refuses it.
+    /// Whether a hop to `url` may start, and if so what its connections must satisfy; `nil` refuses it
+    /// (also a URL libcurl cannot parse).
+    ///
+    /// The host and port are libcurl's reading of the URL, the one it connects by.
     public func admission(for url: URL) -> Admission? {
-        guard let host = url.host(percentEncoded: false).map(NetworkRule.normalizedHost), !host.isEmpty else {
-            return nil
-        }
-        let port = url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80)
+        CurlURL.authority(of: url).flatMap { admission(forHost: $0.host, port: $0.port) }
+    }
+
+    /// Whether a hop to `host` (a name or an IP literal, IPv6 with or without brackets) on `port` may
+    /// start, and if so what its connections must satisfy; `nil` refuses it.
+    public func admission(forHost host: String, port: Int) -> Admission? {
+        let host = NetworkRule.normalizedHost(host)
+        guard !host.isEmpty else { return nil }
         guard let entries else {
             if let address = IPAddress(host), !address.isPublic { return nil }
             return Admission(requirement: .publicAddress, entries: [])

@@ -164,6 +164,16 @@ import Testing
         #expect(admission(.publicOnly, "https://93.184.216.34/") != nil)
     }
 
+    /// The hop is judged on libcurl's reading of the URL, which turns numeric IPv4 forms into the address
+    /// it would connect to; what libcurl cannot parse is refused.
+    @Test(arguments: [
+        "http://127.1/", "http://0x7f.0.0.1/", "http://2130706433/", "http://0177.0.0.1/", "http://127.0.0.1./",
+        "http://[0:0:0:0:0:0:0:1]/", "http://[::FFFF:127.0.0.1]/", "http://LOCALHOST:8080@127.0.0.1/",
+    ])
+    func numericAndUnusualSpellingsOfLoopbackAreRefusedWithoutAList(_ url: String) {
+        #expect(admission(.publicOnly, url) == nil)
+    }
+
     @Test func aListedAddressDoesNotAdmitANameLeadingThere() throws {
         let rule = try NetworkRule(parsing: "127.0.0.1")
         let hop = try #require(admission(rule, "http://127.0.0.1:5000/redir"))
