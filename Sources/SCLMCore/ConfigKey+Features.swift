@@ -15,10 +15,13 @@ extension ConfigKey {
     public static let bridgeAddress = ConfigKey(
         "bridge.address", help: "Address the bridge reports to content and stores with sessions.")
 
-    /// Hosts content may call through the bridge's HTTP commands (comma-separated, `*.domain` allowed).
+    /// Where content may send the bridge's HTTP commands (comma-separated names, `*.domain`, IP addresses and
+    /// CIDR ranges, each optionally with a port); unset, public hosts only.
     public static let bridgeHTTPAllowedHosts = ConfigKey(
         "bridge.httpAllowedHosts",
-        help: "Hosts content may call with httpget/httppost/httpput/httpdelete (comma-separated, *.domain allowed; unset: any).")
+        help:
+            "Where content may send httpget/httppost/httpput/httpdelete: host names, *.domain, IP addresses ([::1]) and"
+            + " CIDR ranges, each optionally :PORT (comma-separated; unset: public hosts only, no loopback or private addresses).")
 
     static let extensionKeys: [ConfigKey] = [
         appName, appVersion, bridgeLatitude, bridgeLongitude, bridgeAddress, bridgeHTTPAllowedHosts,

@@ -8,7 +8,8 @@ import SCLMCore
 /// - a connect timeout and a stall detector instead of a total timeout (requests may add one);
 /// - compressed API responses accepted; `User-Agent: sclm/<version>`;
 /// - libcurl's proxy environment variables (`https_proxy`, `no_proxy`, …) honoured;
-/// - one cookie store for all requests, persisted in ``Configuration/cookieJarPath`` with mode 0600.
+/// - one cookie store for all requests, persisted in ``Configuration/cookieJarPath`` with mode 0600;
+/// - with a ``Configuration/networkRule``, every hop and every connection checked against it.
 ///
 /// Transfers run on one dedicated thread (``CurlEngine``); any number of tasks may call at once.
 ///
@@ -31,11 +32,16 @@ public final class CurlTransport: HTTPTransport {
         public var stallTimeout: Duration
         /// The most redirects followed.
         public var maxRedirects: Int
+        /// Where requests may go; `nil` (sclm's own API and blob transfers) goes anywhere. With a rule,
+        /// redirects are followed hop by hop, each hop admitted by the rule before it starts, and each
+        /// address libcurl connects to (a proxy's too) checked as the rule's admission says.
+        public var networkRule: NetworkRule?
 
         /// Creates a configuration; the defaults suit both API calls and large downloads.
         public init(
             userAgent: String = SCLMVersion.userAgent, caBundlePath: String? = nil, cookieJarPath: String? = nil,
-            connectTimeout: Duration = .seconds(30), stallTimeout: Duration = .seconds(30), maxRedirects: Int = 5
+            connectTimeout: Duration = .seconds(30), stallTimeout: Duration = .seconds(30), maxRedirects: Int = 5,
+            networkRule: NetworkRule? = nil
         ) {
             self.userAgent = userAgent
             self.caBundlePath = caBundlePath
@@ -43,6 +49,7 @@ public final class CurlTransport: HTTPTransport {
             self.connectTimeout = connectTimeout
             self.stallTimeout = stallTimeout
             self.maxRedirects = maxRedirects
+            self.networkRule = networkRule
         }
     }
 
@@ -64,7 +71,10 @@ public final class CurlTransport: HTTPTransport {
         try Task.checkCancellation()
         let started = ContinuousClock.now
         let completion = try await logged(request, started: started) {
-            try await engine.perform(CurlTransfer(request, configuration: configuration))
+            guard let rule = configuration.networkRule else {
+                return try await engine.perform(CurlTransfer(request, configuration: configuration))
+            }
+            return try await performHopByHop(request, rule: rule)
         }
         logger?.debug(
             "\(request.summary) → \(completion.status), \(completion.body.count) bytes in \(Self.elapsed(since: started))"
@@ -84,7 +94,10 @@ public final class CurlTransport: HTTPTransport {
         let file = try DownloadFile(request)
         let started = ContinuousClock.now
         let completion = try await logged(http, started: started) {
-            try await engine.perform(CurlTransfer(http, file: file, progress: progress, configuration: configuration))
+            // Under a rule a redirect is not followed, so it fails like any status but 200, 206 and 416.
+            let admission = try configuration.networkRule.map { try Self.admission(for: http, by: $0) }
+            return try await engine.perform(
+                CurlTransfer(http, file: file, progress: progress, admission: admission, configuration: configuration))
         }
         let outcome = file.outcome ?? .complete
         logger?.debug(
@@ -93,6 +106,39 @@ public final class CurlTransport: HTTPTransport {
         return DownloadResult(
             outcome: outcome, status: completion.status, headers: completion.headers, fileBytes: file.size,
             receivedBytes: file.received)
+    }
+
+    /// Follows redirects one hop at a time, so that each hop passes `rule` before it starts (libcurl 7.88
+    /// has no callback before it follows a redirect itself).
+    private func performHopByHop(_ request: HTTPRequest, rule: NetworkRule) async throws -> CurlTransfer.Completion {
+        var hop = request
+        var redirects = 0
+        while true {
+            let admission = try Self.admission(for: hop, by: rule)
+            let transfer = try CurlTransfer(hop, admission: admission, configuration: configuration)
+            let completion = try await engine.perform(transfer)
+            guard let location = completion.redirectURL, HTTPRequest.redirectStatuses.contains(completion.status) else {
+                return completion
+            }
+            guard redirects < configuration.maxRedirects else {
+                throw HTTPError(.tooManyRedirects, method: request.method, url: request.url)
+            }
+            redirects += 1
+            logger?.debug("\(hop.summary) → \(completion.status), redirected to \(location.redactedDescription)")
+            hop = hop.redirected(to: location, status: completion.status)
+        }
+    }
+
+    /// What `rule` lets `request`'s hop connect to.
+    ///
+    /// - Throws: ``HTTPError`` (`.destinationRefused`) when the rule refuses the hop itself.
+    private static func admission(for request: HTTPRequest, by rule: NetworkRule) throws -> NetworkRule.Admission {
+        guard let admission = rule.admission(for: request.url) else {
+            throw HTTPError(
+                .destinationRefused, method: request.method, url: request.url,
+                detail: "\(request.url.hostDescription) is not allowed")
+        }
+        return admission
     }
 
     private func logged<T>(_ request: HTTPRequest, started: ContinuousClock.Instant, _ body: () async throws -> T)

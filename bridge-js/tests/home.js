@@ -64,6 +64,15 @@ function installedHome(sclm, decks = DECKS) {
   return home;
 }
 
+/**
+ * Lets content in `home` send HTTP commands to `hosts` (`bridge.httpAllowedHosts`): by default the bridge
+ * reaches public hosts only, and the tests' servers are on loopback.
+ */
+function allowHosts(sclm, home, hosts) {
+  const set = childProcess.spawnSync(sclm, ["--home", home, "config", "set", "bridge.httpAllowedHosts", hosts], { encoding: "utf8" });
+  if (set.status !== 0) { throw new Error(`sclm config set bridge.httpAllowedHosts failed: ${set.stderr || set.error}`); }
+}
+
 /** The sclm executable to test: $SCLM_BIN, else this checkout's debug or release build; null when none is built. */
 function builtSclm() {
   const candidates = [process.env.SCLM_BIN, path.join(REPO, ".build", "debug", "sclm"), path.join(REPO, ".build", "release", "sclm")];
@@ -90,4 +99,4 @@ function removeHome(home) {
   fs.rmSync(home, { recursive: true, force: true });
 }
 
-module.exports = { DECKS, installedHome, builtSclm, bridgeBinary, removeHome };
+module.exports = { DECKS, installedHome, allowHosts, builtSclm, bridgeBinary, removeHome };

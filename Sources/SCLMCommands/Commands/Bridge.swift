@@ -23,6 +23,9 @@ extension SCLM {
                 built in. When stdin ends, running commands get 5 s to finish, then sclm exits 0 and the
                 session stays unfinished (the next run restores it).
 
+                HTTP commands reach public hosts only (no loopback, private, link-local or unspecified address,
+                on any redirect hop or behind any name) unless bridge.httpAllowedHosts lists what they may reach.
+
                 With bridge.flushInterval N (seconds) and StoryIoT configured (iot.*), completed sessions are
                 published every N seconds while the bridge runs, as by `sclm events flush`.
 
@@ -84,12 +87,13 @@ extension SCLM {
         }
 
         /// The HTTP module over its own libcurl transport (`http.*` timeouts and CA bundle; cookies in memory,
-        /// apart from the StoryCLM API's).
+        /// apart from the StoryCLM API's), which checks every hop and connection against `bridge.httpAllowedHosts`.
         private func httpModule(_ configuration: Configuration, context: CommandContext) throws -> HTTPModule {
-            let transport = CurlTransport(
-                configuration: try APIServices.transportConfiguration(configuration, cookieJarPath: nil),
-                logger: context.logger)
-            return HTTPModule(transport: transport, policy: HTTPModule.Policy(configuration: configuration))
+            let policy = try HTTPModule.Policy(configuration: configuration)
+            var transportConfiguration = try APIServices.transportConfiguration(configuration, cookieJarPath: nil)
+            transportConfiguration.networkRule = policy.rule
+            return HTTPModule(
+                transport: CurlTransport(configuration: transportConfiguration, logger: context.logger), policy: policy)
         }
 
         /// The OSAM module over the home's OSAM state and the `osam.*` settings.
