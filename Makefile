@@ -3,7 +3,7 @@
 
 SWIFT_WARNINGS := -Xswiftc -warnings-as-errors
 
-.PHONY: deps build release test test-swift test-js test-dev-server demo bench clean
+.PHONY: deps build release samples test test-swift test-js test-dev-server demo bench clean
 
 deps:
 	@scripts/ensure-deps.sh
@@ -14,7 +14,14 @@ build: deps
 release: deps
 	swift build -c release --product sclm $(SWIFT_WARNINGS)
 
-test: deps test-swift test-js test-dev-server
+# The demo decks, complete: sample-content/ keeps each file once (a deck's own files; js/deck.js in
+# sample-content/shared/, js/storyclm.js in bridge-js/) and this assembles self-contained decks into
+# .build/sample-content/, which the dev-server serves and the tests read. Fast and idempotent; the
+# dev-server and the test helpers run the same script themselves, so `swift test` alone works too.
+samples:
+	@python3 sample-content/tools/assemble.py
+
+test: deps samples test-swift test-js test-dev-server
 
 test-swift:
 	swift build --build-tests $(SWIFT_WARNINGS)
@@ -26,7 +33,7 @@ test-js:
 test-dev-server:
 	@if [ -d dev-server/tests ]; then python3 -m unittest discover -s dev-server/tests -t dev-server -v; fi
 
-demo: release
+demo: release samples
 	@scripts/demo.sh
 
 bench: deps

@@ -3,8 +3,8 @@ import PackageDescription
 
 /// sclm — a StoryContent-compatible content-sync manager for Linux.
 ///
-/// The target graph follows DESIGN §2: system-library targets at the bottom, domain libraries in the
-/// middle, the command tree on top and a one-file executable. Lower targets never import higher ones.
+/// The target graph (ARCHITECTURE.md, "The floors"): system-library targets at the bottom, domain libraries
+/// in the middle, the command tree on top and a one-file executable. Lower targets never import higher ones.
 let package = Package(
     name: "sclm",
     platforms: [.macOS(.v14)],

@@ -248,10 +248,10 @@ import Testing
         #expect(lines.dropLast().joined().contains("\"rule\":\"BUDGET-RATIO\""))
     }
 
-    /// Every deck in `sample-content/` (a folder with an index.html) and its zip validate with no findings,
-    /// warnings included.
+    /// Every assembled sample deck (a folder with an index.html) and its zip validate with no findings,
+    /// warnings included: each package is self-contained.
     @Test func everySampleContentDeckValidatesClean() throws {
-        let root = ProcessRunner.packageRoot + "/sample-content"
+        let root = try SampleContent.assembledPath
         let decks = try FileManager.default.contentsOfDirectory(atPath: root).sorted().filter {
             FileManager.default.fileExists(atPath: root + "/" + $0 + "/index.html")
         }

@@ -1,5 +1,6 @@
 /*
- * Deck behaviour shared by every slide of the sample presentations (the same file in each deck).
+ * Deck behaviour shared by every slide of the sample presentations: the one source of js/deck.js,
+ * added to each deck that lists it by sample-content/tools/assemble.py.
  *
  * Navigation goes through the StoryCLM bridge (js/storyclm.js, loaded before this file): arrow keys,
  * swipes along the slide's clm-swipe-next / clm-swipe-previous meta tags and the slide links call
