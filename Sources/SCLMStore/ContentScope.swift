@@ -3,7 +3,7 @@
 /// sessions that user recorded.
 ///
 /// The bridge builds one scope from the presentation it starts with and reads presentations, sessions and
-/// custom events only through the queries that take it (``Database/presentationRow(id:in:)``,
+/// custom events only through the queries that take it (``Database/storedPresentation(id:in:)``,
 /// ``Database/installedPresentations(in:)``, ``Database/sessions(in:)``, ``Database/session(id:in:)``,
 /// ``Database/customEvents(sessionId:presentationId:in:)``), so content of one client never sees another
 /// client's data, whichever command it uses.

@@ -1,9 +1,17 @@
 /// The reads content may make through the bridge, each limited to a ``ContentScope``.
 extension Database {
+    /// The presentation `presentationId` with its local state, if it exists and (with a scope) belongs to the
+    /// scope's client.
+    ///
+    /// - Throws: ``StoreError``.
+    public func storedPresentation(id presentationId: Int64, in scope: ContentScope?) throws -> StoredPresentation? {
+        try presentationRow(id: presentationId, in: scope).map(StoredPresentation.init(row:))
+    }
+
     /// The `presentations` row of `presentationId`, if it exists and (with a scope) belongs to its client.
     ///
     /// - Throws: ``StoreError``.
-    public func presentationRow(id presentationId: Int64, in scope: ContentScope?) throws -> Row? {
+    package func presentationRow(id presentationId: Int64, in scope: ContentScope?) throws -> Row? {
         guard let scope else { return try fetchOne("SELECT * FROM presentations WHERE presentationId = ?", [presentationId]) }
         let visible = scope.presentationCondition("presentationId")
         return try fetchOne(
@@ -53,7 +61,8 @@ extension Database {
             "SELECT key, value FROM custom_events WHERE sessionId = ? AND presentationId = ? ORDER BY created, rowid",
             [sessionId, presentationId])
         {
-            if let key = row.string("key") { values[key] = row.string("value") ?? "" }
+            let columns = ColumnReader(row, table: "custom_events")
+            values[try columns.text("key")] = try columns.text("value")
         }
         return values
     }

@@ -31,7 +31,8 @@ extension Database {
     public func preferences(scope: String) throws -> [String: String] {
         var result: [String: String] = [:]
         for row in try fetchAll("SELECT key, value FROM preferences WHERE scope = ?", [scope]) {
-            if let key = row.string("key") { result[key] = row.string("value") }
+            let columns = ColumnReader(row, table: "preferences")
+            result[try columns.text("key")] = try columns.text("value")
         }
         return result
     }

@@ -68,16 +68,13 @@ struct StatusReport: CommandOutput, Equatable {
 
     static func read(from db: Database, home: Home) throws -> StatusReport {
         var counts = Counts()
-        counts.clients = try db.fetchCount("SELECT count(*) FROM clients")
-        counts.presentations = try db.fetchCount("SELECT count(*) FROM presentations")
-        counts.installed = try db.fetchCount("SELECT count(*) FROM presentations WHERE installedRevision IS NOT NULL")
-        counts.updatesAvailable = try db.fetchCount(
-            "SELECT count(*) FROM presentations WHERE syncState = ?", [SyncState.updateAvailable.rawValue])
-        counts.slides = try db.fetchCount("SELECT count(*) FROM slides")
-        counts.mediaFiles = try db.fetchCount("SELECT count(*) FROM media_files")
-        counts.sessions = try db.fetchCount("SELECT count(*) FROM sessions")
-        counts.unfinishedSessions = try db.fetchCount(
-            "SELECT count(*) FROM sessions WHERE state IN \(SessionRecord.State.unfinishedSQL)")
+        let catalog = try db.catalogCounts()
+        (counts.clients, counts.presentations, counts.installed) =
+            (catalog.clients, catalog.presentations, catalog.installed)
+        (counts.updatesAvailable, counts.slides, counts.mediaFiles) =
+            (catalog.updatesAvailable, catalog.slides, catalog.mediaFiles)
+        let sessions = try db.sessionCounts()
+        (counts.sessions, counts.unfinishedSessions) = (sessions.sessions, sessions.unfinished)
         counts.pendingEvents = try Outbox.summary(in: db).unpublished
         let findings = try db.packageFindingCounts().values
         counts.installedWithFindings = findings.count { $0.total > 0 }
