@@ -3,7 +3,7 @@
 
 SWIFT_WARNINGS := -Xswiftc -warnings-as-errors
 
-.PHONY: deps build release test test-swift test-js test-dev-server demo bench clean
+.PHONY: deps build release test lint-sql test-swift test-js test-dev-server demo bench clean
 
 deps:
 	@scripts/ensure-deps.sh
@@ -14,7 +14,11 @@ build: deps
 release: deps
 	swift build -c release --product sclm $(SWIFT_WARNINGS)
 
-test: deps test-swift test-js test-dev-server
+test: deps lint-sql test-swift test-js test-dev-server
+
+# SQL only in the files that own the tables (ARCHITECTURE.md, "Tables and their owners").
+lint-sql:
+	@scripts/lint-sql.sh
 
 test-swift:
 	swift build --build-tests $(SWIFT_WARNINGS)

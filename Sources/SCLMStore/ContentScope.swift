@@ -26,16 +26,4 @@ public struct ContentScope: Sendable, Equatable {
         self.clientId = clientId
         self.sessionOwners = sessionOwners
     }
-
-    /// The SQL condition that `column` (a presentation id) names a presentation of the client, and its argument.
-    func presentationCondition(_ column: String) -> (sql: String, arguments: [any DatabaseValueConvertible]) {
-        ("\(column) IN (SELECT presentationId FROM presentations WHERE clientId = ?)", [clientId])
-    }
-
-    /// The SQL condition that the `sessions` row `alias` is visible, and its arguments.
-    func sessionCondition(_ alias: String) -> (sql: String, arguments: [any DatabaseValueConvertible]) {
-        let presentation = presentationCondition("\(alias).presentationId")
-        guard case .user(let userId) = sessionOwners else { return presentation }
-        return (presentation.sql + " AND \(alias).userId IS ?", presentation.arguments + [userId])
-    }
 }

@@ -67,3 +67,18 @@ extension Database {
         return values
     }
 }
+
+/// The SQL conditions a ``ContentScope`` adds to the queries it limits.
+extension ContentScope {
+    /// The SQL condition that `column` (a presentation id) names a presentation of the client, and its argument.
+    func presentationCondition(_ column: String) -> (sql: String, arguments: [any DatabaseValueConvertible]) {
+        ("\(column) IN (SELECT presentationId FROM presentations WHERE clientId = ?)", [clientId])
+    }
+
+    /// The SQL condition that the `sessions` row `alias` is visible, and its arguments.
+    func sessionCondition(_ alias: String) -> (sql: String, arguments: [any DatabaseValueConvertible]) {
+        let presentation = presentationCondition("\(alias).presentationId")
+        guard case .user(let userId) = sessionOwners else { return presentation }
+        return (presentation.sql + " AND \(alias).userId IS ?", presentation.arguments + [userId])
+    }
+}
