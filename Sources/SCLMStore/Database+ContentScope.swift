@@ -8,7 +8,8 @@ extension Database {
         try presentationRow(id: presentationId, in: scope).map(StoredPresentation.init(row:))
     }
 
-    /// The `presentations` row of `presentationId`, if it exists and (with a scope) belongs to its client.
+    /// The `presentations` row of `presentationId`, if it exists and (with a scope) belongs to its client. Package
+    /// access: other modules read the decoded ``storedPresentation(id:in:)``.
     ///
     /// - Throws: ``StoreError``.
     package func presentationRow(id presentationId: Int64, in scope: ContentScope?) throws -> Row? {

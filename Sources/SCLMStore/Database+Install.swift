@@ -1,5 +1,3 @@
-
-
 /// The content phase's writes to `presentations` and `media_files` (the install record): each is one statement
 /// or one transaction, so a crash leaves either the old record or the new one.
 extension Database {

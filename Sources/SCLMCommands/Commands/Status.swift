@@ -67,14 +67,11 @@ struct StatusReport: CommandOutput, Equatable {
     }
 
     static func read(from db: Database, home: Home) throws -> StatusReport {
-        var counts = Counts()
-        let catalog = try db.catalogCounts()
-        (counts.clients, counts.presentations, counts.installed) =
-            (catalog.clients, catalog.presentations, catalog.installed)
-        (counts.updatesAvailable, counts.slides, counts.mediaFiles) =
-            (catalog.updatesAvailable, catalog.slides, catalog.mediaFiles)
-        let sessions = try db.sessionCounts()
-        (counts.sessions, counts.unfinishedSessions) = (sessions.sessions, sessions.unfinished)
+        let (catalog, sessions) = (try db.catalogCounts(), try db.sessionCounts())
+        var counts = Counts(
+            clients: catalog.clients, presentations: catalog.presentations, installed: catalog.installed,
+            updatesAvailable: catalog.updatesAvailable, slides: catalog.slides, mediaFiles: catalog.mediaFiles,
+            sessions: sessions.sessions, unfinishedSessions: sessions.unfinished)
         counts.pendingEvents = try Outbox.summary(in: db).unpublished
         let findings = try db.packageFindingCounts().values
         counts.installedWithFindings = findings.count { $0.total > 0 }
