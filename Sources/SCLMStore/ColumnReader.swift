@@ -123,3 +123,14 @@ public struct ColumnReader: Sendable {
         StoreError(code: .decoding, message: "column \(table).\(column) \(problem)")
     }
 }
+
+extension Database {
+    /// The text in `column` of the first row of a query on `table`, or `nil` when there is no row.
+    ///
+    /// - Throws: ``StoreError``, (`.decoding`) when the column is missing, `NULL` or not text.
+    func fetchText(
+        _ sql: String, _ arguments: [any DatabaseValueConvertible], column: String, table: String
+    ) throws -> String? {
+        try fetchOne(sql, arguments).map { try ColumnReader($0, table: table).text(column) }
+    }
+}

@@ -69,9 +69,7 @@ extension Database {
     ///
     /// - Throws: ``StoreError``.
     public func clientName(id: Int64) throws -> String? {
-        try fetchOne("SELECT name FROM clients WHERE clientId = ?", [id]).map {
-            try ColumnReader($0, table: ClientRecord.table).text("name")
-        }
+        try fetchText("SELECT name FROM clients WHERE clientId = ?", [id], column: "name", table: ClientRecord.table)
     }
 
     /// How many clients, presentations (installed, with updates), slides and media files are stored.

@@ -62,7 +62,7 @@ extension Database {
             "SELECT key, value FROM custom_events WHERE sessionId = ? AND presentationId = ? ORDER BY created, rowid",
             [sessionId, presentationId])
         {
-            let columns = ColumnReader(row, table: "custom_events")
+            let columns = ColumnReader(row, table: AnalyticsTable.customEvents.name)
             values[try columns.text("key")] = try columns.text("value")
         }
         return values

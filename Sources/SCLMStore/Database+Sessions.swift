@@ -160,9 +160,9 @@ extension Database {
     ///
     /// - Throws: ``StoreError``.
     public func customEventValue(sessionId: String, presentationId: Int64, key: String) throws -> String? {
-        try fetchScalar(
+        try fetchText(
             "SELECT value FROM custom_events WHERE sessionId = ? AND presentationId = ? AND key = ?",
-            [sessionId, presentationId, key], as: String.self)
+            [sessionId, presentationId, key], column: "value", table: AnalyticsTable.customEvents.name)
     }
 
     /// Removes `key` from a session and presentation; returns whether it was set.

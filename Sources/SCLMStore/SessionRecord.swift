@@ -75,7 +75,7 @@ public struct SessionRecord: Sendable, Equatable {
     ///
     /// - Throws: ``StoreError`` (`.decoding`) naming a missing or mistyped column.
     init(row: Row) throws {
-        let columns = ColumnReader(row, table: "sessions")
+        let columns = ColumnReader(row, table: AnalyticsTable.sessions.name)
         sessionId = try columns.text("sessionId")
         presentationId = try columns.int64("presentationId")
         userId = try columns.optionalText("userId")
@@ -138,7 +138,7 @@ public struct SlideActionRecord: Sendable, Equatable {
     ///
     /// - Throws: ``StoreError`` (`.decoding`) naming a missing or mistyped column.
     init(row: Row) throws {
-        let columns = ColumnReader(row, table: "session_actions")
+        let columns = ColumnReader(row, table: AnalyticsTable.slideViews.name)
         id = try columns.text("id")
         sessionId = try columns.text("sessionId")
         presentationId = try columns.int64("presentationId")
