@@ -11,7 +11,11 @@ extension Database {
     /// The next unsynchronized, released rows of `table` after `rowid`, oldest first.
     ///
     /// - Parameters:
+    ///   - table: the analytics table to read.
+    ///   - rowid: the paging cursor: only rows with a larger rowid.
+    ///   - limit: at most this many rows.
     ///   - includeParked: also return parked rows.
+    /// - Returns: the rows, by rowid.
     /// - Throws: ``StoreError``.
     public func pendingAnalyticsRows(
         of table: AnalyticsTable, after rowid: Int64, limit: Int, includeParked: Bool

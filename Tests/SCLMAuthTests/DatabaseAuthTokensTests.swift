@@ -18,7 +18,8 @@ import Testing
         let tokens = DatabaseTokenStore(store: store)
         try await tokens.save(Self.token)
         #expect(try await tokens.load() == Self.token)
-        #expect(try store.readNow { db in try db.fetchCount("SELECT count(*) FROM users WHERE userId = 'user-42'") } == 1)
+        #expect(
+            try store.readNow { db in try db.fetchCount("SELECT count(*) FROM users WHERE userId = 'user-42'") } == 1)
         try await tokens.clear()
         #expect(try await tokens.load() == nil)
     }
