@@ -3,7 +3,7 @@
 
 SWIFT_WARNINGS := -Xswiftc -warnings-as-errors
 
-.PHONY: deps build release samples test test-swift test-js test-dev-server demo bench clean
+.PHONY: deps build release samples test lint-sql test-swift test-js test-dev-server demo bench clean
 
 deps:
 	@scripts/ensure-deps.sh
@@ -21,7 +21,11 @@ release: deps
 samples:
 	@python3 sample-content/tools/assemble.py
 
-test: deps samples test-swift test-js test-dev-server
+test: deps samples lint-sql test-swift test-js test-dev-server
+
+# SQL only in the files that own the tables (ARCHITECTURE.md, "Tables and their owners").
+lint-sql:
+	@scripts/lint-sql.sh
 
 test-swift:
 	swift build --build-tests $(SWIFT_WARNINGS)

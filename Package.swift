@@ -31,7 +31,9 @@ let package = Package(
         .target(name: "SCLMBridge", dependencies: ["SCLMCore"]),
         .target(
             name: "SCLMBridgeModules",
-            dependencies: ["SCLMBridge", "SCLMStore", "SCLMHTTP", "SCLMCore", "SCLMPolicy", "SCLMOSAM", "SCLMArchive"]),
+            dependencies: [
+                "SCLMBridge", "SCLMStore", "SCLMHTTP", "SCLMCore", "SCLMPolicy", "SCLMOSAM", "SCLMArchive", "SCLMAuth",
+            ]),
         .target(
             name: "SCLMCommands",
             dependencies: [

@@ -1,4 +1,5 @@
 import Foundation
+import SCLMAuth
 import SCLMBridge
 import SCLMCore
 import SCLMStore
@@ -53,7 +54,7 @@ public struct HostEnvironment: Sendable, Equatable {
         osRelease: String = "/etc/os-release"
     ) throws -> HostEnvironment {
         let release = SystemFacts.osRelease(path: osRelease)
-        let login = try db.fetchOne("SELECT subject, userName, grantType FROM auth_tokens WHERE id = 1")
+        let login = try db.authToken()
         let machine = SystemFacts.machine
         let kernel = SystemFacts.kernelRelease
         let language = processEnvironment["LC_ALL"].flatMap { $0.isEmpty ? nil : $0 } ?? processEnvironment["LANG"] ?? ""
@@ -65,8 +66,7 @@ public struct HostEnvironment: Sendable, Equatable {
             os: "Linux", osVersion: release["VERSION_ID"] ?? kernel,
             device: [release["PRETTY_NAME"] ?? release["NAME"] ?? "Linux", machine].filter { !$0.isEmpty }
                 .joined(separator: " "),
-            userId: login?.string("subject"), userName: login?.string("userName"),
-            isPasswordLogin: login?.string("grantType") == "password",
+            userId: login?.subject, userName: login?.userName, isPasswordLogin: login?.grant == .password,
             latitude: configuration.value(.bridgeLatitude) ?? "", longitude: configuration.value(.bridgeLongitude) ?? "",
             address: configuration.value(.bridgeAddress) ?? "")
     }

@@ -3,7 +3,7 @@
 /// sessions that user recorded.
 ///
 /// The bridge builds one scope from the presentation it starts with and reads presentations, sessions and
-/// custom events only through the queries that take it (``Database/presentationRow(id:in:)``,
+/// custom events only through the queries that take it (``Database/storedPresentation(id:in:)``,
 /// ``Database/installedPresentations(in:)``, ``Database/sessions(in:)``, ``Database/session(id:in:)``,
 /// ``Database/customEvents(sessionId:presentationId:in:)``), so content of one client never sees another
 /// client's data, whichever command it uses.
@@ -25,17 +25,5 @@ public struct ContentScope: Sendable, Equatable {
     public init(clientId: Int64, sessionOwners: SessionOwners) {
         self.clientId = clientId
         self.sessionOwners = sessionOwners
-    }
-
-    /// The SQL condition that `column` (a presentation id) names a presentation of the client, and its argument.
-    func presentationCondition(_ column: String) -> (sql: String, arguments: [any DatabaseValueConvertible]) {
-        ("\(column) IN (SELECT presentationId FROM presentations WHERE clientId = ?)", [clientId])
-    }
-
-    /// The SQL condition that the `sessions` row `alias` is visible, and its arguments.
-    func sessionCondition(_ alias: String) -> (sql: String, arguments: [any DatabaseValueConvertible]) {
-        let presentation = presentationCondition("\(alias).presentationId")
-        guard case .user(let userId) = sessionOwners else { return presentation }
-        return (presentation.sql + " AND \(alias).userId IS ?", presentation.arguments + [userId])
     }
 }

@@ -1,9 +1,18 @@
 /// The reads content may make through the bridge, each limited to a ``ContentScope``.
 extension Database {
-    /// The `presentations` row of `presentationId`, if it exists and (with a scope) belongs to its client.
+    /// The presentation `presentationId` with its local state, if it exists and (with a scope) belongs to the
+    /// scope's client.
     ///
     /// - Throws: ``StoreError``.
-    public func presentationRow(id presentationId: Int64, in scope: ContentScope?) throws -> Row? {
+    public func storedPresentation(id presentationId: Int64, in scope: ContentScope?) throws -> StoredPresentation? {
+        try presentationRow(id: presentationId, in: scope).map(StoredPresentation.init(row:))
+    }
+
+    /// The `presentations` row of `presentationId`, if it exists and (with a scope) belongs to its client. Package
+    /// access: other modules read the decoded ``storedPresentation(id:in:)``.
+    ///
+    /// - Throws: ``StoreError``.
+    package func presentationRow(id presentationId: Int64, in scope: ContentScope?) throws -> Row? {
         guard let scope else { return try fetchOne("SELECT * FROM presentations WHERE presentationId = ?", [presentationId]) }
         let visible = scope.presentationCondition("presentationId")
         return try fetchOne(
@@ -53,8 +62,24 @@ extension Database {
             "SELECT key, value FROM custom_events WHERE sessionId = ? AND presentationId = ? ORDER BY created, rowid",
             [sessionId, presentationId])
         {
-            if let key = row.string("key") { values[key] = row.string("value") ?? "" }
+            let columns = ColumnReader(row, table: AnalyticsTable.customEvents.name)
+            values[try columns.text("key")] = try columns.text("value")
         }
         return values
+    }
+}
+
+/// The SQL conditions a ``ContentScope`` adds to the queries it limits.
+extension ContentScope {
+    /// The SQL condition that `column` (a presentation id) names a presentation of the client, and its argument.
+    func presentationCondition(_ column: String) -> (sql: String, arguments: [any DatabaseValueConvertible]) {
+        ("\(column) IN (SELECT presentationId FROM presentations WHERE clientId = ?)", [clientId])
+    }
+
+    /// The SQL condition that the `sessions` row `alias` is visible, and its arguments.
+    func sessionCondition(_ alias: String) -> (sql: String, arguments: [any DatabaseValueConvertible]) {
+        let presentation = presentationCondition("\(alias).presentationId")
+        guard case .user(let userId) = sessionOwners else { return presentation }
+        return (presentation.sql + " AND \(alias).userId IS ?", presentation.arguments + [userId])
     }
 }

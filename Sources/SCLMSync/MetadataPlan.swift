@@ -134,12 +134,3 @@ public struct MetadataPlan: Sendable, Equatable {
         return plan
     }
 }
-
-extension SyncState {
-    /// The state of a presentation after its metadata was stored: installed content is current or has an
-    /// update; otherwise it is ready to download, unless the server says to skip it.
-    public static func afterMetadata(revision: Int64, installedRevision: Int64?, skip: Bool) -> SyncState {
-        if let installedRevision { return installedRevision == revision ? .installed : .updateAvailable }
-        return skip ? .metadataOnly : .readyToDownload
-    }
-}

@@ -17,12 +17,9 @@ import Testing
     static func stored(_ id: Int64, client: Int64, revision: Int64, skip: Bool = false, installed: Int64? = nil)
         -> PresentationSummary
     {
-        let row = Row(columns: [
-            ("presentationId", .integer(id)), ("clientId", .integer(client)), ("revision", .integer(revision)),
-            ("skip", .integer(skip ? 1 : 0)), ("installedRevision", installed.map(DatabaseValue.integer) ?? .null),
-            ("syncState", .integer(installed == nil ? 1 : 5)),
-        ])
-        return PresentationSummary(row: row)
+        PresentationSummary(
+            presentationId: id, clientId: client, revision: revision, installedRevision: installed,
+            syncState: installed == nil ? .readyToDownload : .installed, skip: skip)
     }
 
     @Test func fetchesNewAndChangedPresentationsOnly() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import SCLMAnalytics
 import SCLMCore
+import SCLMStore
 
 extension SCLM {
     /// `sclm events`: the analytics outbox (sessions, slide views, custom events) and its delivery to StoryIoT.

@@ -62,8 +62,7 @@ struct PresentationDetails: CommandOutput {
             return nil
         }
         presentation.rawData = nil
-        let client = try db.fetchScalar(
-            "SELECT name FROM clients WHERE clientId = ?", [presentation.clientId], as: String.self)
+        let client = try db.clientName(id: presentation.clientId)
         let slides = try db.slides(ofPresentation: id).map { slide in
             Slide(
                 slideId: slide.slideId, name: slide.name, revision: slide.revision, swipeNext: slide.swipeNext,

@@ -67,17 +67,11 @@ struct StatusReport: CommandOutput, Equatable {
     }
 
     static func read(from db: Database, home: Home) throws -> StatusReport {
-        var counts = Counts()
-        counts.clients = try db.fetchCount("SELECT count(*) FROM clients")
-        counts.presentations = try db.fetchCount("SELECT count(*) FROM presentations")
-        counts.installed = try db.fetchCount("SELECT count(*) FROM presentations WHERE installedRevision IS NOT NULL")
-        counts.updatesAvailable = try db.fetchCount(
-            "SELECT count(*) FROM presentations WHERE syncState = ?", [SyncState.updateAvailable.rawValue])
-        counts.slides = try db.fetchCount("SELECT count(*) FROM slides")
-        counts.mediaFiles = try db.fetchCount("SELECT count(*) FROM media_files")
-        counts.sessions = try db.fetchCount("SELECT count(*) FROM sessions")
-        counts.unfinishedSessions = try db.fetchCount(
-            "SELECT count(*) FROM sessions WHERE state IN \(SessionRecord.State.unfinishedSQL)")
+        let (catalog, sessions) = (try db.catalogCounts(), try db.sessionCounts())
+        var counts = Counts(
+            clients: catalog.clients, presentations: catalog.presentations, installed: catalog.installed,
+            updatesAvailable: catalog.updatesAvailable, slides: catalog.slides, mediaFiles: catalog.mediaFiles,
+            sessions: sessions.sessions, unfinishedSessions: sessions.unfinished)
         counts.pendingEvents = try Outbox.summary(in: db).unpublished
         let findings = try db.packageFindingCounts().values
         counts.installedWithFindings = findings.count { $0.total > 0 }

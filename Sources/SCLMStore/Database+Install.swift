@@ -1,7 +1,5 @@
-import SCLMStore
-
-/// The content phase's writes: each is one statement or one transaction, so a crash leaves either the
-/// old record or the new one.
+/// The content phase's writes to `presentations` and `media_files` (the install record): each is one statement
+/// or one transaction, so a crash leaves either the old record or the new one.
 extension Database {
     /// Records that `revision` of a presentation is installed, with its media files and its package
     /// findings, after the new folder was swapped in: `installedRevision`, `installedAt`, no `syncError`,
@@ -74,8 +72,8 @@ extension Database {
     public func mediaFileOwners() throws -> [Int64: (presentationId: Int64, revision: Int64)] {
         var owners: [Int64: (presentationId: Int64, revision: Int64)] = [:]
         for row in try fetchAll("SELECT mediaFileId, presentationId, revision FROM media_files") {
-            guard let id = row.int("mediaFileId"), let owner = row.int("presentationId") else { continue }
-            owners[id] = (owner, row.int("revision") ?? -1)
+            let columns = ColumnReader(row, table: MediaFileRecord.table)
+            owners[try columns.int64("mediaFileId")] = (try columns.int64("presentationId"), try columns.int64("revision"))
         }
         return owners
     }
