@@ -73,7 +73,8 @@ struct BlobDownloader: Sendable {
             case .fetch(let current, let offset, let validator):
                 do {
                     let result = try await transfer(current, to: partPath, from: offset, ifRange: validator, progress)
-                    event = .transferred(result.outcome, fileBytes: result.fileBytes, receivedBytes: result.receivedBytes)
+                    event = .transferred(
+                        result.outcome, fileBytes: result.fileBytes, receivedBytes: result.receivedBytes)
                 } catch let error as HTTPError {
                     cause = error
                     event = .transferFailed(status: error.status, budgetExceeded: error.code == .budgetExceeded)

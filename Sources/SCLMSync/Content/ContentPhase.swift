@@ -222,10 +222,11 @@ struct ContentPhase: Sendable {
         let folder = staging + "/mediafiles"
         for media in job.mediaFiles {
             let subject = "media file \(media.mediaFileId) of presentation \(id)"
-            let destination: String
-            switch MediaFileStep.decide(fileName: media.fileName, fileSize: media.fileSize, existing: { name in
+            let step = MediaFileStep.decide(fileName: media.fileName, fileSize: media.fileSize) { name in
                 Self.existing(at: folder + "/" + name)
-            }) {
+            }
+            let destination: String
+            switch step {
             case .keep: continue
             case .refuse(let detail): throw SyncError(.badPackage, subject: subject, detail: detail)
             case .download(let name): destination = folder + "/" + name
