@@ -43,6 +43,11 @@ import Testing
         .transferred(outcome, fileBytes: bytes, receivedBytes: received)
     }
 
+    /// A case where the first fetch, with `part` on disk, starts at byte 0.
+    static func startsOver(_ name: String, _ part: Part) -> Case {
+        Case(name: name, steps: [Step(event: .linked(link), part: part, expected: fetch(0))])
+    }
+
     static let cases: [Case] = [
         Case(
             name: "a fresh download fetches from byte 0 and is done at the announced size",
@@ -70,31 +75,15 @@ import Testing
                 Step(event: .linked(link), part: part(400), expected: fetch(400)),
                 Step(event: done(.resumed, 1000, received: 600), part: part(1000), expected: .done),
             ], received: 600),
-        Case(
-            name: "a part without a record starts over",
-            steps: [Step(event: .linked(link), part: part(400, record: nil), expected: fetch(0))]),
-        Case(
-            name: "a part of another blob starts over",
-            steps: [
-                Step(
-                    event: .linked(link),
-                    part: part(400, record: ResumeRecord(blobId: "x", fileSize: 1000, entityTag: tag)),
-                    expected: fetch(0))
-            ]),
-        Case(
-            name: "a part recorded with another size starts over",
-            steps: [
-                Step(
-                    event: .linked(link),
-                    part: part(400, record: ResumeRecord(blobId: "b", fileSize: 999, entityTag: tag)),
-                    expected: fetch(0))
-            ]),
-        Case(
-            name: "an empty part starts over",
-            steps: [Step(event: .linked(link), part: part(0), expected: fetch(0))]),
-        Case(
-            name: "a part longer than the blob starts over",
-            steps: [Step(event: .linked(link), part: part(1200, record: record), expected: fetch(0))]),
+        startsOver("a part without a record starts over", part(400, record: nil)),
+        startsOver(
+            "a part of another blob starts over",
+            part(400, record: ResumeRecord(blobId: "x", fileSize: 1000, entityTag: tag))),
+        startsOver(
+            "a part recorded with another size starts over",
+            part(400, record: ResumeRecord(blobId: "b", fileSize: 999, entityTag: tag))),
+        startsOver("an empty part starts over", part(0)),
+        startsOver("a part longer than the blob starts over", part(1200)),
         Case(
             name: "200 instead of 206 rewrites the part and is done at the announced size",
             steps: [
