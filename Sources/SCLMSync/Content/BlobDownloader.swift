@@ -62,7 +62,7 @@ struct BlobDownloader: Sendable {
     ) async throws -> Int64 {
         var machine = DownloadStateMachine()
         var action = DownloadStateMachine.start
-        /// The last failure, for the retry policy, the log and the final error.
+        // The last failure, for the retry policy, the log and the final error.
         var cause: (any Error)?
         while true {
             let event: DownloadStateMachine.Event
@@ -71,17 +71,8 @@ struct BlobDownloader: Sendable {
                 if let cause { logger?.debug("\(subject): \(Self.summary(of: cause)); fetching a fresh download link") }
                 event = .linked(try await link())
             case .fetch(let current, let offset, let validator):
-                do {
-                    let result = try await transfer(current, to: partPath, from: offset, ifRange: validator, progress)
-                    event = .transferred(
-                        result.outcome, fileBytes: result.fileBytes, receivedBytes: result.receivedBytes)
-                } catch let error as HTTPError {
-                    cause = error
-                    event = .transferFailed(status: error.status, budgetExceeded: error.code == .budgetExceeded)
-                } catch let error as SCLMError {
-                    cause = error
-                    event = .writeFailed(outOfSpace: FileSystem.isOutOfSpace(error.systemError))
-                }
+                (event, cause) = try await fetch(
+                    current, into: partPath, from: offset, ifRange: validator, progress, cause)
             case .restart:
                 PackageCache.removePart(partPath)
                 event = .partRemoved
@@ -95,6 +86,25 @@ struct BlobDownloader: Sendable {
                 throw Self.error(failure, subject: subject, cause: cause)
             }
             action = machine.handle(event, part: Self.inspect(partPath))
+        }
+    }
+
+    /// One transfer, as the machine's event, with the failure that ended it (else `cause` unchanged).
+    ///
+    /// - Throws: `CancellationError` and any error that is neither an HTTP nor a storage failure.
+    private func fetch(
+        _ link: BlobLink, into partPath: String, from offset: Int64, ifRange validator: String?,
+        _ progress: @escaping @Sendable (DownloadProgress, BlobLink) -> Void, _ cause: (any Error)?
+    ) async throws -> (DownloadStateMachine.Event, (any Error)?) {
+        do {
+            let result = try await transfer(link, to: partPath, from: offset, ifRange: validator, progress)
+            return (
+                .transferred(result.outcome, fileBytes: result.fileBytes, receivedBytes: result.receivedBytes), cause
+            )
+        } catch let error as HTTPError {
+            return (.transferFailed(status: error.status, budgetExceeded: error.code == .budgetExceeded), error)
+        } catch let error as SCLMError {
+            return (.writeFailed(outOfSpace: FileSystem.isOutOfSpace(error.systemError)), error)
         }
     }
 
