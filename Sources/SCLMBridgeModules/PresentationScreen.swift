@@ -10,7 +10,9 @@ import SCLMStore
 ///
 /// ``PresentationHost`` executes it for every host (the stdio bridge, a player): it reads what the rules
 /// need from the database, writes the effects in one transaction, then keeps the new screen and emits the
-/// events. Nothing here does I/O; ids and the time come in ``Context``.
+/// events. Ids and the time come in ``Context``; the only look outside the values is
+/// ``InstalledPresentation/hasSlide(_:)``, which checks the package folder for a slide the metadata does not
+/// list (content installed without slide metadata).
 ///
 /// Sessions follow StoryContent: a session opens with its presentation (an unfinished one of the user is
 /// restored), each slide left is logged with its duration, showing another presentation leaves the first

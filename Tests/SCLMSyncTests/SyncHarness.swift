@@ -194,11 +194,16 @@ final class SyncHarness: Sendable {
         return answer
     }
 
-    /// Lets the transport's closures reach the harness they belong to without a retain cycle.
+    /// Lets the transport's closures reach the harness they belong to without a retain cycle (which would
+    /// keep the temporary folder on disk).
     private final class Box: Sendable {
-        private let value = Mutex<SyncHarness?>(nil)
-        var harness: SyncHarness? { value.withLock { $0 } }
-        func set(_ harness: SyncHarness) { value.withLock { $0 = harness } }
+        private struct Weak {
+            weak var harness: SyncHarness?
+        }
+
+        private let value = Mutex(Weak())
+        var harness: SyncHarness? { value.withLock { $0.harness } }
+        func set(_ harness: SyncHarness) { value.withLock { $0.harness = harness } }
     }
 }
 
