@@ -146,6 +146,15 @@ import Testing
         #expect(harness.transport.downloadRequests.isEmpty)
     }
 
+    @Test func aMediaFileWithoutAValidSizeFailsThePresentationAndKeepsThePackage() async throws {
+        harness.announced.withLock { $0.media = 0 }
+        let report = try await sync()
+        #expect(report.content?.failures.map(\.presentationId) == [101])
+        try expectNotInstalled(error: "media file 118 of presentation 101")
+        #expect(harness.transport.downloadRequests.map { $0.request.url.path() } == ["/pkg"])
+        #expect(harness.cacheFiles() == ["101_rev4.zip"], "the package waits for the next run")
+    }
+
     @Test func aBodyLongerThanAnnouncedIsStoppedAndDiscarded() async throws {
         harness.announced.withLock { $0.package = 1500 }
         let report = try await sync()
