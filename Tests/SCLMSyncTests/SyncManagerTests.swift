@@ -233,6 +233,36 @@ import Testing
     }
 }
 
+extension SyncManagerTests {
+    @Test func theSyncAfterACancelledDownloadResumesIt() async throws {
+        let trap = arm(.download) {}
+        let manager = harness.manager()
+        let task = Task { try await manager.sync(SyncOptions()) }
+        await trap.reached()
+        task.cancel()
+        _ = try? await task.value
+        let report = try await sync()
+        try expectInstalled()
+        #expect(
+            harness.transport.downloadRequests.filter { $0.request.url.path() == "/pkg" }.map(\.resumeOffset) == [
+                0, 900,
+            ])
+        #expect(
+            report.content?.installed.first?.downloadedBytes
+                == Int64(SyncHarness.package.count - 900 + SyncHarness.media.count))
+    }
+
+    @Test func aPresentationLockedByAnotherSyncIsReportedBusyAndLeftAlone() async throws {
+        let lock = try #require(try PresentationLock.acquire(101, in: harness.home))
+        defer { lock.release() }
+        let report = try await sync()
+        #expect(report.content?.busy == [101])
+        #expect(report.isSuccess)
+        #expect(harness.transport.downloadRequests.isEmpty)
+        try expectNotInstalled(error: nil)
+    }
+}
+
 /// The sync task, for a fake to cancel from inside it (a cancel that comes before the task is set waits
 /// for it).
 final class TaskHandle: Sendable {
