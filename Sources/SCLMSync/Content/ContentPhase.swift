@@ -12,7 +12,7 @@ import SCLMStore
     import Darwin
 #endif
 
-/// The content phase of a sync (DESIGN §5): download, verify and install the planned presentations, at
+/// The content phase of a sync: download, verify and install the planned presentations, at
 /// most `width` at a time, each under its presentation lock.
 ///
 /// Per presentation: take the lock (or report it busy), repair what an interrupted install left, mark it
