@@ -117,7 +117,8 @@ public final class PresentationHost: Sendable {
         do {
             try await perform(.endOfInput)
         } catch {
-            logger.error("could not record the last slide view of session \(open.session.sessionId): \(error.userMessage)")
+            let session = open.session.sessionId
+            logger.error("could not record the last slide view of session \(session): \(error.userMessage)")
         }
     }
 
