@@ -32,7 +32,7 @@ public final class PresentationHost: Sendable {
     }
 
     /// The presentation on screen and its session.
-    struct OpenPresentation {
+    struct OpenPresentation: Sendable, Equatable {
         var presentation: InstalledPresentation
         var session: SessionRecord
         var slide: String
@@ -43,10 +43,13 @@ public final class PresentationHost: Sendable {
     struct State {
         /// What content may read, fixed by the first presentation (see ``PresentationHost/scope()``).
         var scope: ContentScope?
-        var open: OpenPresentation?
-        var presentationHistory: [(name: String, presentationId: Int64)] = []
-        var navigationData: JSONValue = [:]
+        /// What is on screen; only ``PresentationHost/perform(_:)`` changes it, through its reducer.
+        var screen = PresentationScreen()
         var ui = UIFlags()
+
+        var open: OpenPresentation? { screen.open }
+        var presentationHistory: [PresentationScreen.Visit] { screen.presentationHistory }
+        var navigationData: JSONValue { screen.navigationData }
     }
 
     let store: ContentStore
@@ -110,14 +113,12 @@ public final class PresentationHost: Sendable {
     /// Ends a run when input ends: the slide on screen is logged with its time, and the session stays
     /// unfinished so the next run restores it.
     public func finish() async {
-        let now = clock.now
         guard let open = state.withLock({ $0.open }) else { return }
-        let view = slideView(of: open, until: now, navigation: "in")
         do {
-            try await store.write { [view] db in try db.recordSlideView(view, now: Timestamp.string(from: now)) }
-            state.withLock { $0.open?.slideShownAt = now }
+            try await perform(.endOfInput)
         } catch {
-            logger.error("could not record the last slide view of session \(open.session.sessionId): \(error.userMessage)")
+            let session = open.session.sessionId
+            logger.error("could not record the last slide view of session \(session): \(error.userMessage)")
         }
     }
 
@@ -164,22 +165,6 @@ public final class PresentationHost: Sendable {
     /// Emits an event line.
     func emit(_ name: String, _ data: JSONValue) {
         output.emit(BridgeEvent(name, data))
-    }
-
-    /// The finished view of the slide on screen, for the session log.
-    func slideView(of open: OpenPresentation, until now: Date, navigation: String) -> SlideActionRecord {
-        let coordinates = environment.coordinates
-        return SlideActionRecord(
-            id: UUID().uuidString, sessionId: open.session.sessionId, presentationId: open.presentation.presentationId,
-            userId: environment.userId, slideId: open.presentation.slide(named: open.slide)?.id, slideName: open.slide,
-            navigation: navigation, duration: Self.seconds(from: open.slideShownAt, to: now),
-            created: Timestamp.string(from: open.slideShownAt), timeZone: Self.timeZoneHours,
-            latitude: coordinates.latitude, longitude: coordinates.longitude)
-    }
-
-    /// Whole seconds between two instants (never negative).
-    static func seconds(from start: Date, to end: Date) -> Int64 {
-        max(0, Int64(end.timeIntervalSince(start).rounded()))
     }
 
     /// The local offset from UTC in hours, as StoryContent stores it.

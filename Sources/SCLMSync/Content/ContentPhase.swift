@@ -12,7 +12,7 @@ import SCLMStore
     import Darwin
 #endif
 
-/// The content phase of a sync (DESIGN §5): download, verify and install the planned presentations, at
+/// The content phase of a sync: download, verify and install the planned presentations, at
 /// most `width` at a time, each under its presentation lock.
 ///
 /// Per presentation: take the lock (or report it busy), repair what an interrupted install left, mark it
@@ -219,19 +219,17 @@ struct ContentPhase: Sendable {
         let (service, events) = (self.service, self.events)
         var count = 0
         var bytes: Int64 = 0
+        let folder = staging + "/mediafiles"
         for media in job.mediaFiles {
             let subject = "media file \(media.mediaFileId) of presentation \(id)"
-            guard let name = MediaFileName.validated(media.fileName) else {
-                throw SyncError(
-                    .badPackage, subject: subject,
-                    detail: "its file name \(media.fileName.debugDescription) is not a plain file name")
+            let step = MediaFileStep.decide(fileName: media.fileName, fileSize: media.fileSize) { name in
+                Self.existing(at: folder + "/" + name)
             }
-            let folder = staging + "/mediafiles"
-            let destination = folder + "/" + name
-            if FileSystem.exists(destination), !FileSystem.isDirectory(destination),
-                media.fileSize <= 0 || FileSystem.size(of: destination) == media.fileSize
-            {
-                continue
+            let destination: String
+            switch step {
+            case .keep: continue
+            case .refuse(let detail): throw SyncError(.badPackage, subject: subject, detail: detail)
+            case .download(let name): destination = folder + "/" + name
             }
             let part = cache.mediaPartPath(presentationId: id, mediaFileId: media.mediaFileId, revision: media.revision)
             let mediaId = media.mediaFileId
@@ -254,6 +252,12 @@ struct ContentPhase: Sendable {
             count += 1
         }
         return (count, bytes)
+    }
+
+    /// What is at `path` now, for ``MediaFileStep``.
+    private static func existing(at path: String) -> MediaFileStep.Existing {
+        guard FileSystem.exists(path) else { return .nothing }
+        return FileSystem.isDirectory(path) ? .folder : .file(size: FileSystem.size(of: path))
     }
 
     static func packageLink(_ id: Int64, service: SyncService) async throws -> BlobLink {
