@@ -34,7 +34,8 @@ public enum HelpFormatter {
         }
         for option in configuration.options {
             let value = option.valueName.map { " <\($0)>" } ?? ""
-            parts.append("[\(option.canonicalName)\(value)\(option.isRepeatable && option.valueName != nil ? " ..." : "")]")
+            let text = "\(option.canonicalName)\(value)\(option.isRepeatable && option.valueName != nil ? " ..." : "")"
+            parts.append(option.isRequired ? text : "[\(text)]")
         }
         for argument in configuration.arguments {
             let text = "<\(argument.name)>" + (argument.isRepeating ? " ..." : "")

@@ -76,7 +76,9 @@ extension SCLM.Osam {
                 """,
             options: [
                 OsamOptions.package,
-                .option("--choice", value: "ok|cancel|dismiss", help: "The button the user pressed, or dismiss."),
+                .option(
+                    "--choice", help: "The button the user pressed, or dismiss.", required: true,
+                    choices: AlertChoice.allCases.map(\.rawValue)),
                 .flag("--dont-show-again", help: "The user ticked \"don't show again\"."),
                 OsamOptions.now,
             ])

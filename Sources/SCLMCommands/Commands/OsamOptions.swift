@@ -7,7 +7,8 @@ import SCLMPolicy
 struct OsamOptions: Sendable {
     static let endpoint = OptionSpec.option("--endpoint", value: "url", help: "OSAM backend base URL (default: osam.endpoint).")
     static let package = OptionSpec.option("--package", value: "package", help: "Package (application or bundle id) (default: osam.package).")
-    static let platform = OptionSpec.option("--platform", value: "IOS|ANDROID", help: "Platform of the app (default: osam.platform).")
+    static let platform = OptionSpec.option(
+        "--platform", help: "Platform of the app (default: osam.platform).", choices: Platform.allCases.map(\.rawValue))
     static let versionCode = OptionSpec.option(
         "--version-code", value: "n", help: "Installed build number (default: osam.versionCode).")
     static let versionName = OptionSpec.option(
@@ -52,7 +53,7 @@ struct OsamOptions: Sendable {
     /// The platform, from `--platform` or `osam.platform`.
     func platform(_ configuration: Configuration) throws -> Platform {
         if let platform { return platform }
-        guard let value = configuration.value(.osamPlatform) else {
+        guard let value = try configuration.choice(.osamPlatform) else {
             throw ValidationError("no platform: pass --platform IOS|ANDROID or set osam.platform")
         }
         return try OsamOptions.platform(named: value)
@@ -61,13 +62,10 @@ struct OsamOptions: Sendable {
     /// The installed build, from `--version-code` or `osam.versionCode`.
     func versionCode(_ configuration: Configuration) throws -> Int64 {
         if let versionCode { return versionCode }
-        guard let text = configuration.value(.osamVersionCode) else {
+        guard let value = try configuration.wholeNumber(.osamVersionCode) else {
             throw ValidationError("no version code: pass --version-code N or set osam.versionCode")
         }
-        guard let value = Int64(text), value >= 1 else {
-            throw ValidationError("osam.versionCode must be a positive integer, got '\(text)'")
-        }
-        return value
+        return Int64(value)
     }
 
     /// The version name, from `--version-name`, `osam.versionName` or `app.version`.

@@ -22,7 +22,7 @@ extension SCLM {
                 """,
             arguments: [ArgumentSpec("path", help: "A package zip or an unpacked package folder.", repeating: true)],
             options: [
-                .option("--format", value: "text|json|junit", help: "Output format (default text; --json means json)."),
+                .option("--format", help: "Output format (default text; --json means json).", choices: ["text", "json", "junit"]),
                 .flag("--strict", help: "Treat warnings as failures."),
                 .option("--max-size", value: "bytes", help: "Budget for the unpacked size, e.g. 500M (default 2GiB)."),
                 .option("--max-entries", value: "n", help: "Budget for the number of entries (default 20000)."),
