@@ -17,7 +17,7 @@ public struct SCLM: Command {
             """,
         subcommands: [
             Login.self, Logout.self, Whoami.self, Sync.self, List.self, Show.self, Content.self, Status.self,
-            Config.self, Validate.self, Bridge.self, Osam.self, Events.self,
+            Config.self, Validate.self, Bridge.self, Osam.self, Events.self, Completions.self, Manpage.self,
         ]
     )
 

@@ -24,7 +24,7 @@ extension SCLM.Config {
     public struct Get: Command {
         public static let configuration = CommandConfiguration(
             commandName: "get", abstract: "Print the effective value of a setting.",
-            arguments: [ArgumentSpec("key", help: "The setting, e.g. api.url.")])
+            arguments: [ArgumentSpec.configKey("The setting, e.g. api.url.")])
 
         let key: ConfigKey
 
@@ -51,7 +51,7 @@ extension SCLM.Config {
                 shell history. Secret settings (auth.clientSecret, iot.secret, osam.password) accept only '-'.
                 """,
             arguments: [
-                ArgumentSpec("key", help: "The setting, e.g. auth.clientId."),
+                ArgumentSpec.configKey("The setting, e.g. auth.clientId."),
                 ArgumentSpec("value", help: "The new value, or '-' to read one line from stdin."),
             ])
 
@@ -87,7 +87,7 @@ extension SCLM.Config {
     public struct Unset: Command {
         public static let configuration = CommandConfiguration(
             commandName: "unset", abstract: "Remove a setting from config.json (its default applies again).",
-            arguments: [ArgumentSpec("key", help: "The setting to remove.")])
+            arguments: [ArgumentSpec.configKey("The setting to remove.")])
 
         let key: ConfigKey
 
@@ -119,6 +119,13 @@ extension SCLM.Config {
                 context.print(TextTable.columns(header: ["KEY", "VALUE", "SOURCE"], rows: rows))
             }
         }
+    }
+}
+
+extension ArgumentSpec {
+    /// The `key` positional of `sclm config get|set|unset`, completed with every setting's name.
+    static func configKey(_ help: String) -> ArgumentSpec {
+        ArgumentSpec("key", help: help, choices: ConfigKey.all.map(\.name))
     }
 }
 

@@ -20,7 +20,11 @@ extension SCLM {
                 64 usage, 66 a path is not a file or folder (a FIFO, socket or device; answered
                 at once, never opened), 74 a path could not be read.
                 """,
-            arguments: [ArgumentSpec("path", help: "A package zip or an unpacked package folder.", repeating: true)],
+            arguments: [
+                ArgumentSpec(
+                    "path", help: "A package zip, an unpacked package folder, or a folder of packages.", repeating: true,
+                    path: true)
+            ],
             options: [
                 .option("--format", help: "Output format (default text; --json means json).", choices: ["text", "json", "junit"]),
                 .flag("--strict", help: "Treat warnings as failures."),

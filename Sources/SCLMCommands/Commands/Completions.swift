@@ -1,0 +1,44 @@
+import SCLMCore
+
+extension SCLM {
+    /// `sclm completions bash|zsh|fish`: print a shell completion script.
+    public struct Completions: Command {
+        public static let configuration = CommandConfiguration(
+            commandName: "completions",
+            abstract: "Print a bash, zsh or fish completion script for sclm.",
+            discussion: """
+                The script completes commands, subcommands, options and the values of options that are a fixed
+                choice. Load it for this shell with: source <(sclm completions bash). `make install` installs all
+                three where bash-completion, zsh and fish look for them.
+                """,
+            arguments: [ArgumentSpec("shell", help: "bash, zsh or fish.", choices: ShellCompletion.allCases.map(\.rawValue))])
+
+        let shell: ShellCompletion
+
+        public init(parsing arguments: ParsedArguments) throws {
+            let name = try arguments.positional(0, named: "shell")
+            guard let shell = ShellCompletion(rawValue: name) else {
+                throw ValidationError("<shell> must be bash, zsh or fish, got '\(name)'")
+            }
+            self.shell = shell
+        }
+
+        public func run(_ context: CommandContext) async throws {
+            context.stdout.write(shell.script(root: SCLM.self))
+        }
+    }
+
+    /// `sclm manpage`: print the sclm(1) manual page.
+    public struct Manpage: Command {
+        public static let configuration = CommandConfiguration(
+            commandName: "manpage",
+            abstract: "Print the sclm(1) manual page (roff) with every command, option and setting.",
+            discussion: "Read it with: sclm manpage | man -l -. `make install` installs it as sclm.1.")
+
+        public init(parsing arguments: ParsedArguments) throws {}
+
+        public func run(_ context: CommandContext) async throws {
+            context.stdout.write(ManPage.render(root: SCLM.self))
+        }
+    }
+}
