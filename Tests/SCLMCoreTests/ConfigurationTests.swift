@@ -45,9 +45,11 @@ import Testing
         #expect(try configuration.choice(.syncContentPolicy) == "install")
         try configuration.set(.syncContentPolicy, to: "refuse")
         #expect(try configuration.choice(.syncContentPolicy) == "refuse")
-        let error = #expect(throws: SCLMError.self) { try configuration.set(.syncContentPolicy, to: "REFUSE") }
+        try configuration.set(.syncContentPolicy, to: "REFUSE")
+        #expect(configuration.stored["sync.contentPolicy"] == "refuse")
+        let error = #expect(throws: SCLMError.self) { try configuration.set(.syncContentPolicy, to: "maybe") }
         #expect(error?.category == .usage)
-        #expect(error?.description.contains("sync.contentPolicy must be install or refuse, got 'REFUSE'") == true)
+        #expect(error?.description.contains("sync.contentPolicy must be install or refuse, got 'maybe'") == true)
         let edited = Configuration(stored: ["sync.contentPolicy": "skip"])
         #expect(throws: SCLMError.self) { try edited.choice(.syncContentPolicy) }
         #expect(edited.value(.syncContentPolicy) == "skip", "value() does not check; choice() does")
@@ -67,5 +69,24 @@ import Testing
         let error = #expect(throws: SCLMError.self) { try Configuration.load(from: path, environment: [:]) }
         #expect(error?.category == .usage)
         #expect(error?.description.contains("api.url") == true)
+    }
+}
+
+/// The format of a key is the one rule `config set` and the readers apply.
+@Suite(.tags(.small)) struct ConfigValueFormatTests {
+    @Test func typedKeysNormalizeWhatTheyAcceptAndRefuseTheRest() {
+        #expect(ConfigValueFormat.wholeNumber(atLeast: 0).normalized(" 7") == "7")
+        #expect(ConfigValueFormat.wholeNumber(atLeast: 1).normalized("0") == nil)
+        #expect(ConfigValueFormat.wholeNumber(atLeast: 0).normalized("abc") == nil)
+        #expect(ConfigValueFormat.httpURL.normalized("https://api.example") == "https://api.example")
+        #expect(ConfigValueFormat.httpURL.normalized("not-a-url") == nil)
+        #expect(ConfigValueFormat.httpURL.normalized("ftp://files.example") == nil)
+        #expect(ConfigValueFormat.choice(["IOS", "ANDROID"]).normalized("android") == "ANDROID")
+    }
+
+    @Test func aBadValueFromTheEnvironmentNamesTheVariableToFix() {
+        let configuration = Configuration(environment: ["SCLM_BRIDGE_FLUSH_INTERVAL": "soon"])
+        let error = #expect(throws: SCLMError.self) { try configuration.wholeNumber(.bridgeFlushInterval) }
+        #expect(error?.description.contains("fix SCLM_BRIDGE_FLUSH_INTERVAL in the environment") == true)
     }
 }

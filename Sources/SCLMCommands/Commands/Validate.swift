@@ -62,7 +62,7 @@ extension SCLM {
             let format = try resolvedFormat(json: context.wantsJSON)
             let validator = PackageValidator(policy: policy)
             var outcomes: [ValidationOutcome] = []
-            for path in paths {
+            for path in PackageFolder.expand(paths, note: { context.logger.info($0) }) {
                 outcomes.append(try await validate(path, with: validator, context: context))
             }
             switch format {
