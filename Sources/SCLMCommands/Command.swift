@@ -80,9 +80,13 @@ public struct OptionSpec: Sendable, Equatable {
     /// Declares an option that takes a value.
     ///
     /// - Parameters:
+    ///   - names: all spellings, short first.
     ///   - value: the placeholder; with `choices` and no placeholder, the choices joined by `|`.
+    ///   - help: one short sentence.
+    ///   - repeatable: whether it may be given several times.
     ///   - required: whether the command needs it; the command still checks it, with its own hint.
     ///   - choices: the only values it takes, for completions.
+    /// - Returns: the option.
     public static func option(
         _ names: String..., value: String? = nil, help: String, repeatable: Bool = false, required: Bool = false,
         choices: [String]? = nil

@@ -75,7 +75,8 @@ public struct CommandParser: Sendable {
         var message = "unknown command '\(path.dropFirst().joined(separator: " "))'"
         for name in path.dropFirst() {
             let names = current.configuration.subcommands.map { $0.configuration.commandName }
-            guard let next = current.configuration.subcommands.first(where: { $0.configuration.commandName == name }) else {
+            guard let next = current.configuration.subcommands.first(where: { $0.configuration.commandName == name })
+            else {
                 message = NearestName.message(message, typed: name, candidates: names)
                 break
             }
@@ -140,7 +141,8 @@ public struct CommandParser: Sendable {
             if arguments.positionals.isEmpty, !subcommands.isEmpty {
                 guard let next = subcommands.first(where: { $0.configuration.commandName == token }) else {
                     let names = subcommands.map { $0.configuration.commandName }
-                    throw ValidationError(NearestName.message("unknown command '\(token)'", typed: token, candidates: names))
+                    throw ValidationError(
+                        NearestName.message("unknown command '\(token)'", typed: token, candidates: names))
                 }
                 command = next
                 path.append(token)
@@ -153,7 +155,9 @@ public struct CommandParser: Sendable {
             let (name, inline) = Self.split(token)
             if try global(name, inline: inline, argv: argv, index: &index) { return }
             guard let spec = command.configuration.options.first(where: { $0.names.contains(name) }) else {
-                let names = (command.configuration.options + GlobalOptions.specs).flatMap(\.names).filter { $0.hasPrefix("--") }
+                let names = (command.configuration.options + GlobalOptions.specs).flatMap(\.names).filter {
+                    $0.hasPrefix("--")
+                }
                 throw ValidationError(NearestName.message("unknown option '\(name)'", typed: name, candidates: names))
             }
             guard spec.valueName != nil else {
@@ -192,7 +196,8 @@ public struct CommandParser: Sendable {
             return (String(token[..<equals]), String(token[token.index(after: equals)...]))
         }
 
-        private static func value(for name: String, inline: String?, argv: [String], index: inout Int) throws -> String {
+        private static func value(for name: String, inline: String?, argv: [String], index: inout Int) throws -> String
+        {
             if let inline { return inline }
             guard index < argv.count else { throw ValidationError("option '\(name)' needs a value") }
             defer { index += 1 }

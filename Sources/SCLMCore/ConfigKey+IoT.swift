@@ -17,7 +17,8 @@ extension ConfigKey {
         secret: true)
     /// How long a request signature stays valid.
     public static let iotExpiration = ConfigKey(
-        "iot.expiration", help: "Seconds a StoryIoT request signature stays valid.", default: "180", format: .wholeNumber(atLeast: 1))
+        "iot.expiration", help: "Seconds a StoryIoT request signature stays valid.", default: "180",
+        format: .wholeNumber(atLeast: 1))
 
     /// Seconds between background flushes while `sclm bridge` runs; 0 (the default) turns them off.
     public static let bridgeFlushInterval = ConfigKey(

@@ -21,7 +21,13 @@ public struct ConfigKey: Sendable, Hashable, CustomStringConvertible {
     /// Declares a key.
     ///
     /// - Parameters:
-    ///   - values: the only values the key takes (a ``ConfigValueFormat/choice(_:)``).
+    ///   - name: the dotted name.
+    ///   - help: one sentence.
+    ///   - defaultValue: the value used when nothing sets one.
+    ///   - environment: the environment variable that overrides the file.
+    ///   - secret: whether the value is masked in output.
+    ///   - storable: whether `sclm config set` may write it.
+    ///   - allowedValues: the only values the key takes (a ``ConfigValueFormat/choice(_:)``).
     ///   - format: the form of the value when it is not a choice (default: any text).
     public init(
         _ name: String, help: String, default defaultValue: String? = nil, environment: String? = nil,
@@ -86,9 +92,10 @@ extension ConfigKey {
         environment: "SCLM_CA_BUNDLE")
 
     /// Every key sclm knows, in display order.
-    public static let all: [ConfigKey] = [
-        apiURL, authURL, clientId, clientSecret, username, password, syncJobs, syncContentPolicy, caBundle,
-    ]
+    public static let all: [ConfigKey] =
+        [
+            apiURL, authURL, clientId, clientSecret, username, password, syncJobs, syncContentPolicy, caBundle,
+        ]
         + ConfigKey.extensionKeys + ConfigKey.httpKeys + ConfigKey.osamKeys + ConfigKey.iotKeys
 
     /// Looks a key up by its dotted name.

@@ -109,7 +109,8 @@ public struct Configuration: Sendable, Equatable {
         guard key.isStorable else {
             throw SCLMError(
                 .usage,
-                "\(key.name) is never stored on disk; set \(key.environmentVariable ?? "it") in the environment instead")
+                "\(key.name) is never stored on disk; set \(key.environmentVariable ?? "it") in the environment instead"
+            )
         }
         stored[key.name] = try value.map { try Configuration.checked($0, for: key, from: .file) }
     }

@@ -1,6 +1,7 @@
-@testable import SCLMCommands
 import SCLMTestSupport
 import Testing
+
+@testable import SCLMCommands
 
 @Suite(.tags(.small)) struct NearestNameTests {
     @Test func suggestsTheNearestNameWithinAThirdOfTheTypedLength() {

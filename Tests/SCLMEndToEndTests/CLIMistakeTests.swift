@@ -14,7 +14,8 @@ import Testing
 
     static let badValues = [
         SetCase(key: "sync.jobs", value: "abc", accepted: "sync.jobs must be a whole number of at least 0"),
-        SetCase(key: "osam.versionCode", value: "abc", accepted: "osam.versionCode must be a whole number of at least 1"),
+        SetCase(
+            key: "osam.versionCode", value: "abc", accepted: "osam.versionCode must be a whole number of at least 1"),
         SetCase(key: "osam.platform", value: "windows", accepted: "osam.platform must be IOS or ANDROID"),
         SetCase(key: "api.url", value: "not-a-url", accepted: "api.url must be an http(s) URL"),
         SetCase(key: "sync.contentPolicy", value: "maybe", accepted: "sync.contentPolicy must be install or refuse"),

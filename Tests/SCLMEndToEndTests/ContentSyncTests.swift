@@ -215,7 +215,8 @@ import Testing
         _ = try await harness.sclm(["content", "delete", "101"])
         let again = try await harness.sclm(["content", "delete", "101"])
         #expect(again.status == 0, "\(again)")
-        #expect(again.stdout.hasPrefix("Nothing was installed for Cardiora 10 mg — Detail Aid (101); nothing to delete."))
+        #expect(
+            again.stdout.hasPrefix("Nothing was installed for Cardiora 10 mg — Detail Aid (101); nothing to delete."))
         let skipped = try await harness.sclm(["content", "path", "202"])
         #expect(skipped.status == 1)
         #expect(skipped.stderr.contains("the server marks it skip"), "\(skipped)")

@@ -11,14 +11,19 @@ import Testing
         let folder = TemporaryDirectory()
         let result = try ProcessRunner.run(
             "/usr/bin/env",
-            ["make", "-s", "-C", ProcessRunner.packageRoot, "install", "BIN=\(ProcessRunner.sclmPath)", "DESTDIR=\(folder.path)"],
+            [
+                "make", "-s", "-C", ProcessRunner.packageRoot, "install", "BIN=\(ProcessRunner.sclmPath)",
+                "DESTDIR=\(folder.path)",
+            ],
             timeout: 120)
         try #require(result.status == 0, "\(result)")
         return folder
     }
 
     static func which(_ program: String) -> String? {
-        ["/usr/bin/", "/bin/", "/usr/local/bin/"].map { $0 + program }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        ["/usr/bin/", "/bin/", "/usr/local/bin/"].map { $0 + program }.first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
     }
 
     @Test func makeInstallPutsTheBinaryManPageAndCompletionsInPlace() throws {
@@ -28,7 +33,8 @@ import Testing
         #expect(version.status == 0 && version.stdout.hasPrefix("sclm "), "\(version)")
 
         let man = try #require(Self.which("man"), "man-db is not installed")
-        let page = try ProcessRunner.run(man, ["-l", root + "/share/man/man1/sclm.1"], environment: ["MANPAGER": "cat", "MANWIDTH": "100"])
+        let page = try ProcessRunner.run(
+            man, ["-l", root + "/share/man/man1/sclm.1"], environment: ["MANPAGER": "cat", "MANWIDTH": "100"])
         #expect(page.status == 0, "\(page)")
         #expect(page.stdout.contains("sclm config set"), "\(page)")
 
@@ -37,7 +43,10 @@ import Testing
         #expect(bash.stdout.contains("complete -F _sclm sclm"), "\(bash)")
         let offered = try ProcessRunner.run(
             "/bin/bash",
-            ["-c", "source \(root)/share/bash-completion/completions/sclm; COMP_WORDS=(sclm validate --format ''); COMP_CWORD=3; _sclm; echo \"${COMPREPLY[*]}\""])
+            [
+                "-c",
+                "source \(root)/share/bash-completion/completions/sclm; COMP_WORDS=(sclm validate --format ''); COMP_CWORD=3; _sclm; echo \"${COMPREPLY[*]}\"",
+            ])
         #expect(offered.stdout == "text json junit\n", "\(offered)")
     }
 
@@ -48,7 +57,10 @@ import Testing
         let zsh = try #require(Self.which("zsh"))
         let result = try ProcessRunner.run(
             zsh,
-            ["-f", "-c", "fpath=(\(root)/share/zsh/site-functions $fpath); autoload -U compinit; compinit -u -D; print -r -- ${_comps[sclm]}"])
+            [
+                "-f", "-c",
+                "fpath=(\(root)/share/zsh/site-functions $fpath); autoload -U compinit; compinit -u -D; print -r -- ${_comps[sclm]}",
+            ])
         #expect(result.stdout == "_sclm\n", "\(result)")
     }
 
@@ -59,7 +71,10 @@ import Testing
         let fish = try #require(Self.which("fish"))
         let result = try ProcessRunner.run(
             fish,
-            ["--no-config", "-c", "source \(root)/share/fish/vendor_completions.d/sclm.fish; complete -C'sclm validate --format '"])
+            [
+                "--no-config", "-c",
+                "source \(root)/share/fish/vendor_completions.d/sclm.fish; complete -C'sclm validate --format '",
+            ])
         #expect(result.stdout.contains("junit"), "\(result)")
     }
 
@@ -82,7 +97,9 @@ import Testing
         guard let help = try? ProcessRunner.sclm(Array(path.dropFirst()) + ["--help"]).stdout,
             let range = help.range(of: "SUBCOMMANDS:\n")
         else { return path.count > 1 ? [path] : [] }
-        let names = help[range.upperBound...].split(separator: "\n", omittingEmptySubsequences: false).prefix { !$0.isEmpty }.compactMap { line -> String? in
+        let names = help[range.upperBound...].split(separator: "\n", omittingEmptySubsequences: false).prefix {
+            !$0.isEmpty
+        }.compactMap { line -> String? in
             line.hasPrefix("  ") && !line.hasPrefix("   ") ? line.split(separator: " ").first.map(String.init) : nil
         }
         return (path.count > 1 ? [path] : []) + names.flatMap { commandPaths(path + [$0]) }

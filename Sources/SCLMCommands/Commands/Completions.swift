@@ -11,7 +11,9 @@ extension SCLM {
                 choice. Load it for this shell with: source <(sclm completions bash). `make install` installs all
                 three where bash-completion, zsh and fish look for them.
                 """,
-            arguments: [ArgumentSpec("shell", help: "bash, zsh or fish.", choices: ShellCompletion.allCases.map(\.rawValue))])
+            arguments: [
+                ArgumentSpec("shell", help: "bash, zsh or fish.", choices: ShellCompletion.allCases.map(\.rawValue))
+            ])
 
         let shell: ShellCompletion
 

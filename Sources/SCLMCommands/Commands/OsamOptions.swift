@@ -5,8 +5,10 @@ import SCLMPolicy
 
 /// The options the `sclm osam` subcommands share, each falling back to its `osam.*` setting.
 struct OsamOptions: Sendable {
-    static let endpoint = OptionSpec.option("--endpoint", value: "url", help: "OSAM backend base URL (default: osam.endpoint).")
-    static let package = OptionSpec.option("--package", value: "package", help: "Package (application or bundle id) (default: osam.package).")
+    static let endpoint = OptionSpec.option(
+        "--endpoint", value: "url", help: "OSAM backend base URL (default: osam.endpoint).")
+    static let package = OptionSpec.option(
+        "--package", value: "package", help: "Package (application or bundle id) (default: osam.package).")
     static let platform = OptionSpec.option(
         "--platform", help: "Platform of the app (default: osam.platform).", choices: Platform.allCases.map(\.rawValue))
     static let versionCode = OptionSpec.option(
@@ -16,8 +18,10 @@ struct OsamOptions: Sendable {
     static let language = OptionSpec.option(
         "--language", value: "ca|es|en",
         help: "Language of texts and topics, any case or a locale such as ca-ES; anything else is en (default: en).")
-    static let offline = OptionSpec.flag("--offline", help: "Do not contact the backend; use what the last check cached.")
-    static let now = OptionSpec.option("--now", value: "epoch-ms", help: "Device time in ms since 1970 (default: the clock).")
+    static let offline = OptionSpec.flag(
+        "--offline", help: "Do not contact the backend; use what the last check cached.")
+    static let now = OptionSpec.option(
+        "--now", value: "epoch-ms", help: "Device time in ms since 1970 (default: the clock).")
 
     var endpoint: String?
     var package: String?
@@ -74,7 +78,9 @@ struct OsamOptions: Sendable {
     }
 
     /// The installed app as the checks see it, with the device's OS version and model unless given.
-    func installedApp(_ configuration: Configuration, osVersion: String? = nil, model: String? = nil) throws -> InstalledApp {
+    func installedApp(_ configuration: Configuration, osVersion: String? = nil, model: String? = nil) throws
+        -> InstalledApp
+    {
         let device = osVersion == nil || model == nil ? DeviceInformation.current() : nil
         return InstalledApp(
             packageName: try package(configuration), versionCode: try versionCode(configuration),

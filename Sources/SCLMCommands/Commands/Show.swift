@@ -122,7 +122,9 @@ struct PresentationDetails: CommandOutput {
     private var findingLines: [TerminalText] {
         let id = presentation.presentationId
         guard let revision = installedRevision else {
-            let why = presentation.skip ? "nothing installed: the server marks it skip, so sync does not install it" : "nothing installed"
+            let why =
+                presentation.skip
+                ? "nothing installed: the server marks it skip, so sync does not install it" : "nothing installed"
             return ["Package findings: none (\(why))."]
         }
         guard let records = findings.records else {

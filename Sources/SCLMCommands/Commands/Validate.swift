@@ -22,11 +22,13 @@ extension SCLM {
                 """,
             arguments: [
                 ArgumentSpec(
-                    "path", help: "A package zip, an unpacked package folder, or a folder of packages.", repeating: true,
-                    path: true)
+                    "path", help: "A package zip, an unpacked package folder, or a folder of packages.",
+                    repeating: true, path: true)
             ],
             options: [
-                .option("--format", help: "Output format (default text; --json means json).", choices: ["text", "json", "junit"]),
+                .option(
+                    "--format", help: "Output format (default text; --json means json).",
+                    choices: ["text", "json", "junit"]),
                 .flag("--strict", help: "Treat warnings as failures."),
                 .option("--max-size", value: "bytes", help: "Budget for the unpacked size, e.g. 500M (default 2GiB)."),
                 .option("--max-entries", value: "n", help: "Budget for the number of entries (default 20000)."),

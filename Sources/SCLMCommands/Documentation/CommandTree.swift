@@ -12,7 +12,8 @@ struct CommandTree {
         var isRoot: Bool { path.count == 1 }
         /// The command's own options, then the global ones it accepts (all of them at the root, `--help` below).
         var allOptions: [OptionSpec] {
-            configuration.options + (isRoot ? GlobalOptions.specs : GlobalOptions.specs.filter { $0.canonicalName != "--version" })
+            configuration.options
+                + (isRoot ? GlobalOptions.specs : GlobalOptions.specs.filter { $0.canonicalName != "--version" })
         }
     }
 

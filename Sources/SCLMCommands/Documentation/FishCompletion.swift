@@ -23,10 +23,12 @@ struct FishCompletion {
             for child in node.configuration.subcommands {
                 let configuration = child.configuration
                 lines.append(
-                    "complete -c sclm \(condition) -a \(shellQuote(configuration.commandName)) -d \(shellQuote(configuration.abstract))")
+                    "complete -c sclm \(condition) -a \(shellQuote(configuration.commandName)) -d \(shellQuote(configuration.abstract))"
+                )
             }
             if !node.argumentChoices.isEmpty {
-                lines.append("complete -c sclm \(condition) -a \(shellQuote(node.argumentChoices.joined(separator: " ")))")
+                lines.append(
+                    "complete -c sclm \(condition) -a \(shellQuote(node.argumentChoices.joined(separator: " ")))")
             }
             if node.takesPathArgument { lines.append("complete -c sclm \(condition) -F") }
             for option in node.allOptions { lines.append("complete -c sclm \(condition) \(flags(for: option))") }

@@ -45,7 +45,9 @@ enum ManPage {
     }
 
     private static func settingLines() -> [String] {
-        var lines = [".SH SETTINGS", "Stored in config.json in the sclm home with \\fBsclm config set\\fR \\fIkey value\\fR."]
+        var lines = [
+            ".SH SETTINGS", "Stored in config.json in the sclm home with \\fBsclm config set\\fR \\fIkey value\\fR.",
+        ]
         for key in ConfigKey.all {
             var help = key.help
             if key.format != .text { help += " Accepts \(key.format.acceptedForm)." }

@@ -35,7 +35,8 @@ struct ZshCompletion {
             let commands = node.configuration.subcommands.map {
                 describe($0.configuration.commandName, $0.configuration.abstract)
             }
-            lines.append("                items=(\((commands + node.argumentChoices.map(shellQuote)).joined(separator: " ")))")
+            lines.append(
+                "                items=(\((commands + node.argumentChoices.map(shellQuote)).joined(separator: " ")))")
             lines.append("                (( ${#items} )) && _describe -t commands command items")
             if node.takesPathArgument { lines.append("                _files") }
             lines += ["            fi", "            ;;"]
