@@ -65,6 +65,8 @@ import Testing
         #expect(help.stderr.contains("did you mean `validate`?"), "\(help)")
         let option = try ProcessRunner.sclm(["sync", "--jbs", "2"])
         #expect(option.stderr.contains("did you mean `--jobs`?"), "\(option)")
+        let setting = try ProcessRunner.sclm(["config", "get", "sync.job"])
+        #expect(setting.stderr.contains("unknown setting 'sync.job'; did you mean `sync.jobs`?"), "\(setting)")
         let far = try ProcessRunner.sclm(["frobnicate"])
         #expect(!far.stderr.contains("did you mean"))
     }

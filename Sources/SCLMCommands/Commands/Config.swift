@@ -148,8 +148,11 @@ struct ConfigEntry: Encodable, Equatable {
 
     static func key(named name: String) throws -> ConfigKey {
         guard let key = ConfigKey.named(name) else {
-            throw ValidationError(
-                "unknown setting '\(name)'; known settings: \(ConfigKey.all.map(\.name).joined(separator: ", "))")
+            let names = ConfigKey.all.map(\.name)
+            if let nearest = NearestName.suggestion(for: name, in: names) {
+                throw ValidationError("unknown setting '\(name)'; did you mean `\(nearest)`?")
+            }
+            throw ValidationError("unknown setting '\(name)'; known settings: \(names.joined(separator: ", "))")
         }
         return key
     }
