@@ -8,7 +8,8 @@ extension ConfigKey {
     public static let osamPackage = ConfigKey("osam.package", help: "Package (application or bundle id) OSAM checks.")
     /// `IOS` or `ANDROID`.
     public static let osamPlatform = ConfigKey(
-        "osam.platform", help: "OSAM platform: IOS or ANDROID.", values: ["IOS", "ANDROID"])
+        "osam.platform", help: "OSAM platform: IOS or ANDROID.",
+        format: .choice(["IOS", "ANDROID"], ignoringCase: true))
     /// The installed build number sent to the backend.
     public static let osamVersionCode = ConfigKey(
         "osam.versionCode", help: "Installed build number (a positive integer).", format: .wholeNumber(atLeast: 1))

@@ -40,12 +40,12 @@ public struct ConfigKey: Sendable, Hashable, CustomStringConvertible {
         self.environmentVariable = environment
         self.isSecret = secret
         self.isStorable = storable
-        self.format = allowedValues.map(ConfigValueFormat.choice) ?? format
+        self.format = allowedValues.map { .choice($0) } ?? format
     }
 
     /// The only values the key takes, when it is a choice (`nil`: another form).
     public var allowedValues: [String]? {
-        guard case .choice(let words) = format else { return nil }
+        guard case .choice(let words, _) = format else { return nil }
         return words
     }
 

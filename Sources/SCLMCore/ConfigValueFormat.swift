@@ -5,8 +5,9 @@ import Foundation
 public enum ConfigValueFormat: Sendable, Equatable {
     /// Any text.
     case text
-    /// One of these words (matched ignoring case; the reader gets the spelling listed here).
-    case choice([String])
+    /// One of these words, exactly or, when the reader ignores case, in any case (the reader then gets the
+    /// spelling listed here).
+    case choice([String], ignoringCase: Bool = false)
     /// A whole number of at least this much.
     case wholeNumber(atLeast: Int)
     /// An `http://` or `https://` URL with a host.
@@ -16,7 +17,7 @@ public enum ConfigValueFormat: Sendable, Equatable {
     public var acceptedForm: String {
         switch self {
         case .text: return "text"
-        case .choice(let words): return words.joined(separator: " or ")
+        case .choice(let words, _): return words.joined(separator: " or ")
         case .wholeNumber(let minimum): return "a whole number of at least \(minimum)"
         case .httpURL: return "an http(s) URL such as https://host.example"
         }
@@ -26,7 +27,7 @@ public enum ConfigValueFormat: Sendable, Equatable {
     public var placeholder: String {
         switch self {
         case .text: return "VALUE"
-        case .choice(let words): return words.joined(separator: "|")
+        case .choice(let words, _): return words.joined(separator: "|")
         case .wholeNumber: return "N"
         case .httpURL: return "URL"
         }
@@ -37,8 +38,8 @@ public enum ConfigValueFormat: Sendable, Equatable {
         switch self {
         case .text:
             return text
-        case .choice(let words):
-            return words.first { $0.caseInsensitiveCompare(text) == .orderedSame }
+        case .choice(let words, let ignoringCase):
+            return words.first { ignoringCase ? $0.caseInsensitiveCompare(text) == .orderedSame : $0 == text }
         case .wholeNumber(let minimum):
             guard let number = Int(text.trimmingCharacters(in: .whitespaces)), number >= minimum else { return nil }
             return String(number)

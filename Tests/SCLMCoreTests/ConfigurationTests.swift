@@ -45,11 +45,9 @@ import Testing
         #expect(try configuration.choice(.syncContentPolicy) == "install")
         try configuration.set(.syncContentPolicy, to: "refuse")
         #expect(try configuration.choice(.syncContentPolicy) == "refuse")
-        try configuration.set(.syncContentPolicy, to: "REFUSE")
-        #expect(configuration.stored["sync.contentPolicy"] == "refuse")
-        let error = #expect(throws: SCLMError.self) { try configuration.set(.syncContentPolicy, to: "maybe") }
+        let error = #expect(throws: SCLMError.self) { try configuration.set(.syncContentPolicy, to: "REFUSE") }
         #expect(error?.category == .usage)
-        #expect(error?.description.contains("sync.contentPolicy must be install or refuse, got 'maybe'") == true)
+        #expect(error?.description.contains("sync.contentPolicy must be install or refuse, got 'REFUSE'") == true)
         let edited = Configuration(stored: ["sync.contentPolicy": "skip"])
         #expect(throws: SCLMError.self) { try edited.choice(.syncContentPolicy) }
         #expect(edited.value(.syncContentPolicy) == "skip", "value() does not check; choice() does")
@@ -81,7 +79,8 @@ import Testing
         #expect(ConfigValueFormat.httpURL.normalized("https://api.example") == "https://api.example")
         #expect(ConfigValueFormat.httpURL.normalized("not-a-url") == nil)
         #expect(ConfigValueFormat.httpURL.normalized("ftp://files.example") == nil)
-        #expect(ConfigValueFormat.choice(["IOS", "ANDROID"]).normalized("android") == "ANDROID")
+        #expect(ConfigValueFormat.choice(["IOS", "ANDROID"], ignoringCase: true).normalized("android") == "ANDROID")
+        #expect(ConfigValueFormat.choice(["install", "refuse"]).normalized("Refuse") == nil)
     }
 
     @Test func aBadValueFromTheEnvironmentNamesTheVariableToFix() {
