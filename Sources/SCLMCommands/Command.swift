@@ -122,6 +122,9 @@ public struct ArgumentSpec: Sendable, Equatable {
     public let choices: [String]?
     /// Whether it names a file or folder (completions offer paths).
     public let isPath: Bool
+    /// The values it takes after a given word of the argument before it (`config set sync.contentPolicy`
+    /// takes install or refuse), for completions; a word mapped to `[]` takes any value.
+    public var choicesAfter: [String: [String]] = [:]
 
     /// Declares a positional argument.
     public init(

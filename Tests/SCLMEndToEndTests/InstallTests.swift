@@ -48,6 +48,13 @@ import Testing
                 "source \(root)/share/bash-completion/completions/sclm; COMP_WORDS=(sclm validate --format ''); COMP_CWORD=3; _sclm; echo \"${COMPREPLY[*]}\"",
             ])
         #expect(offered.stdout == "text json junit\n", "\(offered)")
+        let value = try ProcessRunner.run(
+            "/bin/bash",
+            [
+                "-c",
+                "source \(root)/share/bash-completion/completions/sclm; COMP_WORDS=(sclm config set sync.contentPolicy ''); COMP_CWORD=4; _sclm; echo \"${COMPREPLY[*]}\"",
+            ])
+        #expect(value.stdout == "install refuse\n", "\(value)")
     }
 
     @Test(.enabled(if: which("zsh") != nil, "zsh is not installed: the zsh completion cannot be loaded"))

@@ -52,7 +52,7 @@ extension SCLM.Config {
                 """,
             arguments: [
                 ArgumentSpec.configKey("The setting, e.g. auth.clientId."),
-                ArgumentSpec("value", help: "The new value, or '-' to read one line from stdin."),
+                .configValue,
             ])
 
         let key: ConfigKey
@@ -123,6 +123,13 @@ extension SCLM.Config {
 }
 
 extension ArgumentSpec {
+    /// The `value` positional of `sclm config set`, completed with the choices of the key before it.
+    static var configValue: ArgumentSpec {
+        var spec = ArgumentSpec("value", help: "The new value, or '-' to read one line from stdin.")
+        spec.choicesAfter = Dictionary(uniqueKeysWithValues: ConfigKey.all.map { ($0.name, $0.allowedValues ?? []) })
+        return spec
+    }
+
     /// The `key` positional of `sclm config get|set|unset`, completed with every setting's name.
     static func configKey(_ help: String) -> ArgumentSpec {
         ArgumentSpec("key", help: help, choices: ConfigKey.all.map(\.name))

@@ -16,9 +16,9 @@ struct BashCompletion {
             #"    case "$path $prev" in"#,
         ]
         for node in tree.nodes {
-            for option in node.valueOptions {
-                let pattern = option.names.map { shellQuote("\(node.name) \($0)") }.joined(separator: "|")
-                lines.append("        \(pattern)) \(reply(for: option)); return ;;")
+            for slot in node.valueSlots {
+                let pattern = slot.after.map { shellQuote("\(node.name) \($0)") }.joined(separator: "|")
+                lines.append("        \(pattern)) \(reply(for: slot)); return ;;")
             }
         }
         lines += ["    esac", #"    local words="""#, #"    case "$path" in"#]
@@ -39,12 +39,12 @@ struct BashCompletion {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// What to offer after `option`: its choices, paths, or nothing (a free value).
-    private func reply(for option: OptionSpec) -> String {
-        if let choices = option.choices {
+    /// What to offer in `slot`: its choices, paths, or nothing (a free value).
+    private func reply(for slot: ValueSlot) -> String {
+        if let choices = slot.choices {
             return #"COMPREPLY=($(compgen -W "# + shellQuote(choices.joined(separator: " ")) + #" -- "$cur"))"#
         }
-        if option.takesPath { return #"COMPREPLY=($(compgen -f -- "$cur"))"# }
+        if slot.isPath { return #"COMPREPLY=($(compgen -f -- "$cur"))"# }
         return "COMPREPLY=()"
     }
 }

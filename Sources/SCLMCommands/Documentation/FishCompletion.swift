@@ -19,16 +19,25 @@ struct FishCompletion {
             "complete -c sclm -f",
         ]
         for node in tree.nodes {
-            let condition = "-n " + shellQuote("test (__sclm_path) = \(shellQuote(node.name))")
+            let test = "test (__sclm_path) = \(shellQuote(node.name))"
+            let condition = "-n " + shellQuote(test)
             for child in node.configuration.subcommands {
                 let configuration = child.configuration
                 lines.append(
                     "complete -c sclm \(condition) -a \(shellQuote(configuration.commandName)) -d \(shellQuote(configuration.abstract))"
                 )
             }
-            if !node.argumentChoices.isEmpty {
+            let choices = node.argumentChoices.joined(separator: " ")
+            if !choices.isEmpty {
+                // Offered until one is typed, so the argument after it gets its own values.
+                let before = shellQuote("\(test); and not __fish_seen_subcommand_from \(choices)")
+                lines.append("complete -c sclm -n \(before) -a \(shellQuote(choices))")
+            }
+            for slot in node.valueSlots where slot.choices != nil && !slot.after.contains(where: { $0.hasPrefix("-") })
+            {
+                let after = shellQuote("\(test); and __fish_seen_subcommand_from \(slot.after.joined(separator: " "))")
                 lines.append(
-                    "complete -c sclm \(condition) -a \(shellQuote(node.argumentChoices.joined(separator: " ")))")
+                    "complete -c sclm -n \(after) -a \(shellQuote(slot.choices?.joined(separator: " ") ?? ""))")
             }
             if node.takesPathArgument { lines.append("complete -c sclm \(condition) -F") }
             for option in node.allOptions { lines.append("complete -c sclm \(condition) \(flags(for: option))") }

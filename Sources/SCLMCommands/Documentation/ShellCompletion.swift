@@ -16,7 +16,27 @@ enum ShellCompletion: String, CaseIterable {
     }
 }
 
+/// A place where the word to complete is a value: after an option that takes one, or after a word of an
+/// argument that decides the next argument's values. Offered: the choices, paths, or nothing (a free value).
+struct ValueSlot {
+    /// The words after which the value comes (an option's spellings, or one argument word).
+    let after: [String]
+    let choices: [String]?
+    let isPath: Bool
+}
+
 extension CommandTree.Node {
+    /// Every value slot of the command: its value options, then the argument words that fix the next value.
+    var valueSlots: [ValueSlot] {
+        let options = valueOptions.map { ValueSlot(after: $0.names, choices: $0.choices, isPath: $0.takesPath) }
+        let words = configuration.arguments.flatMap { argument in
+            argument.choicesAfter.sorted { $0.key < $1.key }.map { word, choices in
+                ValueSlot(after: [word], choices: choices.isEmpty ? nil : choices, isPath: false)
+            }
+        }
+        return options + words
+    }
+
     /// The names of the subcommands.
     var subcommandNames: [String] { configuration.subcommands.map { $0.configuration.commandName } }
     /// The options that take a value.

@@ -19,9 +19,9 @@ struct ZshCompletion {
             #"    case "$cmdpath $prev" in"#,
         ]
         for node in tree.nodes {
-            for option in node.valueOptions {
-                let pattern = option.names.map { shellQuote("\(node.name) \($0)") }.joined(separator: "|")
-                lines.append("        (\(pattern)) \(reply(for: option)); return ;;")
+            for slot in node.valueSlots {
+                let pattern = slot.after.map { shellQuote("\(node.name) \($0)") }.joined(separator: "|")
+                lines.append("        (\(pattern)) \(reply(for: slot)); return ;;")
             }
         }
         lines += ["    esac", #"    case "$cmdpath" in"#]
@@ -50,9 +50,9 @@ struct ZshCompletion {
         shellQuote(name.replacingOccurrences(of: ":", with: "\\:") + ":" + help)
     }
 
-    /// What to offer after `option`: its choices, paths, or nothing (a free value).
-    private func reply(for option: OptionSpec) -> String {
-        if let choices = option.choices { return "compadd -- " + choices.map(shellQuote).joined(separator: " ") }
-        return option.takesPath ? "_files" : "_message value"
+    /// What to offer in `slot`: its choices, paths, or nothing (a free value).
+    private func reply(for slot: ValueSlot) -> String {
+        if let choices = slot.choices { return "compadd -- " + choices.map(shellQuote).joined(separator: " ") }
+        return slot.isPath ? "_files" : "_message value"
     }
 }
