@@ -32,5 +32,6 @@ import Testing
         let message = JSONValue.describe(decodingError: error)
         #expect(message == example.message)
         #expect(!message.contains("Dictionary") && !message.contains("Array<") && !message.contains("Swift."))
+        #expect((error as any Error).userMessage == "unexpected JSON: \(example.message)")
     }
 }
