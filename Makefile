@@ -27,6 +27,7 @@ release: deps
 test: deps test-swift test-js test-dev-server
 
 test-swift:
+	@scripts/ensure-deps.sh man-db || echo "man-db could not be installed: the man page test will fail" >&2
 	swift build --build-tests $(SWIFT_WARNINGS)
 	swift test --skip-build
 
