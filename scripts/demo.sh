@@ -33,3 +33,6 @@ step content path 101
 sources="$(sclm content path 101)"
 echo "$sources"
 ls "$sources"
+
+printf '\nsclm is not on PATH yet. Run it from the build:\n  %s --home %s list\n' "$bin" "$home"
+printf 'or install it with its man page and shell completions:\n  make install            # or: make install PREFIX=$HOME/.local\n'

@@ -91,15 +91,11 @@ struct APIServices {
         return policy
     }
 
-    /// A non-negative whole-number setting.
+    /// A whole-number setting, checked by the rule `sclm config set` applies (its ``ConfigKey/format``).
+    ///
+    /// - Throws: `SCLMError` (`.usage`) naming the accepted form.
     static func number(_ key: ConfigKey, in configuration: Configuration) throws -> Int {
-        guard let number = configuration.integer(key), number >= 0 else {
-            throw SCLMError(
-                .usage,
-                "\(key.name) must be a whole number of at least 0, got '\(configuration.value(key) ?? "")'; fix it with `sclm config set \(key.name) N`"
-            )
-        }
-        return number
+        try configuration.wholeNumber(key) ?? 0
     }
 
     /// A setting in whole seconds (at least 1).

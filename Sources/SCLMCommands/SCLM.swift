@@ -17,7 +17,7 @@ public struct SCLM: Command {
             """,
         subcommands: [
             Login.self, Logout.self, Whoami.self, Sync.self, List.self, Show.self, Content.self, Status.self,
-            Config.self, Validate.self, Bridge.self, Osam.self, Events.self,
+            Config.self, Validate.self, Bridge.self, Osam.self, Events.self, Completions.self, Manpage.self,
         ]
     )
 
@@ -26,7 +26,8 @@ public struct SCLM: Command {
     /// Runs sclm with the process's arguments and environment, then exits with the command's status.
     public static func main() async -> Never {
         let argv = Array(CommandLine.arguments.dropFirst())
-        let status = await CommandRunner.run(root: SCLM.self, argv: argv, environment: ProcessInfo.processInfo.environment)
+        let status = await CommandRunner.run(
+            root: SCLM.self, argv: argv, environment: ProcessInfo.processInfo.environment)
         exit(status)
     }
 }

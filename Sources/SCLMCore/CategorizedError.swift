@@ -23,6 +23,8 @@ extension Error {
         switch self {
         case let error as any CategorizedError: error.description
         case is CancellationError: "cancelled"
+        // A decoding error's own description names Swift types (`Dictionary<String, Any>`); say the JSON kind.
+        case is DecodingError: "unexpected JSON: \(JSONValue.describe(decodingError: self))"
         default: String(describing: self)
         }
     }

@@ -210,6 +210,21 @@ import Testing
         #expect(SyncEvents(again.stdout).ids("installed") == [101])
     }
 
+    @Test func aRepeatedDeleteAndASkippedPresentationReadAsSentencesThatHelp() async throws {
+        try await installEverything()
+        _ = try await harness.sclm(["content", "delete", "101"])
+        let again = try await harness.sclm(["content", "delete", "101"])
+        #expect(again.status == 0, "\(again)")
+        #expect(
+            again.stdout.hasPrefix("Nothing was installed for Cardiora 10 mg — Detail Aid (101); nothing to delete."))
+        let skipped = try await harness.sclm(["content", "path", "202"])
+        #expect(skipped.status == 1)
+        #expect(skipped.stderr.contains("the server marks it skip"), "\(skipped)")
+        #expect(!skipped.stderr.contains("sclm sync --presentation"))
+        let shown = try await harness.sclm(["show", "202"])
+        #expect(shown.stdout.contains("the server marks it skip, so sync does not install it"), "\(shown)")
+    }
+
     @Test func theJSONEventsDescribeEachPresentation() async throws {
         try await harness.login()
         let result = try await harness.sclm(["sync", "--json"])

@@ -34,7 +34,7 @@ extension SCLM {
                 running requests 502 and restarts it with backoff.
                 """,
             options: [
-                .option("--presentation", value: "id", help: "The installed presentation to open."),
+                .option("--presentation", value: "id", help: "The installed presentation to open.", required: true),
                 .option(
                     "--slide", value: "name",
                     help: "The slide to start on (default: index.html, else the server's first slide, "

@@ -24,7 +24,7 @@ extension SCLM.Config {
     public struct Get: Command {
         public static let configuration = CommandConfiguration(
             commandName: "get", abstract: "Print the effective value of a setting.",
-            arguments: [ArgumentSpec("key", help: "The setting, e.g. api.url.")])
+            arguments: [ArgumentSpec.configKey("The setting, e.g. api.url.")])
 
         let key: ConfigKey
 
@@ -51,8 +51,8 @@ extension SCLM.Config {
                 shell history. Secret settings (auth.clientSecret, iot.secret, osam.password) accept only '-'.
                 """,
             arguments: [
-                ArgumentSpec("key", help: "The setting, e.g. auth.clientId."),
-                ArgumentSpec("value", help: "The new value, or '-' to read one line from stdin."),
+                ArgumentSpec.configKey("The setting, e.g. auth.clientId."),
+                .configValue,
             ])
 
         let key: ConfigKey
@@ -87,7 +87,7 @@ extension SCLM.Config {
     public struct Unset: Command {
         public static let configuration = CommandConfiguration(
             commandName: "unset", abstract: "Remove a setting from config.json (its default applies again).",
-            arguments: [ArgumentSpec("key", help: "The setting to remove.")])
+            arguments: [ArgumentSpec.configKey("The setting to remove.")])
 
         let key: ConfigKey
 
@@ -122,6 +122,20 @@ extension SCLM.Config {
     }
 }
 
+extension ArgumentSpec {
+    /// The `value` positional of `sclm config set`, completed with the choices of the key before it.
+    static var configValue: ArgumentSpec {
+        var spec = ArgumentSpec("value", help: "The new value, or '-' to read one line from stdin.")
+        spec.choicesAfter = Dictionary(uniqueKeysWithValues: ConfigKey.all.map { ($0.name, $0.allowedValues ?? []) })
+        return spec
+    }
+
+    /// The `key` positional of `sclm config get|set|unset`, completed with every setting's name.
+    static func configKey(_ help: String) -> ArgumentSpec {
+        ArgumentSpec("key", help: help, choices: ConfigKey.all.map(\.name))
+    }
+}
+
 /// One setting as shown to the user (secrets masked).
 struct ConfigEntry: Encodable, Equatable {
     let key: String
@@ -141,8 +155,11 @@ struct ConfigEntry: Encodable, Equatable {
 
     static func key(named name: String) throws -> ConfigKey {
         guard let key = ConfigKey.named(name) else {
-            throw ValidationError(
-                "unknown setting '\(name)'; known settings: \(ConfigKey.all.map(\.name).joined(separator: ", "))")
+            let names = ConfigKey.all.map(\.name)
+            if let nearest = NearestName.suggestion(for: name, in: names) {
+                throw ValidationError("unknown setting '\(name)'; did you mean `\(nearest)`?")
+            }
+            throw ValidationError("unknown setting '\(name)'; known settings: \(names.joined(separator: ", "))")
         }
         return key
     }

@@ -58,12 +58,16 @@ extension SCLM.Content {
             let summary = try await SCLM.Content.summary(of: id, in: try context.readingStore())
             let path = context.home.sourcesDirectory(clientId: summary.clientId, presentationId: id)
             guard let installed = summary.installedRevision, FileSystem.isDirectory(path) else {
-                throw SCLMError(
-                    .notFound,
-                    "presentation \(id) has no content installed; install it with `sclm sync --presentation \(id)`")
+                throw SCLMError(.notFound, "presentation \(id) has no content installed; \(Self.installHint(summary))")
             }
             context.emit(
                 Output(presentationId: id, path: path, installedRevision: installed, revision: summary.revision))
+        }
+
+        /// How to get content installed: sync it, unless the server marks it skip (sync would not install it).
+        static func installHint(_ summary: PresentationSummary) -> String {
+            guard summary.skip else { return "install it with `sclm sync --presentation \(summary.presentationId)`" }
+            return "the server marks it skip, so `sclm sync` does not install it (the server must clear skip first)"
         }
     }
 
@@ -88,9 +92,16 @@ extension SCLM.Content {
             let name: String
             let deletedRevision: Int64?
             let path: String
+            /// Whether the server marks the presentation skip (sync does not install it).
+            let isSkipped: Bool
             var text: TerminalText {
-                let what: TerminalText = deletedRevision.map { "revision \($0) of " } ?? "nothing was installed for "
-                return "Deleted \(what)\(name) (\(presentationId)); `sclm sync` installs it again."
+                let next: TerminalText =
+                    isSkipped
+                    ? "the server marks it skip, so `sclm sync` does not install it" : "`sclm sync` installs it again"
+                guard let deletedRevision else {
+                    return "Nothing was installed for \(name) (\(presentationId)); nothing to delete."
+                }
+                return "Deleted revision \(deletedRevision) of \(name) (\(presentationId)); \(next)."
             }
         }
 
@@ -110,7 +121,8 @@ extension SCLM.Content {
             context.emit(
                 Output(
                     presentationId: id, name: summary.name, deletedRevision: summary.installedRevision,
-                    path: context.home.sourcesDirectory(clientId: summary.clientId, presentationId: id)))
+                    path: context.home.sourcesDirectory(clientId: summary.clientId, presentationId: id),
+                    isSkipped: summary.skip))
         }
     }
 }

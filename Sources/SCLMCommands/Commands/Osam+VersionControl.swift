@@ -19,8 +19,12 @@ extension SCLM.Osam {
             options: [
                 OsamOptions.endpoint, OsamOptions.package, OsamOptions.platform, OsamOptions.versionCode,
                 OsamOptions.versionName,
-                .option("--os-version", value: "version", help: "Device OS version for the record's filter (default: VERSION_ID of os-release)."),
-                .option("--model", value: "model", help: "Device model for the record's filter (default: DMI product name or machine)."),
+                .option(
+                    "--os-version", value: "version",
+                    help: "Device OS version for the record's filter (default: VERSION_ID of os-release)."),
+                .option(
+                    "--model", value: "model",
+                    help: "Device model for the record's filter (default: DMI product name or machine)."),
                 OsamOptions.language, OsamOptions.offline, OsamOptions.now,
             ])
 
@@ -51,13 +55,16 @@ extension SCLM.Osam {
 
         static func text(_ decision: VersionControlDecision) -> TerminalText {
             guard let alert = decision.alert else {
-                return "\(decision.result.rawValue): \(decision.failure ?? decision.reason.explanation) (\(decision.reason.rawValue))"
+                return
+                    "\(decision.result.rawValue): \(decision.failure ?? decision.reason.explanation) (\(decision.reason.rawValue))"
             }
             var lines: [TerminalText] = ["SHOW \(alert.mode.rawValue): \(alert.title)", "  \(alert.message)"]
             lines.append("  buttons: [\(alert.ok)]\(alert.cancel.map { " [\($0)]" } ?? "")")
             if let url = alert.url { lines.append("  OK opens: \(url)") }
             if let label = alert.checkboxLabel { lines.append("  checkbox: [ ] \(label)") }
-            lines.append("Answer with: sclm osam version-control-answer --choice ok|\(alert.cancel == nil ? "" : "cancel|")dismiss")
+            lines.append(
+                "Answer with: sclm osam version-control-answer --choice ok|\(alert.cancel == nil ? "" : "cancel|")dismiss"
+            )
             return lines.joined(separator: "\n")
         }
     }
@@ -76,7 +83,9 @@ extension SCLM.Osam {
                 """,
             options: [
                 OsamOptions.package,
-                .option("--choice", value: "ok|cancel|dismiss", help: "The button the user pressed, or dismiss."),
+                .option(
+                    "--choice", help: "The button the user pressed, or dismiss.", required: true,
+                    choices: AlertChoice.allCases.map(\.rawValue)),
                 .flag("--dont-show-again", help: "The user ticked \"don't show again\"."),
                 OsamOptions.now,
             ])
@@ -97,7 +106,8 @@ extension SCLM.Osam {
         public func run(_ context: CommandContext) async throws {
             let configuration = try context.configuration()
             let service = try context.osamService(options, configuration: configuration)
-            let answer = try await service.answer(package: try options.package(configuration), choice: choice, dontShowAgain: dontShowAgain)
+            let answer = try await service.answer(
+                package: try options.package(configuration), choice: choice, dontShowAgain: dontShowAgain)
             if context.wantsJSON {
                 context.printJSON(answer.jsonValue)
             } else {

@@ -120,7 +120,12 @@ struct PresentationDetails: CommandOutput {
     /// The "Package findings" section: the stored findings, or why there are none to show.
     private var findingLines: [TerminalText] {
         let id = presentation.presentationId
-        guard let revision = installedRevision else { return ["Package findings: none (nothing installed)."] }
+        guard let revision = installedRevision else {
+            let why =
+                presentation.skip
+                ? "nothing installed: the server marks it skip, so sync does not install it" : "nothing installed"
+            return ["Package findings: none (\(why))."]
+        }
         guard let records = findings.records else {
             return [
                 "Package findings: not recorded (revision \(revision) was installed by an earlier sclm).",

@@ -20,9 +20,15 @@ extension SCLM {
                 64 usage, 66 a path is not a file or folder (a FIFO, socket or device; answered
                 at once, never opened), 74 a path could not be read.
                 """,
-            arguments: [ArgumentSpec("path", help: "A package zip or an unpacked package folder.", repeating: true)],
+            arguments: [
+                ArgumentSpec(
+                    "path", help: "A package zip, an unpacked package folder, or a folder of packages.",
+                    repeating: true, path: true)
+            ],
             options: [
-                .option("--format", value: "text|json|junit", help: "Output format (default text; --json means json)."),
+                .option(
+                    "--format", help: "Output format (default text; --json means json).",
+                    choices: ["text", "json", "junit"]),
                 .flag("--strict", help: "Treat warnings as failures."),
                 .option("--max-size", value: "bytes", help: "Budget for the unpacked size, e.g. 500M (default 2GiB)."),
                 .option("--max-entries", value: "n", help: "Budget for the number of entries (default 20000)."),
@@ -58,7 +64,7 @@ extension SCLM {
             let format = try resolvedFormat(json: context.wantsJSON)
             let validator = PackageValidator(policy: policy)
             var outcomes: [ValidationOutcome] = []
-            for path in paths {
+            for path in PackageFolder.expand(paths, note: { context.logger.info($0) }) {
                 outcomes.append(try await validate(path, with: validator, context: context))
             }
             switch format {
