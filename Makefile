@@ -3,7 +3,7 @@
 
 SWIFT_WARNINGS := -Xswiftc -warnings-as-errors
 
-.PHONY: deps build release test test-swift test-js test-dev-server demo bench clean
+.PHONY: deps build release test test-swift test-fleet test-js test-dev-server demo bench clean
 
 deps:
 	@scripts/ensure-deps.sh
@@ -14,11 +14,16 @@ build: deps
 release: deps
 	swift build -c release --product sclm $(SWIFT_WARNINGS)
 
-test: deps test-swift test-js test-dev-server
+test: deps test-swift test-fleet test-js test-dev-server
 
 test-swift:
 	swift build --build-tests $(SWIFT_WARNINGS)
 	swift test --skip-build
+
+# 20 sclm homes syncing through Debian's nginx with contrib/nginx/sclm-cache.conf (needs the debug build).
+test-fleet:
+	@scripts/ensure-deps.sh nginx
+	python3 -m unittest discover -s Tests/Fleet -t Tests/Fleet -v
 
 test-js:
 	@if [ -d bridge-js ]; then scripts/ensure-deps.sh chromium || echo "chromium could not be installed: the browser test will be skipped" >&2; node --test bridge-js/; fi

@@ -56,7 +56,8 @@ extension CommandContext {
     private func osamTransport(_ configuration: Configuration) -> CurlTransport {
         CurlTransport(
             configuration: CurlTransport.Configuration(
-                caBundlePath: configuration.value(.caBundle), connectTimeout: .seconds(5), stallTimeout: .seconds(10)),
+                caBundlePath: configuration.value(.caBundle), connectTimeout: .seconds(5), stallTimeout: .seconds(10),
+                proxy: APIServices.proxyChoice(in: configuration)),
             logger: logger)
     }
 

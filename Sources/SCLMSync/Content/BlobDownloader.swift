@@ -19,12 +19,16 @@ public struct BlobLink: Sendable, Equatable {
     public var fileSize: Int64
     /// The blob's id, to tell whether a partial download is of the same blob.
     public var blobId: String?
+    /// What changes whenever the blob's bytes do (`101-3`: presentation 101's package, revision 3), sent to a
+    /// site cache (``BlobProxy``), which keys on it.
+    public var revisionTag: String?
 
     /// Creates a link.
-    public init(url: URL, fileSize: Int64, blobId: String?) {
+    public init(url: URL, fileSize: Int64, blobId: String?, revisionTag: String? = nil) {
         self.url = url
         self.fileSize = fileSize
         self.blobId = blobId
+        self.revisionTag = revisionTag
     }
 }
 
@@ -52,6 +56,8 @@ struct BlobDownloader: Sendable {
     let transport: any HTTPTransport
     let retrier: Retrier
     let logger: Logger?
+    /// The site cache blobs are fetched through, if any.
+    var blobProxy: BlobProxy? = nil
 
     /// Downloads the blob `link` names into `partPath`.
     ///
@@ -146,7 +152,7 @@ struct BlobDownloader: Sendable {
         _ progress: @escaping @Sendable (DownloadProgress, BlobLink) -> Void
     ) async throws -> DownloadResult {
         let request = DownloadRequest(
-            HTTPRequest(url: link.url), to: partPath, resumeOffset: offset, ifRange: validator,
+            blobProxy?.request(for: link) ?? HTTPRequest(url: link.url), to: partPath, resumeOffset: offset, ifRange: validator,
             maxFileBytes: link.fileSize)
         let recorded = Mutex<String?>(validator)
         let logger = self.logger
