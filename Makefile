@@ -35,7 +35,7 @@ demo: release
 	@scripts/demo.sh
 
 bench: deps
-	@scripts/ensure-deps.sh libarchive-tools
+	@scripts/ensure-deps.sh libarchive-tools nginx
 	python3 bench/run.py
 
 clean:
