@@ -77,7 +77,8 @@ extension ConfigKey {
             + " with an X-SCLM-Revision header (see contrib/nginx/sclm-cache.conf).")
     /// A custom CA bundle for TLS verification.
     public static let caBundle = ConfigKey(
-        "http.caBundle", help: "PEM file of trusted CAs for TLS, also of an https http.proxy (default: the system store).",
+        "http.caBundle",
+        help: "PEM file of trusted CAs for TLS, also of an https http.proxy (default: the system store).",
         environment: "SCLM_CA_BUNDLE")
 
     /// Every key sclm knows, in display order.

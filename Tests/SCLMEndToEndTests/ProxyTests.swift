@@ -29,7 +29,8 @@ import Testing
         for (key, value) in [("http.proxy", configuredProxy.server.url.absoluteString), ("http.noProxy", "")] {
             #expect(try ProcessRunner.sclm(["config", "set", key, value], home: home).status == 0)
         }
-        let refused = try ProcessRunner.sclm(["config", "set", "http.proxyCredentials", "fleet:proxy-pass"], home: home)
+        let refused = try ProcessRunner.sclm(
+            ["config", "set", "http.proxyCredentials", "fleet:proxy-pass"], home: home)
         #expect(refused.status == 64, "a secret on the command line: \(refused)")
         let stored = try ProcessRunner.sclm(
             ["config", "set", "http.proxyCredentials", "-"], home: home, stdin: "fleet:proxy-pass\n")

@@ -17,7 +17,8 @@ import Testing
     static let cases = [
         Case(
             name: "an https blob host becomes the first path segment, the query is kept as sent",
-            base: "http://cache.site:8080", blob: "https://acct.blob.core.windows.net/packages/a%20b.zip?se=1&sig=x%2Fy",
+            base: "http://cache.site:8080",
+            blob: "https://acct.blob.core.windows.net/packages/a%20b.zip?se=1&sig=x%2Fy",
             routed: "http://cache.site:8080/acct.blob.core.windows.net/packages/a%20b.zip?se=1&sig=x%2Fy"),
         Case(
             name: "a port of the blob host is kept, a trailing slash of the base dropped",
@@ -30,7 +31,8 @@ import Testing
         Case(
             // Brackets are not allowed in a path, so they go percent-encoded; nginx matches the decoded path.
             name: "an IPv6 blob host keeps its brackets, percent-encoded",
-            base: "http://cache:80", blob: "http://[::1]:8443/x?sig=1", routed: "http://cache:80/%5B::1%5D:8443/x?sig=1"),
+            base: "http://cache:80", blob: "http://[::1]:8443/x?sig=1",
+            routed: "http://cache:80/%5B::1%5D:8443/x?sig=1"),
     ]
 
     @Test(arguments: cases) func routesASignedURLThroughTheCache(_ test: Case) throws {

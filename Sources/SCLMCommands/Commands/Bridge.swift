@@ -95,7 +95,8 @@ extension SCLM {
             transportConfiguration.networkRule = policy.rule
             // Direct unless bridge.httpProxy says otherwise: through http.proxy or a proxy variable, the rule
             // would judge the proxy's address, not the destination's.
-            transportConfiguration.proxy = configuration.value(.bridgeHTTPProxy).map { .server(ProxyServer(url: $0)) } ?? .direct
+            let proxy = configuration.value(.bridgeHTTPProxy).flatMap { $0.isEmpty ? nil : ProxyServer(url: $0) }
+            transportConfiguration.proxy = proxy.map(ProxyChoice.server) ?? .direct
             return HTTPModule(
                 transport: CurlTransport(configuration: transportConfiguration, logger: context.logger), policy: policy)
         }

@@ -151,9 +151,10 @@ struct BlobDownloader: Sendable {
         _ link: BlobLink, to partPath: String, from offset: Int64, ifRange validator: String?,
         _ progress: @escaping @Sendable (DownloadProgress, BlobLink) -> Void
     ) async throws -> DownloadResult {
+        // Through a site cache, the request goes to the cache with the revision it keys on.
+        let http = blobProxy?.request(for: link) ?? HTTPRequest(url: link.url)
         let request = DownloadRequest(
-            blobProxy?.request(for: link) ?? HTTPRequest(url: link.url), to: partPath, resumeOffset: offset, ifRange: validator,
-            maxFileBytes: link.fileSize)
+            http, to: partPath, resumeOffset: offset, ifRange: validator, maxFileBytes: link.fileSize)
         let recorded = Mutex<String?>(validator)
         let logger = self.logger
         return try await transport.download(request) { update in
