@@ -4,6 +4,7 @@ in front of the dev-server, all on loopback.
 Needs nginx (`scripts/ensure-deps.sh nginx`, as `make test-fleet` does) and the built `sclm`
 (`SCLM_BINARY`, default `.build/debug/sclm`). Run: `python3 -m unittest discover -s Tests/Fleet -v`.
 """
+import http.client
 import json
 import pathlib
 import shutil
@@ -28,7 +29,8 @@ def within(actual: int, expected: int, tolerance: float = 0.05) -> bool:
 @unittest.skipUnless(shutil.which("nginx") or pathlib.Path("/usr/sbin/nginx").exists(), "nginx is not installed")
 @unittest.skipUnless(SCLM.exists(), f"{SCLM} is not built")
 class FleetThroughCacheTests(unittest.TestCase):
-    """Tests run in name order and build on each other: first sync, a killed host, a revision bump."""
+    """Tests run in name order and build on each other: first sync, a killed host, a revision bump; then the
+    cache's own rules (allowed hosts, GET only, no storing without a revision or with credentials)."""
 
     @classmethod
     def setUpClass(cls):
@@ -113,7 +115,35 @@ class FleetThroughCacheTests(unittest.TestCase):
         self.assertEqual({fleet.content_digest(direct.homes[0])}, digests)
         print(f"\nrevision bump to {HOSTS} hosts: {sum(served.values())} origin bytes, {elapsed:.1f} s")
 
+    def test_4_the_cache_refuses_other_hosts_and_never_stores_uncached_requests(self):
+        origin = urllib.parse.urlsplit(self.server.url).netloc
+        sas = urllib.parse.urlsplit(self.sas_url(PACKAGES[1]))
+        through = f"/{origin}{sas.path}?{sas.query}"
+        self.assertEqual(self.via_cache(f"/example.com{sas.path}", {"X-SCLM-Revision": "1"})[0], 403)
+        self.assertEqual(self.via_cache(through, {"X-SCLM-Revision": "x"}, method="POST")[0], 403)
+        for headers in ({}, {"X-SCLM-Revision": "x", "Authorization": "Bearer t"}):
+            for _ in range(2):
+                status, cache = self.via_cache(through, headers)
+                self.assertEqual((status, cache), (200, "BYPASS"), headers)
+        self.assertEqual(self.via_cache(through, {"X-SCLM-Revision": "fresh"})[1], "MISS")
+        self.assertEqual(self.via_cache(through, {"X-SCLM-Revision": "fresh"})[1], "HIT")
+
     # MARK: helpers
+
+    def via_cache(self, path: str, headers: dict, method: str = "GET") -> tuple[int, str | None]:
+        connection = http.client.HTTPConnection("127.0.0.1", self.nginx.port, timeout=10)
+        try:
+            connection.request(method, path, headers=headers)
+            response = connection.getresponse()
+            response.read()
+            return response.status, response.getheader("X-Cache-Status")
+        finally:
+            connection.close()
+
+    def sas_url(self, pid: int) -> str:
+        token = self.server.token()
+        return self.server.request("GET", f"/v1/contentpackages/{pid}", headers={"Authorization": f"Bearer {token}"})[
+            "sas"]
 
     def wait_for_part(self, home: pathlib.Path, process) -> pathlib.Path:
         deadline = time.monotonic() + 15
@@ -133,10 +163,7 @@ class FleetThroughCacheTests(unittest.TestCase):
             "revision"]
 
     def sas_path(self, pid: int) -> str:
-        token = self.server.token()
-        package = self.server.request("GET", f"/v1/contentpackages/{pid}",
-                                      headers={"Authorization": f"Bearer {token}"})
-        return urllib.parse.urlsplit(package["sas"]).path
+        return urllib.parse.urlsplit(self.sas_url(pid)).path
 
 
 if __name__ == "__main__":
