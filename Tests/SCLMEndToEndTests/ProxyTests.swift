@@ -48,6 +48,21 @@ import Testing
         #expect(!login.stderr.contains("proxy-pass"))
     }
 
+    @Test func aProxyURLWithCredentialsIsRefusedBeforeAnyRequest() async throws {
+        let folder = TemporaryDirectory()
+        let home = folder.appending("home")
+        let port = configuredProxy.server.url.port ?? 0
+        let url = "http://fleet:proxy-pass@127.0.0.1:\(port)"
+        #expect(try ProcessRunner.sclm(["config", "set", "http.proxy", url], home: home).status == 0)
+        let login = try ProcessRunner.sclm(
+            ["login", "--service"], home: home,
+            environment: ["SCLM_AUTH_URL": "http://127.0.0.1:9", "SCLM_CLIENT_ID": "c", "SCLM_CLIENT_SECRET": "s"])
+        #expect(login.status == 64, "\(login)")
+        #expect(login.stderr.contains("http.proxyCredentials"), "\(login.stderr)")
+        #expect(!login.stderr.contains("proxy-pass"))
+        #expect(configuredProxy.requests().isEmpty)
+    }
+
     @Test func theBridgeIgnoresTheProxyVariablesAndHTTPProxy() async throws {
         let service = try ServerProcess(script: "Tests/Fixtures/http_fixture.py")
         let bridge = try await BridgeSession(
