@@ -2,7 +2,8 @@
 """Loopback forward-proxy fixture for the proxy tests: forwards plain-http requests in absolute form and
 records each one as a JSON line in `--log FILE`: {"method", "url", "proxyAuthorization"} (the last is
 whether a Proxy-Authorization header came, and whether it was Basic for `--expect-user USER:PASSWORD`).
-Prints its base URL as the first stdout line. Python 3 standard library only; binds 127.0.0.1.
+Prints its base URL as the first stdout line; with `--tls CERT KEY` clients reach it over https (an https
+proxy). Python 3 standard library only; binds 127.0.0.1.
 """
 import argparse
 import base64
@@ -10,8 +11,10 @@ import http.client
 import json
 import sys
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from urllib.parse import urlsplit
+
+from http_fixture import serve
 
 HOP_BY_HOP = {"connection", "keep-alive", "proxy-authorization", "proxy-connection", "te", "trailer",
               "transfer-encoding", "upgrade"}
@@ -25,10 +28,10 @@ class Proxy(BaseHTTPRequestHandler):
 
     def record(self):
         sent = self.headers.get("Proxy-Authorization")
-        expected = self.server.expected_authorization
+        expected = self.expected_authorization
         entry = {"method": self.command, "url": self.path,
                  "proxyAuthorization": sent is not None and (expected is None or sent == expected)}
-        with self.server.log_lock, open(self.server.log_path, "a") as log:
+        with self.log_lock, open(self.log_path, "a") as log:
             log.write(json.dumps(entry) + "\n")
 
     def forward(self):
@@ -66,19 +69,14 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--log", required=True, help="file that receives one JSON line per request")
     parser.add_argument("--expect-user", help="USER:PASSWORD the Proxy-Authorization header must carry")
+    parser.add_argument("--tls", nargs=2, metavar=("CERT", "KEY"))
     args = parser.parse_args()
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Proxy)
-    server.daemon_threads = True
-    server.log_path = args.log
-    server.log_lock = threading.Lock()
-    server.expected_authorization = (
+    Proxy.log_path = args.log
+    Proxy.log_lock = threading.Lock()
+    Proxy.expected_authorization = (
         None if args.expect_user is None else "Basic " + base64.b64encode(args.expect_user.encode()).decode())
     open(args.log, "w").close()
-    print(f"http://127.0.0.1:{server.server_address[1]}", flush=True)
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        pass
+    serve(Proxy, tls=args.tls)
     return 0
 
 

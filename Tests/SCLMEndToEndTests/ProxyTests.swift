@@ -48,6 +48,25 @@ import Testing
         #expect(!login.stderr.contains("proxy-pass"))
     }
 
+    @Test func anHTTPSProxyIsTrustedThroughHTTPCABundleOnly() async throws {
+        let server = try await DevServer.start()
+        let folder = TemporaryDirectory()
+        let certificate = try SelfSignedCertificate(in: folder)
+        let proxy = try RecordingProxy(tls: (certificate.certificatePath, certificate.keyPath))
+        let home = folder.appending("home")
+        #expect(proxy.server.url.scheme == "https")
+        let proxyURL = proxy.server.url.absoluteString
+        #expect(try ProcessRunner.sclm(["config", "set", "http.proxy", proxyURL], home: home).status == 0)
+        let untrusted = try ProcessRunner.sclm(["login", "--service"], home: home, environment: server.environment)
+        #expect(untrusted.status != 0, "an https proxy nobody trusts: \(untrusted)")
+        #expect(proxy.requests().isEmpty)
+        let bundle = certificate.certificatePath
+        #expect(try ProcessRunner.sclm(["config", "set", "http.caBundle", bundle], home: home).status == 0)
+        let trusted = try ProcessRunner.sclm(["login", "--service"], home: home, environment: server.environment)
+        #expect(trusted.status == 0, "\(trusted)")
+        #expect(proxy.requests().contains { $0.url.hasSuffix("/connect/token") }, "\(proxy.requests())")
+    }
+
     @Test func aProxyURLWithCredentialsIsRefusedBeforeAnyRequest() async throws {
         let folder = TemporaryDirectory()
         let home = folder.appending("home")
@@ -113,12 +132,14 @@ struct RecordingProxy {
     private let folder = TemporaryDirectory(prefix: "sclm-proxy")
     private let logPath: String
 
-    /// Starts the fixture; with `expectedUser` (`user:password`) it checks the credentials it is sent.
-    init(expectedUser: String? = nil) throws {
+    /// Starts the fixture; with `expectedUser` (`user:password`) it checks the credentials it is sent, with
+    /// `tls` (certificate and key files) clients reach it over https.
+    init(expectedUser: String? = nil, tls: (certificate: String, key: String)? = nil) throws {
         logPath = folder.appending("requests.jsonl")
+        let user = expectedUser.map { ["--expect-user", $0] } ?? []
+        let https = tls.map { ["--tls", $0.certificate, $0.key] } ?? []
         server = try ServerProcess(
-            script: "Tests/Fixtures/proxy_fixture.py",
-            arguments: ["--log", logPath] + (expectedUser.map { ["--expect-user", $0] } ?? []))
+            script: "Tests/Fixtures/proxy_fixture.py", arguments: ["--log", logPath] + user + https)
     }
 
     /// The requests forwarded so far.
