@@ -13,7 +13,7 @@ MANDIR = $(DESTDIR)$(PREFIX)/share/man/man1
 SHAREDIR = $(DESTDIR)$(PREFIX)/share
 INSTALL_BUILD = $(if $(filter command line environment,$(origin BIN)),,release)
 
-.PHONY: deps build release samples test lint-sql test-swift test-js test-dev-server demo bench clean install uninstall
+.PHONY: deps build release samples test lint-sql test-swift test-fleet test-js test-dev-server demo bench clean install uninstall
 
 deps:
 	@scripts/ensure-deps.sh
@@ -31,7 +31,7 @@ release: deps
 samples:
 	@python3 sample-content/tools/assemble.py
 
-test: deps samples lint-sql test-swift test-js test-dev-server
+test: deps samples lint-sql test-swift test-fleet test-js test-dev-server
 
 # SQL only in the files that own the tables (ARCHITECTURE.md, "Tables and their owners").
 lint-sql:
@@ -41,6 +41,11 @@ test-swift:
 	@scripts/ensure-deps.sh man-db || echo "man-db could not be installed: the man page test will fail" >&2
 	swift build --build-tests $(SWIFT_WARNINGS)
 	swift test --skip-build
+
+# 20 sclm homes syncing through Debian's nginx with contrib/nginx/sclm-cache.conf (needs the debug build).
+test-fleet:
+	@scripts/ensure-deps.sh nginx
+	python3 -m unittest discover -s Tests/Fleet -t Tests/Fleet -v
 
 test-js:
 	@if [ -d bridge-js ]; then scripts/ensure-deps.sh chromium || echo "chromium could not be installed: the browser test will be skipped" >&2; node --test bridge-js/; fi
@@ -52,7 +57,7 @@ demo: release samples
 	@scripts/demo.sh
 
 bench: deps
-	@scripts/ensure-deps.sh libarchive-tools
+	@scripts/ensure-deps.sh libarchive-tools nginx
 	python3 bench/run.py
 
 install: $(INSTALL_BUILD)

@@ -34,8 +34,8 @@ struct APIServices {
         self.logger = logger
     }
 
-    /// libcurl settings from `http.caBundle`, `http.connectTimeout` and `http.stallTimeout`, with cookies
-    /// kept in `cookieJarPath` (in memory only when `nil`).
+    /// libcurl settings from `http.caBundle`, `http.connectTimeout`, `http.stallTimeout` and the proxy
+    /// (``proxyChoice(in:)``), with cookies kept in `cookieJarPath` (in memory only when `nil`).
     ///
     /// - Throws: `SCLMError` (`.usage`) for a malformed setting.
     static func transportConfiguration(_ configuration: Configuration, cookieJarPath: String?) throws
@@ -44,7 +44,40 @@ struct APIServices {
         CurlTransport.Configuration(
             caBundlePath: configuration.value(.caBundle), cookieJarPath: cookieJarPath,
             connectTimeout: try seconds(.connectTimeout, in: configuration),
-            stallTimeout: try seconds(.stallTimeout, in: configuration))
+            stallTimeout: try seconds(.stallTimeout, in: configuration), proxy: try proxyChoice(in: configuration))
+    }
+
+    /// `http.proxy` (with `http.proxyCredentials` and `http.noProxy`) when set, replacing the proxy variables;
+    /// else what libcurl reads from them.
+    ///
+    /// - Throws: `SCLMError` (`.usage`) for a proxy URL that carries a user or password: `http.proxy` is not
+    ///   a secret setting (`sclm config` shows it), so credentials belong in `http.proxyCredentials`.
+    static func proxyChoice(in configuration: Configuration) throws -> ProxyChoice {
+        guard let url = configuration.value(.proxy), !url.isEmpty else { return .environment }
+        if let components = URLComponents(string: url), components.user != nil || components.password != nil {
+            throw SCLMError(
+                .usage,
+                "http.proxy must not carry a user or password (it is shown by `sclm config`); set the proxy URL "
+                    + "without them and give them with `sclm config set http.proxyCredentials -` on stdin")
+        }
+        return .server(
+            ProxyServer(
+                url: url, credentials: configuration.value(.proxyCredentials),
+                noProxy: configuration.value(.noProxy) ?? ""))
+    }
+
+    /// The site cache of `sync.blobProxy`, if one is set.
+    ///
+    /// - Throws: `SCLMError` (`.usage`) for a value that is not an http(s) URL without a query.
+    static func blobProxy(in configuration: Configuration) throws -> BlobProxy? {
+        guard let text = configuration.value(.syncBlobProxy), !text.isEmpty else { return nil }
+        guard let url = URL(string: text), let proxy = BlobProxy(base: url) else {
+            throw SCLMError(
+                .usage,
+                "sync.blobProxy must be an http(s) URL without a query, e.g. http://cache.site:8080, got '\(text)'; "
+                    + "fix it with `sclm config set sync.blobProxy URL`")
+        }
+        return proxy
     }
 
     /// The token endpoint from `auth.url`, `auth.clientId`, `auth.clientSecret`.

@@ -23,7 +23,15 @@ extension ConfigKey {
             "Where content may send httpget/httppost/httpput/httpdelete: host names, *.domain, IP addresses ([::1]) and"
             + " CIDR ranges, each optionally :PORT (comma-separated; unset: public hosts only, no loopback or private addresses).")
 
+    /// The proxy of the bridge's HTTP commands; unset, they go direct whatever `http.proxy` or the proxy
+    /// variables say, so that the network rule judges the real destination.
+    public static let bridgeHTTPProxy = ConfigKey(
+        "bridge.httpProxy",
+        help:
+            "Proxy for the bridge's httpget/httppost/… (unset: always direct, ignoring http.proxy and the proxy"
+            + " variables); bridge.httpAllowedHosts must then admit the proxy's address.")
+
     static let extensionKeys: [ConfigKey] = [
-        appName, appVersion, bridgeLatitude, bridgeLongitude, bridgeAddress, bridgeHTTPAllowedHosts,
+        appName, appVersion, bridgeLatitude, bridgeLongitude, bridgeAddress, bridgeHTTPAllowedHosts, bridgeHTTPProxy,
     ]
 }

@@ -21,5 +21,22 @@ extension ConfigKey {
         "auth.refreshMargin", help: "Renew the access token this many seconds before it expires.", default: "60",
         format: .wholeNumber(atLeast: 0))
 
-    static let httpKeys: [ConfigKey] = [connectTimeout, stallTimeout, requestTimeout, retries, refreshMargin]
+    /// The proxy every sclm request goes through (API, login, downloads), instead of what libcurl would read
+    /// from `https_proxy`, `HTTPS_PROXY`, `http_proxy` and `no_proxy`.
+    public static let proxy = ConfigKey(
+        "http.proxy",
+        help:
+            "Proxy for sclm's own requests, e.g. http://proxy.corp:3128; set, it overrides https_proxy, HTTPS_PROXY,"
+            + " http_proxy and no_proxy (unset: libcurl reads those variables).")
+    /// The proxy's user and password, `user:password`.
+    public static let proxyCredentials = ConfigKey(
+        "http.proxyCredentials", help: "User and password for http.proxy, as user:password.", secret: true)
+    /// Hosts reached without the proxy, when `http.proxy` is set (libcurl's `no_proxy` syntax).
+    public static let noProxy = ConfigKey(
+        "http.noProxy",
+        help: "With http.proxy: hosts reached directly, comma-separated (no_proxy syntax; the variable is ignored).")
+
+    static let httpKeys: [ConfigKey] = [
+        connectTimeout, stallTimeout, requestTimeout, retries, refreshMargin, proxy, proxyCredentials, noProxy,
+    ]
 }

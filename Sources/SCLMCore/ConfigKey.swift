@@ -86,15 +86,24 @@ extension ConfigKey {
         "sync.contentPolicy",
         help: "What `sclm sync` does with a package that has content errors: install (keep the findings) or refuse.",
         default: "install", values: ["install", "refuse"])
+    /// A site cache in front of the blob hosts: `https://blobhost/path?sig` is fetched as `URL/blobhost/path?sig`.
+    public static let syncBlobProxy = ConfigKey(
+        "sync.blobProxy",
+        help:
+            "Site cache for package and media downloads: https://blobhost/path?sig is fetched as URL/blobhost/path?sig"
+            + " with an X-SCLM-Revision header (see contrib/nginx/sclm-cache.conf).",
+        format: .httpURL)
     /// A custom CA bundle for TLS verification.
     public static let caBundle = ConfigKey(
-        "http.caBundle", help: "PEM file of trusted CAs for TLS (default: the system store).",
+        "http.caBundle",
+        help: "PEM file of trusted CAs for TLS, also of an https http.proxy (default: the system store).",
         environment: "SCLM_CA_BUNDLE")
 
     /// Every key sclm knows, in display order.
     public static let all: [ConfigKey] =
         [
-            apiURL, authURL, clientId, clientSecret, username, password, syncJobs, syncContentPolicy, caBundle,
+            apiURL, authURL, clientId, clientSecret, username, password, syncJobs, syncContentPolicy, syncBlobProxy,
+            caBundle,
         ]
         + ConfigKey.extensionKeys + ConfigKey.httpKeys + ConfigKey.osamKeys + ConfigKey.iotKeys
 

@@ -100,7 +100,11 @@ final class CurlTransfer: @unchecked Sendable {
         if let timeout = request.timeout { try set(CURLOPT_TIMEOUT_MS, timeout.milliseconds) }
         try set(CURLOPT_SSL_VERIFYPEER, 1)
         try set(CURLOPT_SSL_VERIFYHOST, 2)
-        if let bundle = configuration.caBundlePath { try set(CURLOPT_CAINFO, bundle) }
+        if let bundle = configuration.caBundlePath {
+            try set(CURLOPT_CAINFO, bundle)
+            try set(CURLOPT_PROXY_CAINFO, bundle)
+        }
+        try configureProxy(configuration.proxy)
         try set(CURLOPT_TCP_KEEPALIVE, 1)
         try check(sclm_curl_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer))
         if file == nil {
@@ -112,6 +116,22 @@ final class CurlTransfer: @unchecked Sendable {
         try configureMethod()
         try configureHeaders()
         try installCallbacks()
+    }
+
+    /// Applies an explicit proxy choice; with ``ProxyChoice/environment`` libcurl reads the variables itself.
+    private func configureProxy(_ choice: ProxyChoice) throws {
+        switch choice {
+        case .environment:
+            return
+        case .direct:
+            // An empty CURLOPT_PROXY turns proxies off, including those set by the environment (curl_easy_setopt(3)).
+            try set(CURLOPT_PROXY, "")
+        case .server(let proxy):
+            try set(CURLOPT_PROXY, proxy.url)
+            // Set, CURLOPT_NOPROXY replaces the no_proxy variable; "" means every host uses the proxy.
+            try set(CURLOPT_NOPROXY, proxy.noProxy)
+            if let credentials = proxy.credentials { try set(CURLOPT_PROXYUSERPWD, credentials) }
+        }
     }
 
     private func configureMethod() throws {

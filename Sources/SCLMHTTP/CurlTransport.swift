@@ -7,7 +7,8 @@ import SCLMCore
 /// - TLS verification always on, optionally against a custom CA bundle (`http.caBundle`, `SCLM_CA_BUNDLE`);
 /// - a connect timeout and a stall detector instead of a total timeout (requests may add one);
 /// - compressed API responses accepted; `User-Agent: sclm/<version>`;
-/// - libcurl's proxy environment variables (`https_proxy`, `no_proxy`, …) honoured;
+/// - libcurl's proxy environment variables (`https_proxy`, `no_proxy`, …) honoured, unless
+///   ``Configuration/proxy`` chooses otherwise;
 /// - one cookie store for all requests, persisted in ``Configuration/cookieJarPath`` with mode 0600;
 /// - with a ``Configuration/networkRule``, every hop and every connection checked against it.
 ///
@@ -36,12 +37,14 @@ public final class CurlTransport: HTTPTransport {
         /// redirects are followed hop by hop, each hop admitted by the rule before it starts, and each
         /// address libcurl connects to (a proxy's too) checked as the rule's admission says.
         public var networkRule: NetworkRule?
+        /// Which proxy requests go through.
+        public var proxy: ProxyChoice
 
         /// Creates a configuration; the defaults suit both API calls and large downloads.
         public init(
             userAgent: String = SCLMVersion.userAgent, caBundlePath: String? = nil, cookieJarPath: String? = nil,
             connectTimeout: Duration = .seconds(30), stallTimeout: Duration = .seconds(30), maxRedirects: Int = 5,
-            networkRule: NetworkRule? = nil
+            networkRule: NetworkRule? = nil, proxy: ProxyChoice = .environment
         ) {
             self.userAgent = userAgent
             self.caBundlePath = caBundlePath
@@ -50,6 +53,7 @@ public final class CurlTransport: HTTPTransport {
             self.stallTimeout = stallTimeout
             self.maxRedirects = maxRedirects
             self.networkRule = networkRule
+            self.proxy = proxy
         }
     }
 

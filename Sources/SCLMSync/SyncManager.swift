@@ -49,6 +49,7 @@ public actor SyncManager {
     private let retrier: Retrier
     private let clock: any WallClock
     private let logger: Logger?
+    private let blobProxy: BlobProxy?
 
     /// Creates a manager.
     ///
@@ -61,11 +62,13 @@ public actor SyncManager {
     ///   - retrier: how dropped or failed downloads are retried (they resume each time).
     ///   - clock: the current time, for `installedAt` and the sync preferences.
     ///   - logger: receives retries and removals.
+    ///   - blobProxy: the site cache packages and media files are fetched through (`sync.blobProxy`), if any.
     public init(
         service: SyncService, store: ContentStore, home: Home, transport: any HTTPTransport,
         installer: any PackageInstaller, retrier: Retrier = Retrier(policy: RetryPolicy()), clock: any WallClock = SystemClock(),
-        logger: Logger? = nil
+        logger: Logger? = nil, blobProxy: BlobProxy? = nil
     ) {
+        self.blobProxy = blobProxy
         self.service = service
         self.store = store
         self.home = home
@@ -145,7 +148,7 @@ public actor SyncManager {
         let plan = try ContentPlan.make(stored: stored, clientIds: clientIds, presentationIds: options.presentations)
         let phase = ContentPhase(
             store: store, home: home, service: service,
-            downloader: BlobDownloader(transport: transport, retrier: retrier, logger: logger),
+            downloader: BlobDownloader(transport: transport, retrier: retrier, logger: logger, blobProxy: blobProxy),
             installer: installer, clock: clock, events: ContentEventSink(events))
         return try await phase.run(plan, width: options.jobs)
     }

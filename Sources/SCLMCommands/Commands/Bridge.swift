@@ -87,11 +87,16 @@ extension SCLM {
         }
 
         /// The HTTP module over its own libcurl transport (`http.*` timeouts and CA bundle; cookies in memory,
-        /// apart from the StoryCLM API's), which checks every hop and connection against `bridge.httpAllowedHosts`.
+        /// apart from the StoryCLM API's; no proxy unless `bridge.httpProxy`), which checks every hop and
+        /// connection against `bridge.httpAllowedHosts`.
         private func httpModule(_ configuration: Configuration, context: CommandContext) throws -> HTTPModule {
             let policy = try HTTPModule.Policy(configuration: configuration)
             var transportConfiguration = try APIServices.transportConfiguration(configuration, cookieJarPath: nil)
             transportConfiguration.networkRule = policy.rule
+            // Direct unless bridge.httpProxy says otherwise: through http.proxy or a proxy variable, the rule
+            // would judge the proxy's address, not the destination's.
+            let proxy = configuration.value(.bridgeHTTPProxy).flatMap { $0.isEmpty ? nil : ProxyServer(url: $0) }
+            transportConfiguration.proxy = proxy.map(ProxyChoice.server) ?? .direct
             return HTTPModule(
                 transport: CurlTransport(configuration: transportConfiguration, logger: context.logger), policy: policy)
         }

@@ -34,7 +34,7 @@ extension CommandContext {
     /// messaging providers (with the `osam.topicsWebhook` notifier) and `clock`.
     private func osamService(configuration: Configuration, endpoint: URL?, clock: any WallClock) throws -> OSAMService {
         let store = try store()
-        let transport = osamTransport(configuration)
+        let transport = try osamTransport(configuration)
         let backend = endpoint.map { endpoint in
             HTTPOSAMBackend(
                 endpoint: endpoint,
@@ -53,10 +53,11 @@ extension CommandContext {
 
     /// A transport for OSAM's small requests: short connect and stall limits, the configured CA bundle,
     /// and no cookie jar (the OSAM backend is not the StoryCLM one).
-    private func osamTransport(_ configuration: Configuration) -> CurlTransport {
+    private func osamTransport(_ configuration: Configuration) throws -> CurlTransport {
         CurlTransport(
             configuration: CurlTransport.Configuration(
-                caBundlePath: configuration.value(.caBundle), connectTimeout: .seconds(5), stallTimeout: .seconds(10)),
+                caBundlePath: configuration.value(.caBundle), connectTimeout: .seconds(5), stallTimeout: .seconds(10),
+                proxy: try APIServices.proxyChoice(in: configuration)),
             logger: logger)
     }
 

@@ -20,7 +20,8 @@ extension SCLM {
                 the server does not mark skip) is downloaded into the cache (resuming an interrupted
                 download), checked, unpacked under the package policy beside its folder and swapped in with
                 rename(2); media files the package lacks are downloaded into sources/mediafiles/. A
-                presentation another sclm process is working on is reported busy and left to it.
+                presentation another sclm process is working on is reported busy and left to it. With
+                sync.blobProxy set, packages and media files come through that site cache (README: Sync a fleet).
 
                 On a terminal a live display shows each transfer and the total; --json prints one JSON event
                 per line instead. Ctrl-C stops within a second, keeps partial downloads for the next run and
@@ -74,7 +75,7 @@ extension SCLM {
                 transport: services.transport,
                 installer: ArchivePackageInstaller(policy: try APIServices.packagePolicy(in: services.configuration)),
                 retrier: services.retrier,
-                clock: context.clock, logger: logger)
+                clock: context.clock, logger: logger, blobProxy: try APIServices.blobProxy(in: services.configuration))
             let width = try jobs ?? min(64, max(1, APIServices.number(.syncJobs, in: services.configuration)))
             let options = SyncOptions(
                 clients: ClientSelection(clients), presentations: presentations, jobs: width, metadataOnly: metadataOnly

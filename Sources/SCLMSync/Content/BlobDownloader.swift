@@ -19,12 +19,16 @@ public struct BlobLink: Sendable, Equatable {
     public var fileSize: Int64
     /// The blob's id, to tell whether a partial download is of the same blob.
     public var blobId: String?
+    /// What changes whenever the blob's bytes do (`101-3`: presentation 101's package, revision 3), sent to a
+    /// site cache (``BlobProxy``), which keys on it.
+    public var revisionTag: String?
 
     /// Creates a link.
-    public init(url: URL, fileSize: Int64, blobId: String?) {
+    public init(url: URL, fileSize: Int64, blobId: String?, revisionTag: String? = nil) {
         self.url = url
         self.fileSize = fileSize
         self.blobId = blobId
+        self.revisionTag = revisionTag
     }
 }
 
@@ -45,6 +49,8 @@ struct BlobDownloader: Sendable {
     let transport: any HTTPTransport
     let retrier: Retrier
     let logger: Logger?
+    /// The site cache blobs are fetched through, if any.
+    var blobProxy: BlobProxy? = nil
 
     /// Downloads the blob `link` names into `partPath`.
     ///
@@ -133,9 +139,10 @@ struct BlobDownloader: Sendable {
         _ link: BlobLink, to partPath: String, from offset: Int64, ifRange validator: String?,
         _ progress: @escaping @Sendable (DownloadProgress, BlobLink) -> Void
     ) async throws -> DownloadResult {
+        // Through a site cache, the request goes to the cache with the revision it keys on.
+        let http = blobProxy?.request(for: link) ?? HTTPRequest(url: link.url)
         let request = DownloadRequest(
-            HTTPRequest(url: link.url), to: partPath, resumeOffset: offset, ifRange: validator,
-            maxFileBytes: link.fileSize)
+            http, to: partPath, resumeOffset: offset, ifRange: validator, maxFileBytes: link.fileSize)
         let recorded = Mutex<String?>(validator)
         let logger = self.logger
         return try await transport.download(request) { update in
