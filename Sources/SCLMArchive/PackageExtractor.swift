@@ -6,6 +6,8 @@
     import Darwin
 #endif
 
+import SCLMCore
+
 /// Unpacks a content package into a staging folder next to its target, under the package policy.
 ///
 /// The same checks as ``PackageValidator`` run while extracting (one implementation of the package policy),

@@ -259,8 +259,8 @@ public actor SyncManager {
     private func record(result: String) async {
         let now = clock.now
         let store = self.store
-        // A fresh task: a cancelled sync still records that it was cancelled.
-        await Task {
+        // Shielded: a cancelled sync still records that it was cancelled.
+        await withCancellationShield {
             try? await store.write { db in
                 try db.setPreference(
                     scope: PreferenceKey.sclmScope, key: PreferenceKey.lastSyncAt, value: Timestamp.string(from: now),
@@ -268,7 +268,7 @@ public actor SyncManager {
                 try db.setPreference(
                     scope: PreferenceKey.sclmScope, key: PreferenceKey.lastSyncResult, value: result, now: now)
             }
-        }.value
+        }
     }
 }
 

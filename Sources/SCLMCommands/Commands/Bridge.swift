@@ -136,7 +136,7 @@ extension SCLM {
                 try await host.start(presentation, slide: slide)
                 await server.run(input: 0)
                 // Not cancelled with the command (Ctrl-C): the slide on screen is still recorded.
-                await Task { await host.finish() }.value
+                await withCancellationShield { await host.finish() }
             } catch {
                 for module in external { await module.stop() }
                 throw error
