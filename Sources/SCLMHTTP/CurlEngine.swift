@@ -19,7 +19,9 @@ import Synchronization
 /// ```swift
 /// let engine = CurlEngine()
 /// let api = CurlTransport(engine: engine, configuration: .init(cookieJarPath: home.cookieJarPath))
-/// defer { Task { await engine.shutdown() } }  // sclm's commands use `withServices`, which awaits it
+/// let slides = CurlTransport(engine: engine, configuration: .init(networkRule: .publicOnly))
+/// let response = try await api.send(HTTPRequest(url: apiURL))
+/// await engine.shutdown()  // sclm's commands leave this to `withServices`
 /// ```
 public final class CurlEngine: @unchecked Sendable {
     // Invariant: `active` and the handles' transfers are touched only on the engine thread; `inbox` is
@@ -135,14 +137,16 @@ public final class CurlEngine: @unchecked Sendable {
             collectFinished()
             curl_multi_poll(multi, nil, 0, 1000, nil)
         }
-        for (easy, _) in active { finish(easy, code: .abortedByCallback) }
-        let (sessions, waiters) = inbox.withLock { inbox in
-            inbox.isFinished = true
-            for (transfer, _) in inbox.pending { transfer.complete(.abortedByCallback, cancelled: true) }
-            inbox.pending = []
-            defer { inbox.waiters = [] }
-            return (inbox.sessions, inbox.waiters)
+        for (easy, entry) in active {
+            entry.transfer.cancel()
+            finish(easy, code: .abortedByCallback)
         }
+        let (late, sessions, waiters) = inbox.withLock { inbox in
+            inbox.isFinished = true
+            defer { (inbox.pending, inbox.waiters) = ([], []) }
+            return (inbox.pending, inbox.sessions, inbox.waiters)
+        }
+        for (transfer, _) in late { transfer.complete(.abortedByCallback, cancelled: true) }
         curl_multi_cleanup(multi)
         for session in sessions { session.close() }
         for waiter in waiters { waiter.resume() }
