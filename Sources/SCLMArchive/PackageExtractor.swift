@@ -1,3 +1,5 @@
+import SCLMCore
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -5,8 +7,6 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
-
-import SCLMCore
 
 /// Unpacks a content package into a staging folder next to its target, under the package policy.
 ///

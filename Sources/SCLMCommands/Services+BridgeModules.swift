@@ -30,6 +30,7 @@ extension Services {
     private func osamModule() throws -> OSAMModule {
         OSAMModule(
             service: try osamService(), settings: OSAMModule.Settings(configuration: configuration),
-            device: DeviceInformation.current(), deviceLanguage: DeviceInformation.language(environment: context.environment))
+            device: DeviceInformation.current(),
+            deviceLanguage: DeviceInformation.language(environment: context.environment))
     }
 }

@@ -46,7 +46,9 @@ package enum BlockingWork {
     /// runs to its end.
     ///
     /// - Throws: what `body` throws.
-    package static func file<T: Sendable>(_ name: String, _ body: @escaping @Sendable () throws -> T) async throws -> T {
+    package static func file<T: Sendable>(_ name: String, _ body: @escaping @Sendable () throws -> T) async throws
+        -> T
+    {
         try await run(name) { _ in try body() }
     }
 }

@@ -38,7 +38,9 @@ extension SCLM.Osam {
             let configuration = try context.configuration()
             let app = try options.installedApp(configuration, osVersion: osVersion, model: model)
             let platform = try options.platform(configuration)
-            let decision = try await context.withOSAMService(options, configuration: configuration, needsBackend: true) {
+            let decision = try await context.withOSAMService(
+                options, configuration: configuration, needsBackend: true
+            ) {
                 try await $0.versionControl(
                     app: app, platform: platform, language: options.language, connectivity: options.connectivity)
             }
