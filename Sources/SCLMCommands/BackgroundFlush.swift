@@ -16,7 +16,7 @@ enum BackgroundFlush {
         let seconds = try APIServices.number(.bridgeFlushInterval, in: services.configuration)
         guard seconds > 0 else { return nil }
         let context = services.context
-        guard let publisher = try await services.api.analyticsPublisher(context: context) else {
+        guard let publisher = try await services.api().analyticsPublisher(context: context) else {
             context.logger.warning("bridge.flushInterval is set but StoryIoT (iot.*) is not: analytics stay queued")
             return nil
         }

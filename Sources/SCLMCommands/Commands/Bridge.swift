@@ -91,7 +91,7 @@ extension SCLM {
 
         /// Hosts the presentation on `services` until stdin ends.
         private func host(with services: Services) async throws {
-            let (store, configuration, context) = (services.store, services.configuration, services.context)
+            let (store, configuration, context) = (try services.store(), services.configuration, services.context)
             let home = context.home
             let id = presentationId
             // Loaded before any module starts, so a presentation that is not installed fails at once.

@@ -73,7 +73,7 @@ extension SCLM.Events {
         }
 
         public func run(_ context: CommandContext) async throws {
-            try await context.withServices { try await flush(with: $0.api, context: context) }
+            try await context.withServices { try await flush(with: try $0.api(), context: context) }
         }
 
         private func flush(with services: APIServices, context: CommandContext) async throws {

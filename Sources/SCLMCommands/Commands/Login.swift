@@ -43,7 +43,7 @@ extension SCLM {
         }
 
         public func run(_ context: CommandContext) async throws {
-            try await context.withServices { try await logIn(with: $0.api, context: context) }
+            try await context.withServices { try await logIn(with: try $0.api(), context: context) }
         }
 
         private func logIn(with services: APIServices, context: CommandContext) async throws {

@@ -48,6 +48,7 @@ extension Services {
     /// The home's store, the HTTP backend at `endpoint` (none without one), the store-backed analytics and
     /// messaging providers (with the `osam.topicsWebhook` notifier) and `clock`.
     private func osamService(endpoint: URL?, clock: any WallClock) throws -> OSAMService {
+        let store = try store()
         let transport = osamTransport()
         let backend = endpoint.map { endpoint in
             HTTPOSAMBackend(

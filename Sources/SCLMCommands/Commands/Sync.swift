@@ -69,7 +69,7 @@ extension SCLM {
             if printer.style == .live { context.setNoticeWriter(printer.printAbove) }
             defer { context.setNoticeWriter(nil) }
             try await context.withServices(logger: logger) { services in
-                try await sync(with: services.api, printer: printer, logger: logger, context: context)
+                try await sync(with: try services.api(), printer: printer, logger: logger, context: context)
             }
         }
 
