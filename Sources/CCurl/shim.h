@@ -2,6 +2,7 @@
 #define SCLM_CCURL_SHIM_H
 
 #include <curl/curl.h>
+#include <sys/prctl.h>
 
 // curl_easy_setopt, curl_easy_getinfo and curl_multi_setopt are variadic, which Swift cannot call.
 // Each wrapper below fixes one argument kind (see curl_easy_setopt(3) for the kind each option takes).
@@ -77,5 +78,9 @@ static inline CURLcode sclm_curl_msg_result(const CURLMsg *message) { return mes
 
 /// `CURL_SOCKET_BAD`, a macro Swift does not import.
 static inline curl_socket_t sclm_curl_socket_bad(void) { return CURL_SOCKET_BAD; }
+
+/// Names the calling thread (`prctl(PR_SET_NAME)`, variadic; at most 15 bytes are kept), so the engine thread
+/// shows as such in `/proc/<pid>/task/<tid>/comm`.
+static inline int sclm_curl_name_thread(const char *name) { return prctl(PR_SET_NAME, name, 0, 0, 0); }
 
 #endif

@@ -1,4 +1,5 @@
 import CArchive
+import SCLMCore
 
 #if canImport(Glibc)
     import Glibc

@@ -6,27 +6,30 @@ import SCLMHTTP
 import SCLMStore
 import SCLMSync
 
-/// The network services of one command run, built from the home's configuration: the libcurl transport
-/// (cookie jar in the home), the token endpoint, the auth session and the content API.
+/// The StoryCLM API services of one command run, built from the home's configuration: the libcurl transport
+/// (cookie jar in the home), the token endpoint, the auth session and the content API. Part of
+/// ``Services``, which owns the engine the transport runs on.
 struct APIServices {
     let configuration: Configuration
     let store: ContentStore
     let transport: CurlTransport
     let retrier: Retrier
     let requestTimeout: Duration
-    private let logger: Logger
+    /// Where the API's diagnostics go.
+    let logger: Logger
 
-    /// Opens the store (creating the home) and builds the transport from `http.*` settings of
+    /// Opens the store (creating the home) and builds the transport on `engine` from `http.*` settings of
     /// `configuration` (read from the home when not given); diagnostics go to `logger` (the context's by
     /// default).
     ///
     /// - Throws: `SCLMError` (`.usage`) for a malformed setting, or a storage error.
-    init(context: CommandContext, configuration: Configuration? = nil, logger: Logger? = nil) throws {
+    init(context: CommandContext, engine: CurlEngine, configuration: Configuration?, logger: Logger?) throws {
         let logger = logger ?? context.logger
         let configuration = try configuration ?? context.configuration()
         self.configuration = configuration
         store = try context.store()
         transport = CurlTransport(
+            engine: engine,
             configuration: try APIServices.transportConfiguration(configuration, cookieJarPath: context.home.cookieJarPath),
             logger: logger)
         retrier = Retrier(policy: RetryPolicy(maxAttempts: 1 + (try APIServices.number(.retries, in: configuration))))

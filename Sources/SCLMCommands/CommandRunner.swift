@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import SCLMCore
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -122,12 +123,16 @@ final class SignalWatcher {
         for source in sources { source.cancel() }
     }
 
-    /// Only touched on the watcher's serial queue.
-    private final class Counter: @unchecked Sendable {
-        private var value = 0
+    /// How many signals arrived.
+    private final class Counter: Sendable {
+        private let value = Mutex(0)
+
+        /// Counts one more signal and returns the count.
         func increment() -> Int {
-            value += 1
-            return value
+            value.withLock { value in
+                value += 1
+                return value
+            }
         }
     }
 }

@@ -356,8 +356,10 @@ final class CurlTransfer: @unchecked Sendable {
         return lines
     }
 
-    /// Finishes the transfer with libcurl's result, frees the handle and resumes the waiting task.
-    func complete(_ code: CurlCode) {
+    /// Finishes the transfer with libcurl's result (or, `cancelled`, with `CancellationError`), frees the
+    /// handle and resumes the waiting task.
+    func complete(_ code: CurlCode, cancelled: Bool = false) {
+        if cancelled { cancel() }
         let result: Result<Completion, any Error>
         if isCancelled {
             result = .failure(CancellationError())

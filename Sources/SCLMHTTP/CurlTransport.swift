@@ -12,10 +12,11 @@ import SCLMCore
 /// - one cookie store for all requests, persisted in ``Configuration/cookieJarPath`` with mode 0600;
 /// - with a ``Configuration/networkRule``, every hop and every connection checked against it.
 ///
-/// Transfers run on one dedicated thread (``CurlEngine``); any number of tasks may call at once.
+/// A transport is a view on a ``CurlEngine``: transfers run on the engine's one thread, any number of
+/// tasks may call at once, and several transports with different policies share the engine.
 ///
 /// ```swift
-/// let transport = CurlTransport(configuration: .init(cookieJarPath: home.cookieJarPath))
+/// let transport = CurlTransport(engine: engine, configuration: .init(cookieJarPath: home.cookieJarPath))
 /// let response = try await transport.send(HTTPRequest(url: apiURL.appending(path: "v1/clients")))
 /// ```
 public final class CurlTransport: HTTPTransport {
@@ -60,23 +61,43 @@ public final class CurlTransport: HTTPTransport {
     /// The policy applied to every request.
     public let configuration: Configuration
     private let engine: CurlEngine
+    private let session: CurlSession
+    /// Whether this transport made its engine and so stops it when it goes away.
+    private let ownsEngine: Bool
     private let logger: Logger?
 
-    /// Creates a transport; `logger` receives one debug line per exchange (method, host, path, status).
-    public init(configuration: Configuration = Configuration(), logger: Logger? = nil) {
-        self.configuration = configuration
-        self.logger = logger
-        self.engine = CurlEngine(cookieJar: configuration.cookieJarPath.map { CookieJar(path: $0, logger: logger) })
+    /// Creates a view on `engine` with its own policy and its own cookies, DNS, TLS and connection caches;
+    /// `logger` receives one debug line per exchange (method, host, path, status). The engine's owner
+    /// stops it (``CurlEngine/shutdown()``); the transport does not.
+    public convenience init(engine: CurlEngine, configuration: Configuration = Configuration(), logger: Logger? = nil) {
+        self.init(engine: engine, ownsEngine: false, configuration: configuration, logger: logger)
     }
 
-    deinit { engine.stop() }
+    /// Creates a transport with an engine of its own, stopped when the transport goes away: for tests and
+    /// one-off tools. sclm's commands build their transports on the one engine of `withServices`.
+    public convenience init(configuration: Configuration = Configuration(), logger: Logger? = nil) {
+        self.init(engine: CurlEngine(), ownsEngine: true, configuration: configuration, logger: logger)
+    }
+
+    private init(engine: CurlEngine, ownsEngine: Bool, configuration: Configuration, logger: Logger?) {
+        self.configuration = configuration
+        self.logger = logger
+        self.engine = engine
+        self.ownsEngine = ownsEngine
+        session = engine.makeSession(cookieJar: configuration.cookieJarPath.map { CookieJar(path: $0, logger: logger) })
+    }
+
+    deinit {
+        // Only the self-contained form (tests, tools) ends its engine here; a shared engine's owner stops it.
+        if ownsEngine { engine.stop() }
+    }
 
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         try Task.checkCancellation()
         let started = ContinuousClock.now
         let completion = try await logged(request, started: started) {
             guard let rule = configuration.networkRule else {
-                return try await engine.perform(CurlTransfer(request, configuration: configuration))
+                return try await engine.perform(CurlTransfer(request, configuration: configuration), in: session)
             }
             return try await performHopByHop(request, rule: rule)
         }
@@ -101,7 +122,8 @@ public final class CurlTransport: HTTPTransport {
             // Under a rule a redirect is not followed, so it fails like any status but 200, 206 and 416.
             let admission = try configuration.networkRule.map { try Self.admission(for: http, by: $0) }
             return try await engine.perform(
-                CurlTransfer(http, file: file, progress: progress, admission: admission, configuration: configuration))
+                CurlTransfer(http, file: file, progress: progress, admission: admission, configuration: configuration),
+                in: session)
         }
         let outcome = file.outcome ?? .complete
         logger?.debug(
@@ -120,7 +142,7 @@ public final class CurlTransport: HTTPTransport {
         while true {
             let admission = try Self.admission(for: hop, by: rule)
             let transfer = try CurlTransfer(hop, admission: admission, configuration: configuration)
-            let completion = try await engine.perform(transfer)
+            let completion = try await engine.perform(transfer, in: session)
             guard let location = completion.redirectURL, HTTPRequest.redirectStatuses.contains(completion.status) else {
                 return completion
             }

@@ -129,7 +129,7 @@ public actor SyncManager {
         } catch let error as StoreError {
             throw SyncError(.writeFailed, subject: "the synced metadata", cause: error)
         }
-        removeContent(of: plan.removals)
+        await removeContent(of: plan.removals)
         return MetadataReport(
             clientIds: plan.clients.map(\.id), presentations: plan.listedCount,
             added: fetched.filter(\.isNew).map(\.record.presentationId),
@@ -242,7 +242,7 @@ public actor SyncManager {
     /// Removes the content folders and cache files of removed presentations, after their rows are gone.
     /// A presentation another sclm process is installing is left to it: its install finds the row gone
     /// and removes the folder itself.
-    private func removeContent(of removals: [MetadataPlan.Removal]) {
+    private func removeContent(of removals: [MetadataPlan.Removal]) async {
         guard !removals.isEmpty else { return }
         let cache = PackageCache(home: home)
         let cached = Dictionary(grouping: cache.entries(), by: \.presentationId)
@@ -251,7 +251,11 @@ public actor SyncManager {
             guard let lock = try? PresentationLock.acquire(id, in: home) else { continue }
             defer { lock.release() }
             do {
-                try cache.removeContent(of: id, clientId: removal.clientId, in: home, entries: cached[id] ?? [])
+                let (home, entries) = (self.home, cached[id] ?? [])
+                // Removing a tree blocks on the file system: off the cooperative pool.
+                try await BlockingWork.file("sclm.remove") {
+                    try cache.removeContent(of: id, clientId: removal.clientId, in: home, entries: entries)
+                }
             } catch {
                 logger?.warning("presentation \(id) was removed, but its content was not: \(error.userMessage)")
             }
@@ -262,8 +266,8 @@ public actor SyncManager {
     private func record(result: String) async {
         let now = clock.now
         let store = self.store
-        // A fresh task: a cancelled sync still records that it was cancelled.
-        await Task {
+        // Shielded: a cancelled sync still records that it was cancelled.
+        await withCancellationShield {
             try? await store.write { db in
                 try db.setPreference(
                     scope: PreferenceKey.sclmScope, key: PreferenceKey.lastSyncAt, value: Timestamp.string(from: now),
@@ -271,7 +275,7 @@ public actor SyncManager {
                 try db.setPreference(
                     scope: PreferenceKey.sclmScope, key: PreferenceKey.lastSyncResult, value: result, now: now)
             }
-        }.value
+        }
     }
 }
 

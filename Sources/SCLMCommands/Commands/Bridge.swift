@@ -2,8 +2,6 @@ import Foundation
 import SCLMBridge
 import SCLMBridgeModules
 import SCLMCore
-import SCLMHTTP
-import SCLMOSAM
 import SCLMStore
 
 extension SCLM {
@@ -86,32 +84,14 @@ extension SCLM {
             return (name, program)
         }
 
-        /// The HTTP module over its own libcurl transport (`http.*` timeouts and CA bundle; cookies in memory,
-        /// apart from the StoryCLM API's; no proxy unless `bridge.httpProxy`), which checks every hop and
-        /// connection against `bridge.httpAllowedHosts`.
-        private func httpModule(_ configuration: Configuration, context: CommandContext) throws -> HTTPModule {
-            let policy = try HTTPModule.Policy(configuration: configuration)
-            var transportConfiguration = try APIServices.transportConfiguration(configuration, cookieJarPath: nil)
-            transportConfiguration.networkRule = policy.rule
-            // Direct unless bridge.httpProxy says otherwise: through http.proxy or a proxy variable, the rule
-            // would judge the proxy's address, not the destination's.
-            let proxy = configuration.value(.bridgeHTTPProxy).flatMap { $0.isEmpty ? nil : ProxyServer(url: $0) }
-            transportConfiguration.proxy = proxy.map(ProxyChoice.server) ?? .direct
-            return HTTPModule(
-                transport: CurlTransport(configuration: transportConfiguration, logger: context.logger), policy: policy)
-        }
-
-        /// The OSAM module over the home's OSAM state and the `osam.*` settings.
-        private func osamModule(_ configuration: Configuration, context: CommandContext) throws -> OSAMModule {
-            OSAMModule(
-                service: try context.osamService(configuration: configuration),
-                settings: OSAMModule.Settings(configuration: configuration), device: DeviceInformation.current(),
-                deviceLanguage: DeviceInformation.language(environment: context.environment))
-        }
-
         public func run(_ context: CommandContext) async throws {
-            let store = try context.store()
-            let configuration = try context.configuration()
+            try await context.withServices { try await host(with: $0) }
+            try Task.checkCancellation()
+        }
+
+        /// Hosts the presentation on `services` until stdin ends.
+        private func host(with services: Services) async throws {
+            let (store, configuration, context) = (try services.store(), services.configuration, services.context)
             let home = context.home
             let id = presentationId
             // Loaded before any module starts, so a presentation that is not installed fails at once.
@@ -119,7 +99,7 @@ extension SCLM {
             let environment = try await store.read { db in
                 try HostEnvironment.load(configuration: configuration, db: db, processEnvironment: context.environment)
             }
-            let flusher = try await BackgroundFlush.start(context: context, configuration: configuration)
+            let flusher = try await BackgroundFlush.start(services: services)
             defer { flusher?.cancel() }
             let output = BridgeOutput()
             let host = PresentationHost(
@@ -132,23 +112,20 @@ extension SCLM {
                         try await ExternalModule.start(
                             name: module.name, program: module.program, output: output, logger: context.logger))
                 }
-                let registry = try ModuleRegistry(
-                    host.modules + [try httpModule(configuration, context: context), try osamModule(configuration, context: context)]
-                        + external)
+                let registry = try services.makeModuleRegistry(host: host, external: external)
                 let server = BridgeServer(
                     registry: registry, output: output, limits: limits, logger: context.logger,
                     serverInfo: ["name": "sclm", "version": .string(SCLMVersion.current), "presentationId": .int(id)])
                 try await host.start(presentation, slide: slide)
                 await server.run(input: 0)
                 // Not cancelled with the command (Ctrl-C): the slide on screen is still recorded.
-                await Task { await host.finish() }.value
+                await withCancellationShield { await host.finish() }
             } catch {
                 for module in external { await module.stop() }
                 throw error
             }
             for module in external { await module.stop() }
             await output.drain(timeout: .seconds(1))
-            try Task.checkCancellation()
         }
     }
 }

@@ -117,7 +117,10 @@ extension SCLM.Content {
             // The record goes first: if removing the files is interrupted, a later sync replaces the rest.
             _ = try await store.write { db in try db.forgetInstall(presentationId: id) }
             let cache = PackageCache(home: context.home)
-            try cache.removeContent(of: id, clientId: summary.clientId, in: context.home, entries: cache.entries())
+            let home = context.home
+            try await BlockingWork.file("sclm.remove") {
+                try cache.removeContent(of: id, clientId: summary.clientId, in: home, entries: cache.entries())
+            }
             context.emit(
                 Output(
                     presentationId: id, name: summary.name, deletedRevision: summary.installedRevision,

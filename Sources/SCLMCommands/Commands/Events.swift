@@ -74,7 +74,10 @@ extension SCLM.Events {
         }
 
         public func run(_ context: CommandContext) async throws {
-            let services = try APIServices(context: context)
+            try await context.withServices { try await flush(with: try $0.api(), context: context) }
+        }
+
+        private func flush(with services: APIServices, context: CommandContext) async throws {
             guard let publisher = try await services.analyticsPublisher(context: context) else {
                 let queued = try await Outbox(store: services.store).summary()
                 throw AnalyticsError(

@@ -43,7 +43,10 @@ extension SCLM {
         }
 
         public func run(_ context: CommandContext) async throws {
-            let services = try APIServices(context: context)
+            try await context.withServices { try await logIn(with: try $0.api(), context: context) }
+        }
+
+        private func logIn(with services: APIServices, context: CommandContext) async throws {
             let endpoint = try services.tokenEndpoint()
             let (grant, grantType, login) =
                 try asService

@@ -53,8 +53,9 @@ extension OsamTopicCommand {
 
     func run(_ context: CommandContext) async throws {
         let configuration = try context.configuration()
-        let service = try context.osamService(options, configuration: configuration)
-        let outcome = try await send(to: service, configuration: configuration, environment: context.environment)
+        let outcome = try await context.withOSAMService(options, configuration: configuration) {
+            try await send(to: $0, configuration: configuration, environment: context.environment)
+        }
         if context.wantsJSON {
             context.printJSON(outcome.jsonValue)
         } else {

@@ -42,9 +42,12 @@ extension SCLM.Osam {
             let configuration = try context.configuration()
             let app = try options.installedApp(configuration, osVersion: osVersion, model: model)
             let platform = try options.platform(configuration)
-            let service = try context.osamService(options, configuration: configuration, needsBackend: true)
-            let decision = try await service.versionControl(
-                app: app, platform: platform, language: options.language, connectivity: options.connectivity)
+            let decision = try await context.withOSAMService(
+                options, configuration: configuration, needsBackend: true
+            ) {
+                try await $0.versionControl(
+                    app: app, platform: platform, language: options.language, connectivity: options.connectivity)
+            }
             if context.wantsJSON {
                 context.printJSON(decision.jsonValue)
             } else {
@@ -105,9 +108,10 @@ extension SCLM.Osam {
 
         public func run(_ context: CommandContext) async throws {
             let configuration = try context.configuration()
-            let service = try context.osamService(options, configuration: configuration)
-            let answer = try await service.answer(
-                package: try options.package(configuration), choice: choice, dontShowAgain: dontShowAgain)
+            let package = try options.package(configuration)
+            let answer = try await context.withOSAMService(options, configuration: configuration) {
+                try await $0.answer(package: package, choice: choice, dontShowAgain: dontShowAgain)
+            }
             if context.wantsJSON {
                 context.printJSON(answer.jsonValue)
             } else {

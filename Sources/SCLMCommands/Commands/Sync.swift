@@ -69,7 +69,14 @@ extension SCLM {
             let logger = printer.style == .live ? context.logger.redirected(to: printer.printAbove) : context.logger
             if printer.style == .live { context.setNoticeWriter(printer.printAbove) }
             defer { context.setNoticeWriter(nil) }
-            let services = try APIServices(context: context, logger: logger)
+            try await context.withServices(logger: logger) { services in
+                try await sync(with: try services.api(), printer: printer, logger: logger, context: context)
+            }
+        }
+
+        private func sync(
+            with services: APIServices, printer: SyncProgressPrinter, logger: Logger, context: CommandContext
+        ) async throws {
             let manager = SyncManager(
                 service: try services.syncService(clock: context.clock), store: services.store, home: context.home,
                 transport: services.transport,

@@ -32,7 +32,8 @@ extension SCLM {
             let tokens = DatabaseTokenStore(store: try context.store())
             let wasLoggedIn = try await tokens.load() != nil
             try await tokens.clear()
-            try FileSystem.removeTree(context.home.cookieJarPath)
+            let jar = context.home.cookieJarPath
+            try await BlockingWork.file("sclm.remove") { try FileSystem.removeTree(jar) }
             if context.wantsJSON {
                 context.printJSON(["loggedOut": true, "wasLoggedIn": wasLoggedIn])
             } else {

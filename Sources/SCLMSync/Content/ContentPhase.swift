@@ -113,7 +113,10 @@ struct ContentPhase: Sendable {
         let folder = home.presentationDirectory(clientId: job.clientId, presentationId: id)
         let target = home.sourcesDirectory(clientId: job.clientId, presentationId: id)
         do {
-            if FileSystem.isDirectory(folder) { try installer.repair(target: target) }
+            if FileSystem.isDirectory(folder) {
+                let installer = self.installer
+                try await BlockingWork.file("sclm.repair") { try installer.repair(target: target) }
+            }
         } catch {
             throw SyncError(.installFailed, subject: "presentation \(id)", cause: error)
         }
@@ -130,14 +133,14 @@ struct ContentPhase: Sendable {
         let media: (count: Int, bytes: Int64)
         do {
             media = try await installMediaFiles(job, into: staged.stagingPath)
-            try swap(staged, of: id)
+            try await swap(staged, of: id)
         } catch {
-            try? FileSystem.removeTree(staged.stagingPath)
+            await Self.removeTree(staged.stagingPath)
             throw error
         }
         downloaded += media.bytes
         let now = Timestamp.string(from: clock.now)
-        let isStored = try await shielded { [store] in
+        let isStored = try await withCancellationShield { [store] in
             try await store.write { db in
                 try db.recordInstall(
                     presentationId: id, revision: job.revision, installedAt: now,
@@ -146,7 +149,7 @@ struct ContentPhase: Sendable {
         }
         unlink(zip)
         guard isStored else {
-            try? FileSystem.removeTree(folder)
+            await Self.removeTree(folder)
             throw SyncError(
                 .installFailed, subject: "presentation \(id)", detail: "it was removed from the catalog meanwhile")
         }
@@ -177,9 +180,10 @@ struct ContentPhase: Sendable {
                 .progress(
                     .init(presentationId: id, phase: .download, bytes: update.fileBytes, totalBytes: link.fileSize)))
         }
-        guard rename(part, zip) == 0 else {
-            throw SyncError(
-                .downloadFailed, subject: subject, cause: FileSystem.storageError("rename \(part)", errno: errno))
+        do {
+            try await Self.move(part, to: zip, describedAs: "rename \(part)")
+        } catch {
+            throw SyncError(.downloadFailed, subject: subject, cause: error)
         }
         return received
     }
@@ -202,9 +206,11 @@ struct ContentPhase: Sendable {
         }
     }
 
-    private func swap(_ staged: StagedContent, of id: Int64) throws {
+    private func swap(_ staged: StagedContent, of id: Int64) async throws {
+        let installer = self.installer
         do {
-            try installer.swap(staged)
+            // rename(2) and the fsyncs of the crash-safe swap block: they run off the cooperative pool.
+            try await BlockingWork.file("sclm.swap") { try installer.swap(staged) }
         } catch {
             throw SyncError(.installFailed, subject: "presentation \(id)", cause: error)
         }
@@ -241,11 +247,11 @@ struct ContentPhase: Sendable {
                         .init(presentationId: id, phase: .media, bytes: update.fileBytes, totalBytes: link.fileSize)))
             }
             do {
-                try FileSystem.makeDirectory(folder, mode: 0o755)
-                try FileSystem.syncFile(part)
-                guard rename(part, destination) == 0 else {
-                    throw FileSystem.storageError("move \(part) to \(destination)", errno: errno)
+                try await BlockingWork.file("sclm.media-move") {
+                    try FileSystem.makeDirectory(folder, mode: 0o755)
+                    try FileSystem.syncFile(part)
                 }
+                try await Self.move(part, to: destination, describedAs: "move \(part) to \(destination)")
             } catch {
                 throw SyncError(.installFailed, subject: subject, cause: error)
             }
@@ -283,6 +289,24 @@ struct ContentPhase: Sendable {
         return BlobLink(url: url, fileSize: size, blobId: blobId, revisionTag: revisionTag)
     }
 
+    // MARK: - Blocking file work (off the cooperative pool)
+
+    /// `rename(2)`s `source` over `destination`.
+    ///
+    /// - Throws: `SCLMError` (`.storage`) named by `description`.
+    private static func move(_ source: String, to destination: String, describedAs description: String)
+        async throws
+    {
+        try await BlockingWork.file("sclm.rename") {
+            guard rename(source, destination) == 0 else { throw FileSystem.storageError(description, errno: errno) }
+        }
+    }
+
+    /// Removes `path` and what it holds, best effort (a leftover is cleaned by the next sync).
+    private static func removeTree(_ path: String) async {
+        _ = try? await BlockingWork.file("sclm.remove") { try FileSystem.removeTree(path) }
+    }
+
     // MARK: - Bookkeeping
 
     private func failed(_ summary: PresentationSummary, _ error: any Error, downloaded: Int64) -> JobOutcome {
@@ -297,14 +321,9 @@ struct ContentPhase: Sendable {
 
     /// Puts the presentation's state back after a failure or a cancellation, even while cancelled.
     private func settle(_ id: Int64, error: String?) async {
-        _ = try? await shielded { [store] in
+        _ = try? await withCancellationShield { [store] in
             try await store.write { db in try db.settleSyncState(presentationId: id, error: error) }
         }
-    }
-
-    /// Runs `body` in a task of its own, so cancelling the sync cannot interrupt it half-way.
-    private func shielded<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
-        try await Task { try await body() }.value
     }
 
     /// Removes cache files no future download can use: old revisions, installed or `skip` presentations,
