@@ -13,6 +13,7 @@ public enum LocalTime {
     ///   - date: the instant.
     ///   - timeZoneHours: the row's zone in whole hours.
     ///   - zone: this machine's zone, whose exact offset wins when it has the same whole hours.
+    /// - Returns: the local time as StoryIoT writes it.
     public static func string(for date: Date, timeZoneHours: Int64, zone: TimeZone = .current) -> String {
         let exact = zone.secondsFromGMT(for: date)
         let offset = Int64(exact / 3600) == timeZoneHours ? exact : Int(timeZoneHours) * 3600

@@ -27,7 +27,11 @@ public struct Outbox: Sendable {
     /// The next rows of `kind` to publish after `rowid`, oldest first.
     ///
     /// - Parameters:
+    ///   - kind: the kind of rows.
+    ///   - rowid: the last row already taken.
+    ///   - limit: the most rows returned.
     ///   - includeParked: also return parked rows (their reason is replaced by the next outcome).
+    /// - Returns: the rows, by rowid.
     /// - Throws: ``StoreError``, `CancellationError`.
     func entries(of kind: OutboxKind, after rowid: Int64, limit: Int, includeParked: Bool) async throws
         -> [OutboxEntry]

@@ -29,8 +29,13 @@ public struct Publisher: Sendable {
     /// Creates a publisher.
     ///
     /// - Parameters:
+    ///   - outbox: the rows to publish.
+    ///   - client: the StoryIoT client.
+    ///   - device: the device facts sent with each message.
     ///   - retrier: the backoff of one row's attempts (`http.retries`).
     ///   - concurrency: publishes in flight at once.
+    ///   - clock: the clock of timestamps.
+    ///   - logger: where failures are logged.
     public init(
         outbox: Outbox, client: StoryIoTClient, device: DeviceFacts, retrier: Retrier, concurrency: Int = 4,
         clock: any WallClock = SystemClock(), logger: Logger? = nil

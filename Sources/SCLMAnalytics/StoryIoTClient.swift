@@ -13,6 +13,9 @@ public struct StoryIoTClient: Sendable {
     /// Creates a client.
     ///
     /// - Parameters:
+    ///   - credentials: the hub, key and secret that sign each request.
+    ///   - transport: the HTTP transport.
+    ///   - clock: the clock of the signature's expiry.
     ///   - timeout: the limit on one publish exchange.
     public init(credentials: StoryIoTCredentials, transport: any HTTPTransport, clock: any WallClock, timeout: Duration) {
         self.credentials = credentials

@@ -59,6 +59,8 @@ public struct OSAMModule: BridgeModule {
     /// Creates the module.
     ///
     /// - Parameters:
+    ///   - service: the OSAM decisions and their state.
+    ///   - settings: the `osam.*` settings.
     ///   - device: the device facts reported and used by the 3.2 filter.
     ///   - deviceLanguage: the device's language (`DISPLAYED_LANGUAGE`), e.g. `CA`.
     public init(service: OSAMService, settings: Settings, device: DeviceInformation, deviceLanguage: String) {

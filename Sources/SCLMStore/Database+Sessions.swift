@@ -21,6 +21,7 @@ extension Database {
     /// Stores a new session.
     ///
     /// - Parameters:
+    ///   - session: the session.
     ///   - synchronized: stores the row as already published, for a session the host keeps only to hold
     ///     events of its own (the outbox then publishes its events but never the session).
     /// - Throws: ``StoreError``.

@@ -112,7 +112,7 @@ public final class Statement {
             let count = buffer.count
             if arenaUsed + count <= arena.count, let base = arena.baseAddress {
                 let target = base + arenaUsed
-                if count > 0 { target.copyMemory(from: buffer.baseAddress!, byteCount: count) }
+                if count > 0, let source = buffer.baseAddress { target.copyMemory(from: source, byteCount: count) }
                 arenaUsed += count
                 return sqlite3_bind_text64(
                     handle, position, target.assumingMemoryBound(to: CChar.self), UInt64(count),

@@ -84,6 +84,7 @@ public actor SyncManager {
     /// - Parameters:
     ///   - options: what to sync.
     ///   - events: receives the content phase's events (from many threads; must be quick).
+    /// - Returns: what the metadata and content phases did.
     /// - Throws: ``SyncError`` when the client list cannot be had or a `--presentation` is unknown,
     ///   ``AuthError``, ``StoreError``, `CancellationError`.
     public func sync(_ options: SyncOptions, events: @escaping @Sendable (ContentEvent) -> Void = { _ in }) async throws

@@ -10,7 +10,7 @@ import Testing
 
 @Suite(.tags(.medium)) struct PublisherTests {
     let rows: AnalyticsStore
-    static let endpoint = URL(string: "https://iot.example.test")!
+    static let endpoint = URL(literal: "https://iot.example.test")
 
     /// A completed session with three slide views and two custom events: six messages.
     init() throws {

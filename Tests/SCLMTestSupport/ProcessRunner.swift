@@ -45,10 +45,12 @@ public enum ProcessRunner {
     /// Runs `sclm` with `arguments`.
     ///
     /// - Parameters:
+    ///   - arguments: the command line after `sclm`.
     ///   - home: passed as `--home` when given.
     ///   - stdin: bytes written to the child's stdin, which is then closed.
     ///   - environment: added to a minimal environment (PATH, HOME, NO_COLOR=1).
     ///   - timeout: the child is killed after this many seconds.
+    /// - Returns: the exit status and what the child wrote.
     /// - Throws: when the process cannot be started.
     public static func sclm(
         _ arguments: [String], home: String? = nil, stdin: String = "", environment: [String: String] = [:],
@@ -100,7 +102,12 @@ public enum ProcessRunner {
 
     /// Starts `executable` with `arguments` without waiting, for tests that watch or signal it.
     ///
-    /// - Parameter environment: added to a minimal environment (PATH, HOME, NO_COLOR=1).
+    /// - Parameters:
+    ///   - executable: the program's path.
+    ///   - arguments: its arguments.
+    ///   - stdin: bytes written to its stdin, which is then closed.
+    ///   - environment: added to a minimal environment (PATH, HOME, NO_COLOR=1).
+    /// - Returns: the running process.
     /// - Throws: when the process cannot be started.
     public static func start(
         _ executable: String, _ arguments: [String], stdin: Data = Data(), environment: [String: String] = [:]

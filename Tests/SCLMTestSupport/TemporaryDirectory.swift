@@ -10,7 +10,7 @@ public final class TemporaryDirectory: Sendable {
     public init(prefix: String = "sclm-test") {
         let template = NSTemporaryDirectory() + "/\(prefix)-XXXXXX"
         var bytes = Array(template.utf8CString)
-        let created = bytes.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        let created = bytes.withUnsafeMutableBufferPointer { $0.baseAddress.flatMap { mkdtemp($0) } }
         precondition(created != nil, "mkdtemp failed")
         path = FileSystem.absolutePath(String(decoding: bytes.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
     }

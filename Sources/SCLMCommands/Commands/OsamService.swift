@@ -22,8 +22,11 @@ extension CommandContext {
 extension Services {
     /// The OSAM service for one `sclm osam` command, with the `--now` clock.
     ///
-    /// - Parameter needsBackend: whether the command contacts the backend (then an endpoint is required
-    ///   unless `--offline` was given).
+    /// - Parameters:
+    ///   - options: the command's OSAM options (endpoint, `--offline`, `--now`).
+    ///   - needsBackend: whether the command contacts the backend (then an endpoint is required
+    ///     unless `--offline` was given).
+    /// - Returns: the service, on this scope's store and engine.
     /// - Throws: ``ValidationError`` for a missing or malformed endpoint.
     func osamService(_ options: OsamOptions, needsBackend: Bool = false) throws -> OSAMService {
         var endpoint: URL?
