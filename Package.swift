@@ -29,13 +29,14 @@ let package = Package(
         .target(name: "SCLMOSAM", dependencies: ["SCLMCore", "SCLMPolicy", "SCLMStore", "SCLMHTTP"]),
         .target(name: "SCLMAnalytics", dependencies: ["SCLMCore", "SCLMHTTP", "SCLMStore", "CCrypto"]),
         .target(name: "SCLMBridge", dependencies: ["SCLMCore"]),
+        .target(name: "SCLMBrowser", dependencies: ["SCLMCore", "SCLMBridge"]),
         .target(
             name: "SCLMBridgeModules", dependencies: ["SCLMBridge", "SCLMStore", "SCLMHTTP", "SCLMCore", "SCLMPolicy", "SCLMOSAM"]),
         .target(
             name: "SCLMCommands",
             dependencies: [
                 "SCLMCore", "SCLMStore", "SCLMHTTP", "SCLMAuth", "SCLMSync", "SCLMArchive", "SCLMAnalytics",
-                "SCLMBridge", "SCLMBridgeModules", "SCLMPolicy", "SCLMOSAM",
+                "SCLMBridge", "SCLMBridgeModules", "SCLMBrowser", "SCLMPolicy", "SCLMOSAM",
             ]),
 
         // MARK: Executable

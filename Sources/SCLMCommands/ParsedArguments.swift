@@ -21,6 +21,17 @@ public struct ParsedArguments: Sendable, Equatable {
     /// Every value of option `name`, in order.
     public func values(_ name: String) -> [String] { values[name] ?? [] }
 
+    /// The required `--presentation` id of an installed presentation; `purpose` says what it is for.
+    ///
+    /// - Throws: ``ValidationError`` when it is missing or not a positive integer.
+    public func presentationId(purpose: String) throws -> Int64 {
+        guard let text = value("--presentation") else {
+            throw ValidationError("missing --presentation <id>: the installed presentation to \(purpose) (see `sclm list`)")
+        }
+        guard let id = Int64(text), id > 0 else { throw ValidationError("--presentation needs a presentation id, got '\(text)'") }
+        return id
+    }
+
     /// The value of option `name` as an integer in `range`, or `nil` when absent.
     ///
     /// - Throws: ``ValidationError`` for a non-integer or out-of-range value.

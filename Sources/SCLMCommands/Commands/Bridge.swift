@@ -48,11 +48,7 @@ extension SCLM {
         let limits: BridgeLimits
 
         public init(parsing arguments: ParsedArguments) throws {
-            guard let text = arguments.value("--presentation") else {
-                throw ValidationError("missing --presentation <id>: the installed presentation to open (see `sclm list`)")
-            }
-            guard let id = Int64(text), id > 0 else { throw ValidationError("--presentation needs a presentation id, got '\(text)'") }
-            presentationId = id
+            presentationId = try arguments.presentationId(purpose: "open")
             slide = arguments.value("--slide")
             modules = try arguments.values("--module").map(Self.parseModule)
             var limits = BridgeLimits()
@@ -80,39 +76,14 @@ extension SCLM {
             return (name, program)
         }
 
-        /// The HTTP module over its own libcurl transport (`http.*` timeouts and CA bundle; cookies in memory,
-        /// apart from the StoryCLM API's).
-        private func httpModule(_ configuration: Configuration, context: CommandContext) throws -> HTTPModule {
-            let transport = CurlTransport(
-                configuration: try APIServices.transportConfiguration(configuration, cookieJarPath: nil),
-                logger: context.logger)
-            return HTTPModule(transport: transport, policy: HTTPModule.Policy(configuration: configuration))
-        }
-
-        /// The OSAM module over the home's OSAM state and the `osam.*` settings.
-        private func osamModule(_ configuration: Configuration, context: CommandContext) throws -> OSAMModule {
-            OSAMModule(
-                service: try context.osamService(configuration: configuration),
-                settings: OSAMModule.Settings(configuration: configuration), device: DeviceInformation.current(),
-                deviceLanguage: DeviceInformation.language(environment: context.environment))
-        }
-
         public func run(_ context: CommandContext) async throws {
-            let store = try context.store()
             let configuration = try context.configuration()
-            let home = context.home
             let id = presentationId
-            // Loaded before any module starts, so a presentation that is not installed fails at once.
-            let presentation = try await store.read { db in try InstalledPresentation.load(id, from: db, home: home) }
-            let environment = try await store.read { db in
-                try HostEnvironment.load(configuration: configuration, db: db, processEnvironment: context.environment)
-            }
+            let output = BridgeOutput()
+            let (presentation, host) = try await BridgeAssembly.host(
+                presentationId: id, context: context, configuration: configuration, output: output)
             let flusher = try await BackgroundFlush.start(context: context, configuration: configuration)
             defer { flusher?.cancel() }
-            let output = BridgeOutput()
-            let host = PresentationHost(
-                store: store, home: home, environment: environment, output: output, clock: context.clock,
-                logger: context.logger)
             var external: [ExternalModule] = []
             do {
                 for module in modules {
@@ -120,9 +91,8 @@ extension SCLM {
                         try await ExternalModule.start(
                             name: module.name, program: module.program, output: output, logger: context.logger))
                 }
-                let registry = try ModuleRegistry(
-                    host.modules + [try httpModule(configuration, context: context), try osamModule(configuration, context: context)]
-                        + external)
+                let registry = try BridgeAssembly.registry(
+                    host: host, configuration: configuration, context: context, extra: external)
                 let server = BridgeServer(
                     registry: registry, output: output, limits: limits, logger: context.logger,
                     serverInfo: ["name": "sclm", "version": .string(SCLMVersion.current), "presentationId": .int(id)])

@@ -1,0 +1,88 @@
+import Foundation
+import SCLMBridge
+import SCLMBridgeModules
+import SCLMBrowser
+import SCLMCore
+
+/// One `sclm play` run: a browser, one page, the bridge in it, until the content closes the
+/// presentation, the page or browser dies, the time limit passes or the user interrupts.
+///
+/// The host and modules are those of `sclm bridge` (``BridgeAssembly``); the session is left unfinished
+/// unless the content closed the presentation, so a restarted run resumes it.
+struct Player: Sendable {
+    let presentationId: Int64
+    let slide: String?
+    let options: BrowserOptions
+    let timeout: Duration?
+    let failsOnError: Bool
+    let context: CommandContext
+
+    /// Runs the presentation once and says how it ended.
+    ///
+    /// - Throws: ``BrowserError`` (`.unavailable`) without a browser; errors loading the presentation.
+    func run() async throws -> PageBridge.Outcome {
+        let configuration = try context.configuration()
+        return try await Browser.withBrowser(options, environment: context.environment, logger: context.logger) { browser in
+            let page = try await browser.newPage()
+            let bridge = try PageBridge(
+                page: page, mode: .play, failsOnUncaughtError: failsOnError, report: { issue in report(issue) },
+                observe: { event in if context.wantsJSON { context.print(event.jsonString) } })
+            let (presentation, host) = try await BridgeAssembly.host(
+                presentationId: presentationId, context: context, configuration: configuration, output: bridge.output)
+            let server = BridgeServer(
+                registry: try BridgeAssembly.registry(host: host, configuration: configuration, context: context),
+                output: bridge.output, logger: context.logger,
+                serverInfo: ["name": "sclm", "version": .string(SCLMVersion.current), "presentationId": .int(presentationId)])
+            try await bridge.attach(
+                serving: PackageSite(host: "presentation-\(presentationId).sclm.invalid", root: presentation.sourcesDirectory))
+            async let served: Void = bridge.serve(server)
+            try await host.start(presentation, slide: slide)
+            let outcome = await waitForEnd(of: bridge, browser: browser)
+            bridge.finish()
+            await served
+            // Not cancelled with the command (Ctrl-C): the slide on screen is still recorded.
+            if outcome != .closed { await Task { await host.finish() }.value }
+            return outcome
+        }
+    }
+
+    /// Waits for the first of: the content closing, a crash, the browser exiting, the timeout, Ctrl-C.
+    private func waitForEnd(of bridge: PageBridge, browser: Browser) async -> PageBridge.Outcome {
+        let watchdogs = [
+            Task { bridge.end(.crashed("the browser exited: \(await browser.waitUntilClosed())")) },
+            Task {
+                guard let timeout else { return }
+                try await Task.sleep(for: timeout)
+                bridge.end(.timedOut)
+            },
+        ]
+        defer { for watchdog in watchdogs { watchdog.cancel() } }
+        return await withTaskCancellationHandler {
+            await bridge.waitForOutcome()
+        } onCancel: {
+            bridge.end(.interrupted)
+        }
+    }
+
+    /// Prints a page issue (`--json`) or logs it.
+    private func report(_ issue: PageIssue) {
+        if context.wantsJSON {
+            context.print(issue.json.jsonString)
+            return
+        }
+        switch issue {
+        case .uncaughtError(let message, let url, let line):
+            context.logger.warning("page error: \(message) (\(url ?? "?"):\(line.map(String.init) ?? "?"))")
+        case .consoleError(let message, _, _):
+            context.logger.warning("console.error: \(message)")
+        case .missingFile(_, let path):
+            context.logger.warning("the page asked for \(path), which the package lacks (answered 404)")
+        case .remoteRequest(let url):
+            context.logger.warning("refused a request to another host: \(url)")
+        case .bridgeError(let command, let code, let message):
+            context.logger.debug("\(command) answered \(code): \(message)")
+        case .navigation, .crashed:
+            break
+        }
+    }
+}
