@@ -31,7 +31,8 @@ let package = Package(
         .target(name: "SCLMBridge", dependencies: ["SCLMCore"]),
         .target(name: "SCLMBrowser", dependencies: ["SCLMCore", "SCLMBridge"]),
         .target(
-            name: "SCLMBridgeModules", dependencies: ["SCLMBridge", "SCLMStore", "SCLMHTTP", "SCLMCore", "SCLMPolicy", "SCLMOSAM"]),
+            name: "SCLMBridgeModules",
+            dependencies: ["SCLMBridge", "SCLMStore", "SCLMHTTP", "SCLMCore", "SCLMPolicy", "SCLMOSAM"]),
         .target(
             name: "SCLMCommands",
             dependencies: [
@@ -71,8 +72,9 @@ let package = Package(
 )
 
 for target in package.targets where [.regular, .test, .executable].contains(target.type) {
-    target.swiftSettings = (target.swiftSettings ?? []) + [
-        .enableUpcomingFeature("ExistentialAny"),
-        .enableUpcomingFeature("MemberImportVisibility"),
-    ]
+    target.swiftSettings =
+        (target.swiftSettings ?? []) + [
+            .enableUpcomingFeature("ExistentialAny"),
+            .enableUpcomingFeature("MemberImportVisibility"),
+        ]
 }

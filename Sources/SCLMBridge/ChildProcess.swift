@@ -42,7 +42,9 @@ final class ChildProcess: Sendable {
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var pid = pid_t()
-        let code = SpawnAttributes.with { attributes in posix_spawn(&pid, "/bin/sh", &actions, &attributes, &argv, environ) }
+        let code = SpawnAttributes.with { attributes in
+            posix_spawn(&pid, "/bin/sh", &actions, &attributes, &argv, environ)
+        }
         close(toChild.read)
         close(fromChild.write)
         guard code == 0 else {

@@ -48,18 +48,26 @@ public final class Browser: Sendable {
         if let warning = sandbox.warning { logger.warning(warning) }
         let profile = try makeProfile(owner: sandbox.owner)
         defer { try? FileManager.default.removeItem(atPath: profile) }
-        let process = try BrowserProcess.spawn(
-            sandbox.prefix + [executable] + sandbox.flags + options.flags + ["--user-data-dir=\(profile)", "about:blank"],
+        let process = try await BrowserProcess.spawn(
+            sandbox.prefix + [executable] + sandbox.flags + options.flags + [
+                "--user-data-dir=\(profile)", "about:blank",
+            ],
             environment: browserEnvironment(environment, profile: profile), showLogs: options.showsBrowserLogs)
-        defer { process.kill() }
         let browser = Browser(options: options, connection: DevToolsConnection(commands: process.commands))
         browser.connection.start(reading: process.messages) { [closed = browser.closed] reason in closed.fire(reason) }
         do {
-            _ = try await browser.connection.call("Browser.getVersion")
+            do {
+                _ = try await browser.connection.call("Browser.getVersion")
+            } catch {
+                throw BrowserError.notFound("\(executable) did not start a DevTools session (\(error.userMessage))")
+            }
+            let result = try await body(browser)
+            await process.kill()
+            return result
         } catch {
-            throw BrowserError.notFound("\(executable) did not start a DevTools session (\(error.userMessage))")
+            await process.kill()
+            throw error
         }
-        return try await body(browser)
     }
 
     /// Opens a new tab (`about:blank`) attached in flatten mode.
@@ -70,7 +78,8 @@ public final class Browser: Sendable {
         guard let targetId = created["targetId"]?.stringValue else {
             throw BrowserError(.protocolError, "Target.createTarget returned no targetId")
         }
-        let attached = try await connection.call("Target.attachToTarget", ["targetId": .string(targetId), "flatten": true])
+        let attached = try await connection.call(
+            "Target.attachToTarget", ["targetId": .string(targetId), "flatten": true])
         guard let sessionId = attached["sessionId"]?.stringValue else {
             throw BrowserError(.protocolError, "Target.attachToTarget returned no sessionId")
         }
@@ -89,7 +98,8 @@ public final class Browser: Sendable {
     private static func makeProfile(owner: (uid: uid_t, gid: gid_t)?) throws -> String {
         var template = Array((NSTemporaryDirectory() + "/sclm-browser-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else {
-            throw BrowserError(.unavailable, "cannot create a browser profile folder: \(String(cString: strerror(errno)))")
+            throw BrowserError(
+                .unavailable, "cannot create a browser profile folder: \(String(cString: strerror(errno)))")
         }
         let path = String(cString: made)
         if let owner { _ = chown(path, owner.uid, owner.gid) }
@@ -98,7 +108,9 @@ public final class Browser: Sendable {
 
     /// What the browser sees of sclm's environment: its own HOME (the profile) and the display variables.
     private static func browserEnvironment(_ environment: [String: String], profile: String) -> [String: String] {
-        var result = ["HOME": profile, "PATH": environment["PATH"] ?? "/usr/bin:/bin", "LANG": environment["LANG"] ?? "C.UTF-8"]
+        var result = [
+            "HOME": profile, "PATH": environment["PATH"] ?? "/usr/bin:/bin", "LANG": environment["LANG"] ?? "C.UTF-8",
+        ]
         for key in ["DISPLAY", "WAYLAND_DISPLAY", "XDG_RUNTIME_DIR", "XAUTHORITY", "TZ"] {
             if let value = environment[key] { result[key] = value }
         }

@@ -41,6 +41,7 @@ public struct BrowserError: CategorizedError, Equatable {
     static func notFound(_ detail: String) -> BrowserError {
         BrowserError(
             .unavailable,
-            "\(detail): install Chromium (apt-get install chromium) or name a browser with --browser PATH or SCLM_BROWSER")
+            "\(detail): install Chromium (apt-get install chromium) or name a browser with --browser PATH or SCLM_BROWSER"
+        )
     }
 }

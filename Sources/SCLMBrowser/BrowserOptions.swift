@@ -62,17 +62,24 @@ public struct BrowserOptions: Sendable, Equatable {
     /// The browser's command-line flags, apart from the sandbox and the profile.
     var flags: [String] {
         var flags = [
-            "--remote-debugging-pipe", "--no-first-run", "--no-default-browser-check", "--disable-background-networking",
+            "--remote-debugging-pipe", "--no-first-run", "--no-default-browser-check",
+            "--disable-background-networking",
             "--disable-component-update", "--disable-default-apps", "--disable-extensions", "--disable-sync",
             "--disable-crash-reporter", "--disable-breakpad", "--password-store=basic", "--use-mock-keychain",
             "--autoplay-policy=no-user-gesture-required", "--disable-features=Translate,MediaRouter",
+            // Renders run several tabs at once; background tabs must not have their timers throttled.
+            "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
+            "--disable-backgrounding-occluded-windows",
             "--window-size=\(viewport.width),\(viewport.height)",
         ]
         switch mode {
         case .headless:
             flags += ["--headless=new", "--disable-gpu", "--hide-scrollbars", "--mute-audio"]
         case .kiosk:
-            flags += ["--kiosk", "--start-fullscreen", "--noerrdialogs", "--disable-infobars", "--disable-session-crashed-bubble"]
+            flags += [
+                "--kiosk", "--start-fullscreen", "--noerrdialogs", "--disable-infobars",
+                "--disable-session-crashed-bubble",
+            ]
         }
         return flags
     }

@@ -57,7 +57,10 @@ public final class BrowserPage: Sendable {
     public func applyViewport() async throws {
         try await call(
             "Emulation.setDeviceMetricsOverride",
-            ["width": .int(Int64(viewport.width)), "height": .int(Int64(viewport.height)), "deviceScaleFactor": 1, "mobile": false])
+            [
+                "width": .int(Int64(viewport.width)), "height": .int(Int64(viewport.height)), "deviceScaleFactor": 1,
+                "mobile": false,
+            ])
     }
 
     /// A PNG of the viewport.

@@ -14,6 +14,10 @@ import SCLMCore
 /// when `setpriv` exists it runs the browser with `--pdeathsig KILL`, so the browser dies with sclm even
 /// after a `kill -9`; Chromium also quits when its command pipe closes. stdin is `/dev/null` and the
 /// browser's own logs go to `/dev/null` unless `showLogs`.
+///
+/// The parent-death signal fires when the *thread* that spawned the child ends, and the threads of
+/// Swift's cooperative pool come and go; so the browser is spawned by a thread of its own, which then
+/// waits for it to exit (it is also the reaper) and ends only after the browser did.
 final class BrowserProcess: Sendable {
     /// The process id (and process group id) of the child.
     let pid: pid_t
@@ -22,16 +26,38 @@ final class BrowserProcess: Sendable {
     /// The read end of the browser's message pipe (its fd 4).
     let messages: Int32
 
+    private let exited = Latch<Void>()
+
     private init(pid: pid_t, commands: Int32, messages: Int32) {
         self.pid = pid
         self.commands = commands
         self.messages = messages
     }
 
-    /// Starts `argv` (the first element is the program path).
+    /// Starts `argv` (the first element is the program path) from a thread that then reaps it.
     ///
     /// - Throws: ``BrowserError`` (`.unavailable`) when the program cannot be started.
-    static func spawn(_ argv: [String], environment: [String: String], showLogs: Bool) throws -> BrowserProcess {
+    static func spawn(_ argv: [String], environment: [String: String], showLogs: Bool) async throws -> BrowserProcess {
+        try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread {
+                do {
+                    let process = try spawnHere(argv, environment: environment, showLogs: showLogs)
+                    continuation.resume(returning: process)
+                    var status: Int32 = 0
+                    while waitpid(process.pid, &status, 0) < 0 && errno == EINTR {}
+                    process.exited.fire(())
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+            thread.name = "sclm-browser-reaper"
+            thread.start()
+        }
+    }
+
+    private static func spawnHere(_ argv: [String], environment: [String: String], showLogs: Bool) throws
+        -> BrowserProcess
+    {
         let toBrowser = try makePipe()
         let fromBrowser = try makePipe()
         var actions = posix_spawn_file_actions_t()
@@ -64,12 +90,11 @@ final class BrowserProcess: Sendable {
         return BrowserProcess(pid: pid, commands: toBrowser.write, messages: fromBrowser.read)
     }
 
-    /// Kills the browser's process group, reaps the browser and closes the pipe ends.
-    func kill() {
+    /// Kills the browser's process group, waits until it is reaped and closes the pipe ends.
+    func kill() async {
         _ = Glibc.kill(-pid, SIGKILL)
         _ = Glibc.kill(pid, SIGKILL)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        await exited.wait()
         close(commands)
         close(messages)
     }
@@ -78,7 +103,8 @@ final class BrowserProcess: Sendable {
     private static func makePipe() throws -> (read: Int32, write: Int32) {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else {
-            throw BrowserError(.unavailable, "cannot create a pipe for the browser: \(String(cString: strerror(errno)))")
+            throw BrowserError(
+                .unavailable, "cannot create a pipe for the browser: \(String(cString: strerror(errno)))")
         }
         let moved = fds.map { fd -> Int32 in
             let high = fcntl(fd, F_DUPFD_CLOEXEC, 10)

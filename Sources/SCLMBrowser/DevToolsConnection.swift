@@ -118,15 +118,8 @@ final class DevToolsConnection: Sendable {
     }
 
     private func write(_ bytes: [UInt8]) {
-        var offset = 0
-        bytes.withUnsafeBytes { buffer in
-            while offset < buffer.count {
-                let count = Glibc.write(commands, buffer.baseAddress! + offset, buffer.count - offset)
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { return }
-                offset += count
-            }
-        }
+        // A failed write means the browser is gone; the reader sees the pipe end and fails every call.
+        bytes.withUnsafeBytes { _ = FileSystem.writeAll(commands, $0) }
     }
 
     // MARK: - Reading

@@ -34,7 +34,7 @@ public struct PackageSite: Sendable, Equatable {
     }
 
     /// The package-relative path of `url` when it belongs to this origin (`""` for the origin itself).
-    func path(of url: String) -> String? {
+    public func packagePath(of url: String) -> String? {
         guard url.hasPrefix(origin + "/") || url == origin else { return nil }
         var rest = url.dropFirst(origin.count)
         if let cut = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) { rest = rest[..<cut] }
@@ -44,15 +44,18 @@ public struct PackageSite: Sendable, Equatable {
 
     /// Answers one `Fetch.requestPaused` event on `page`; `report` hears of refused and missing requests.
     public func answer(_ params: JSONValue, on page: BrowserPage, report: @Sendable (PageIssue) -> Void) {
-        guard let requestId = params["requestId"]?.stringValue, let url = params["request"]?["url"]?.stringValue else { return }
-        guard let path = path(of: url) else {
+        guard let requestId = params["requestId"]?.stringValue, let url = params["request"]?["url"]?.stringValue else {
+            return
+        }
+        guard let path = packagePath(of: url) else {
             report(.remoteRequest(url: url))
             return page.send("Fetch.failRequest", ["requestId": .string(requestId), "errorReason": "BlockedByClient"])
         }
         let headers = params["request"]?["headers"]?.objectValue ?? [:]
         let range = headers.first { $0.key.lowercased() == "range" }?.value.stringValue
         let response = respond(to: path.isEmpty ? "index.html" : path, range: range)
-        if response.code == 404 { report(.missingFile(url: url, path: path)) }
+        // Browsers ask for /favicon.ico on their own; content never did.
+        if response.code == 404 && path != "favicon.ico" { report(.missingFile(url: url, path: path)) }
         page.send("Fetch.fulfillRequest", response.params(requestId: requestId))
     }
 
@@ -75,7 +78,9 @@ public struct PackageSite: Sendable, Equatable {
             code = 206
             headers["Content-Range"] = "bytes \(requested.start)-\(requested.end)/\(size)"
         case nil:
-            guard size <= Self.maximumWholeFile else { return FileResponse.status(413, "\(path) is too large to send whole") }
+            guard size <= Self.maximumWholeFile else {
+                return FileResponse.status(413, "\(path) is too large to send whole")
+            }
         }
         guard size > 0 else { return FileResponse(code: 200, headers: headers, body: Data()) }
         do {
@@ -105,7 +110,8 @@ struct FileResponse: Equatable {
         all["Content-Length"] = String(body.count)
         return [
             "requestId": .string(requestId), "responseCode": .int(Int64(code)),
-            "responseHeaders": .array(all.sorted { $0.key < $1.key }.map { ["name": .string($0.key), "value": .string($0.value)] }),
+            "responseHeaders": .array(
+                all.sorted { $0.key < $1.key }.map { ["name": .string($0.key), "value": .string($0.value)] }),
             "body": .string(body.base64EncodedString()),
         ]
     }

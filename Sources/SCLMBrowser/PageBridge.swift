@@ -58,12 +58,15 @@ public final class PageBridge: Sendable {
     /// Creates a bridge for `page`; call ``attach(serving:)`` and then ``serve(_:)``.
     ///
     /// - Parameters:
+    ///   - page: the page to host the content in.
+    ///   - mode: whether navigation is followed (play) or only noted (render).
     ///   - failsOnUncaughtError: an uncaught page error ends the run as ``Outcome/failed(_:)``.
     ///   - report: hears of what the page did wrong (and, in a render, its navigation requests).
     ///   - observe: hears every event line the host emits.
     /// - Throws: ``BrowserError`` when the pipes cannot be made.
     public init(
-        page: BrowserPage, mode: Mode, failsOnUncaughtError: Bool = false, report: @escaping @Sendable (PageIssue) -> Void,
+        page: BrowserPage, mode: Mode, failsOnUncaughtError: Bool = false,
+        report: @escaping @Sendable (PageIssue) -> Void,
         observe: @escaping @Sendable (JSONValue) -> Void = { _ in }
     ) throws {
         self.page = page
@@ -216,7 +219,9 @@ public final class PageBridge: Sendable {
         if let guid = value?["GUID"]?.stringValue, let code = value?["ErrorCode"]?.intValue {
             let command = commands.withLock { $0.removeValue(forKey: guid) }
             if code >= 400 {
-                report(.bridgeError(command: command ?? "?", code: Int(code), message: value?["ErrorMessage"]?.stringValue ?? ""))
+                report(
+                    .bridgeError(
+                        command: command ?? "?", code: Int(code), message: value?["ErrorMessage"]?.stringValue ?? ""))
             }
         }
         page.evaluateLater(PageScript.deliver(line))
@@ -264,7 +269,8 @@ public final class PageBridge: Sendable {
     private static func makePipe() throws -> (read: Int32, write: Int32) {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else {
-            throw BrowserError(.unavailable, "cannot create a pipe for the page bridge: \(String(cString: strerror(errno)))")
+            throw BrowserError(
+                .unavailable, "cannot create a pipe for the page bridge: \(String(cString: strerror(errno)))")
         }
         for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         return (fds[0], fds[1])

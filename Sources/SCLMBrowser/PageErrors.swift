@@ -18,7 +18,8 @@ enum PageErrors {
     static func console(_ params: JSONValue) -> PageIssue {
         let arguments = params["args"]?.arrayValue ?? []
         let message = arguments.map { argument in
-            argument["value"]?.stringValue ?? argument["description"]?.stringValue ?? argument["value"]?.jsonString ?? ""
+            argument["value"]?.stringValue ?? argument["description"]?.stringValue ?? argument["value"]?.jsonString
+                ?? ""
         }.joined(separator: " ")
         let frame = params["stackTrace"]?["callFrames"]?.arrayValue?.first
         return .consoleError(

@@ -23,11 +23,20 @@ public enum PageIssue: Sendable, Equatable {
         case .missingFile(let url, let path): ["Page": "missingFile", "url": .string(url), "path": .string(path)]
         case .remoteRequest(let url): ["Page": "remoteRequest", "url": .string(url)]
         case .uncaughtError(let message, let url, let line):
-            ["Page": "uncaughtError", "message": .string(message), "url": url.map { .string($0) } ?? .null, "line": Self.json(line)]
+            [
+                "Page": "uncaughtError", "message": .string(message), "url": url.map { .string($0) } ?? .null,
+                "line": Self.json(line),
+            ]
         case .consoleError(let message, let url, let line):
-            ["Page": "consoleError", "message": .string(message), "url": url.map { .string($0) } ?? .null, "line": Self.json(line)]
+            [
+                "Page": "consoleError", "message": .string(message), "url": url.map { .string($0) } ?? .null,
+                "line": Self.json(line),
+            ]
         case .bridgeError(let command, let code, let message):
-            ["Page": "bridgeError", "command": .string(command), "code": .int(Int64(code)), "message": .string(message)]
+            [
+                "Page": "bridgeError", "command": .string(command), "code": .int(Int64(code)),
+                "message": .string(message),
+            ]
         case .navigation(let command, let data): ["Page": "navigation", "command": .string(command), "data": data]
         case .crashed(let reason): ["Page": "crashed", "reason": .string(reason)]
         }

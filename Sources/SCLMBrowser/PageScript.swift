@@ -61,6 +61,7 @@ enum PageScript {
     static func deliver(_ line: String) -> String {
         var literal: [UInt8] = []
         JSONWriter.write(line, to: &literal)
-        return "window.StoryCLMBridge && window.StoryCLMBridge.StoryCLMHandler(\(String(decoding: literal, as: UTF8.self)))"
+        return
+            "window.StoryCLMBridge && window.StoryCLMBridge.StoryCLMHandler(\(String(decoding: literal, as: UTF8.self)))"
     }
 }

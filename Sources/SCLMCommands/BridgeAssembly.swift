@@ -20,12 +20,15 @@ enum BridgeAssembly {
     ) async throws -> (InstalledPresentation, PresentationHost) {
         let store = try context.store()
         let home = context.home
-        let presentation = try await store.read { db in try InstalledPresentation.load(presentationId, from: db, home: home) }
+        let presentation = try await store.read { db in
+            try InstalledPresentation.load(presentationId, from: db, home: home)
+        }
         let environment = try await store.read { db in
             try HostEnvironment.load(configuration: configuration, db: db, processEnvironment: context.environment)
         }
         let host = PresentationHost(
-            store: store, home: home, environment: environment, output: output, clock: context.clock, logger: context.logger)
+            store: store, home: home, environment: environment, output: output, clock: context.clock,
+            logger: context.logger)
         return (presentation, host)
     }
 
@@ -36,7 +39,9 @@ enum BridgeAssembly {
         host: PresentationHost, configuration: Configuration, context: CommandContext, extra: [any BridgeModule] = []
     ) throws -> ModuleRegistry {
         try ModuleRegistry(
-            host.modules + [try httpModule(configuration, context: context), try osamModule(configuration, context: context)]
+            host.modules + [
+                try httpModule(configuration, context: context), try osamModule(configuration, context: context),
+            ]
                 + extra)
     }
 
@@ -44,7 +49,8 @@ enum BridgeAssembly {
     /// apart from the StoryCLM API's).
     private static func httpModule(_ configuration: Configuration, context: CommandContext) throws -> HTTPModule {
         let transport = CurlTransport(
-            configuration: try APIServices.transportConfiguration(configuration, cookieJarPath: nil), logger: context.logger)
+            configuration: try APIServices.transportConfiguration(configuration, cookieJarPath: nil),
+            logger: context.logger)
         return HTTPModule(transport: transport, policy: HTTPModule.Policy(configuration: configuration))
     }
 

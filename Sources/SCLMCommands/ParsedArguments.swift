@@ -26,9 +26,12 @@ public struct ParsedArguments: Sendable, Equatable {
     /// - Throws: ``ValidationError`` when it is missing or not a positive integer.
     public func presentationId(purpose: String) throws -> Int64 {
         guard let text = value("--presentation") else {
-            throw ValidationError("missing --presentation <id>: the installed presentation to \(purpose) (see `sclm list`)")
+            throw ValidationError(
+                "missing --presentation <id>: the installed presentation to \(purpose) (see `sclm list`)")
         }
-        guard let id = Int64(text), id > 0 else { throw ValidationError("--presentation needs a presentation id, got '\(text)'") }
+        guard let id = Int64(text), id > 0 else {
+            throw ValidationError("--presentation needs a presentation id, got '\(text)'")
+        }
         return id
     }
 
@@ -38,7 +41,8 @@ public struct ParsedArguments: Sendable, Equatable {
     public func integer(_ name: String, in range: ClosedRange<Int> = Int.min...Int.max) throws -> Int? {
         guard let text = value(name) else { return nil }
         guard let number = Int(text), range.contains(number) else {
-            let bounds = range.upperBound == Int.max ? "at least \(range.lowerBound)" : "\(range.lowerBound)…\(range.upperBound)"
+            let bounds =
+                range.upperBound == Int.max ? "at least \(range.lowerBound)" : "\(range.lowerBound)…\(range.upperBound)"
             throw ValidationError("\(name) needs an integer \(bounds), got '\(text)'")
         }
         return number

@@ -22,7 +22,8 @@ struct Player: Sendable {
     /// - Throws: ``BrowserError`` (`.unavailable`) without a browser; errors loading the presentation.
     func run() async throws -> PageBridge.Outcome {
         let configuration = try context.configuration()
-        return try await Browser.withBrowser(options, environment: context.environment, logger: context.logger) { browser in
+        return try await Browser.withBrowser(options, environment: context.environment, logger: context.logger) {
+            browser in
             let page = try await browser.newPage()
             let bridge = try PageBridge(
                 page: page, mode: .play, failsOnUncaughtError: failsOnError, report: { issue in report(issue) },
@@ -32,9 +33,12 @@ struct Player: Sendable {
             let server = BridgeServer(
                 registry: try BridgeAssembly.registry(host: host, configuration: configuration, context: context),
                 output: bridge.output, logger: context.logger,
-                serverInfo: ["name": "sclm", "version": .string(SCLMVersion.current), "presentationId": .int(presentationId)])
+                serverInfo: [
+                    "name": "sclm", "version": .string(SCLMVersion.current), "presentationId": .int(presentationId),
+                ])
             try await bridge.attach(
-                serving: PackageSite(host: "presentation-\(presentationId).sclm.invalid", root: presentation.sourcesDirectory))
+                serving: PackageSite(
+                    host: "presentation-\(presentationId).sclm.invalid", root: presentation.sourcesDirectory))
             async let served: Void = bridge.serve(server)
             try await host.start(presentation, slide: slide)
             let outcome = await waitForEnd(of: bridge, browser: browser)

@@ -26,7 +26,8 @@ public struct SCLM: Command {
     /// Runs sclm with the process's arguments and environment, then exits with the command's status.
     public static func main() async -> Never {
         let argv = Array(CommandLine.arguments.dropFirst())
-        let status = await CommandRunner.run(root: SCLM.self, argv: argv, environment: ProcessInfo.processInfo.environment)
+        let status = await CommandRunner.run(
+            root: SCLM.self, argv: argv, environment: ProcessInfo.processInfo.environment)
         exit(status)
     }
 }

@@ -11,7 +11,9 @@
 /// `kill(-pid, …)` reaches everything it starts.
 public enum SpawnAttributes {
     /// Runs `body` with the attributes, destroyed afterwards.
-    public static func with<T>(newProcessGroup: Bool = false, _ body: (inout posix_spawnattr_t) throws -> T) rethrows -> T {
+    public static func with<T>(newProcessGroup: Bool = false, _ body: (inout posix_spawnattr_t) throws -> T) rethrows
+        -> T
+    {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }

@@ -16,7 +16,9 @@ public struct DeckFiles: Sendable {
     }
 
     /// A slide page that loads `scripts` (package paths) and then runs `body` (JavaScript).
-    public static func slide(_ title: String, scripts: [String] = ["js/storyclm.js"], body: String, markup: String = "") -> String {
+    public static func slide(_ title: String, scripts: [String] = ["js/storyclm.js"], body: String, markup: String = "")
+        -> String
+    {
         """
         <!DOCTYPE html>
         <html><head><meta charset="utf-8"><title>\(title)</title></head>
@@ -40,7 +42,8 @@ public struct DeckFiles: Sendable {
     public func write(to root: String) throws {
         for (path, data) in files {
             let url = URL(fileURLWithPath: root + "/" + path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try data.write(to: url)
         }
     }
@@ -50,7 +53,9 @@ public struct DeckFiles: Sendable {
         let rate = 8000
         let samples = rate * seconds
         var data = Data("RIFF".utf8)
-        func append<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) } }
+        func append<T: FixedWidthInteger>(_ value: T) {
+            withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
+        }
         append(UInt32(36 + samples * 2))
         data.append(contentsOf: Array("WAVEfmt ".utf8))
         append(UInt32(16))

@@ -11,7 +11,8 @@ extension SCLM {
     public struct Bridge: Command {
         public static let configuration = CommandConfiguration(
             commandName: "bridge",
-            abstract: "Host an installed presentation headlessly: StoryCLM commands on stdin, answers and events on stdout.",
+            abstract:
+                "Host an installed presentation headlessly: StoryCLM commands on stdin, answers and events on stdout.",
             discussion: """
                 Reads newline-delimited JSON messages {"Command":…,"Data":…,"GUID":…} (keys in any case, or an
                 array of up to 100 of them) and answers each message that has a GUID with exactly one line
@@ -32,13 +33,17 @@ extension SCLM {
                 """,
             options: [
                 .option("--presentation", value: "id", help: "The installed presentation to open."),
-                .option("--slide", value: "name", help: "The slide to start on (default: index.html, or where an unfinished session stopped)."),
                 .option(
-                    "--module", value: "name=program", help: "Route the commands of an external module program (repeatable).",
+                    "--slide", value: "name",
+                    help: "The slide to start on (default: index.html, or where an unfinished session stopped)."),
+                .option(
+                    "--module", value: "name=program",
+                    help: "Route the commands of an external module program (repeatable).",
                     repeatable: true),
                 .option("--timeout-ms", value: "n", help: "Default command timeout in milliseconds (default 30000)."),
                 .option("--max-in-flight", value: "n", help: "Requests running at once before 429 (default 256)."),
-                .option("--max-line-bytes", value: "n", help: "Longest accepted input line before 413 (default 16 MiB)."),
+                .option(
+                    "--max-line-bytes", value: "n", help: "Longest accepted input line before 413 (default 16 MiB)."),
             ]
         )
 
@@ -55,7 +60,9 @@ extension SCLM {
             if let timeout = try arguments.integer("--timeout-ms", in: 1...3_600_000) {
                 limits.defaultTimeout = .milliseconds(timeout)
             }
-            if let inFlight = try arguments.integer("--max-in-flight", in: 1...65_536) { limits.maximumInFlight = inFlight }
+            if let inFlight = try arguments.integer("--max-in-flight", in: 1...65_536) {
+                limits.maximumInFlight = inFlight
+            }
             if let lineBytes = try arguments.integer("--max-line-bytes", in: 1024...(1 << 30)) {
                 limits.maximumLineBytes = lineBytes
             }
@@ -71,7 +78,8 @@ extension SCLM {
             let program = String(text[text.index(after: equals)...]).trimmingCharacters(in: .whitespaces)
             let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "_.-"))
             guard !name.isEmpty, name.unicodeScalars.allSatisfy(allowed.contains), !program.isEmpty else {
-                throw ValidationError("--module needs NAME=PROGRAM with a name of letters, digits, _ . -, got '\(text)'")
+                throw ValidationError(
+                    "--module needs NAME=PROGRAM with a name of letters, digits, _ . -, got '\(text)'")
             }
             return (name, program)
         }

@@ -29,12 +29,15 @@ extension SCLM {
                 """,
             options: [
                 .option("--presentation", value: "id", help: "The installed presentation to play."),
-                .option("--slide", value: "name", help: "The slide to start on (default: index.html, or where an unfinished session stopped)."),
+                .option(
+                    "--slide", value: "name",
+                    help: "The slide to start on (default: index.html, or where an unfinished session stopped)."),
                 .flag("--kiosk", help: "Fullscreen on the current display; restart the browser if it dies."),
                 .flag("--headless", help: "No window (the default)."),
                 .option("--timeout", value: "seconds", help: "Give up after this long (exit 124)."),
                 .flag("--fail-on-error", help: "End with exit 1 on an uncaught page error."),
-                .option("--browser", value: "path", help: "The Chromium executable (default $SCLM_BROWSER, else chromium)."),
+                .option(
+                    "--browser", value: "path", help: "The Chromium executable (default $SCLM_BROWSER, else chromium)."),
             ]
         )
 
@@ -49,7 +52,9 @@ extension SCLM {
             presentationId = try arguments.presentationId(purpose: "play")
             slide = arguments.value("--slide")
             isKiosk = arguments.flag("--kiosk")
-            if isKiosk && arguments.flag("--headless") { throw ValidationError("--kiosk and --headless exclude each other; pick one") }
+            if isKiosk && arguments.flag("--headless") {
+                throw ValidationError("--kiosk and --headless exclude each other; pick one")
+            }
             timeout = try arguments.integer("--timeout", in: 1...86_400).map { .seconds($0) }
             failsOnError = arguments.flag("--fail-on-error")
             browser = arguments.value("--browser")
@@ -60,7 +65,8 @@ extension SCLM {
                 executable: BrowserOptions.executable(option: browser, environment: context.environment),
                 mode: isKiosk ? .kiosk : .headless, showsBrowserLogs: context.globals.verbose)
             let player = Player(
-                presentationId: presentationId, slide: slide, options: options, timeout: timeout, failsOnError: failsOnError,
+                presentationId: presentationId, slide: slide, options: options, timeout: timeout,
+                failsOnError: failsOnError,
                 context: context)
             var outcome = try await player.run()
             while isKiosk, case .crashed(let reason) = outcome, !Task.isCancelled {
