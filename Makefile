@@ -16,7 +16,9 @@ release: deps
 
 test: deps test-swift test-js test-dev-server
 
+# The Chromium suites (tag `chromium`: sclm play, validate --render) need the browser, so it is installed first.
 test-swift:
+	scripts/ensure-deps.sh chromium
 	swift build --build-tests $(SWIFT_WARNINGS)
 	swift test --skip-build
 
