@@ -28,25 +28,19 @@ struct Player: Sendable {
             let bridge = try PageBridge(
                 page: page, mode: .play, failsOnUncaughtError: failsOnError, report: { issue in report(issue) },
                 observe: { event in if context.wantsJSON { context.print(event.jsonString) } })
-            let (presentation, host) = try await BridgeAssembly.host(
-                presentationId: presentationId, context: context, configuration: configuration, output: bridge.output)
-            let server = BridgeServer(
-                registry: try BridgeAssembly.registry(host: host, configuration: configuration, context: context),
-                output: bridge.output, logger: context.logger,
+            return try await BridgeAssembly.hostPage(
+                bridge, presentationId: presentationId, slide: slide,
+                siteHost: "presentation-\(presentationId).sclm.invalid",
+                context: context, configuration: configuration,
                 serverInfo: [
                     "name": "sclm", "version": .string(SCLMVersion.current), "presentationId": .int(presentationId),
-                ])
-            try await bridge.attach(
-                serving: PackageSite(
-                    host: "presentation-\(presentationId).sclm.invalid", root: presentation.sourcesDirectory))
-            async let served: Void = bridge.serve(server)
-            try await host.start(presentation, slide: slide)
-            let outcome = await waitForEnd(of: bridge, browser: browser)
-            bridge.finish()
-            await served
-            // Not cancelled with the command (Ctrl-C): the slide on screen is still recorded.
-            if outcome != .closed { await Task { await host.finish() }.value }
-            return outcome
+                ]
+            ) { host, _ in
+                let outcome = await waitForEnd(of: bridge, browser: browser)
+                // Not cancelled with the command (Ctrl-C): the slide on screen is still recorded.
+                if outcome != .closed { await Task { await host.finish() }.value }
+                return outcome
+            }
         }
     }
 

@@ -35,19 +35,13 @@ struct SlideRenderer: Sendable {
         let issues = Mutex<[PageIssue]>([])
         let bridge = try PageBridge(
             page: page, mode: .render, report: { issue in issues.withLock { $0.append(issue) } })
-        let (presentation, host) = try await BridgeAssembly.host(
-            presentationId: presentationId, context: context, configuration: configuration, output: bridge.output)
-        let server = BridgeServer(
-            registry: try BridgeAssembly.registry(host: host, configuration: configuration, context: context),
-            output: bridge.output, logger: context.logger)
-        let site = PackageSite(host: "package.sclm.invalid", root: presentation.sourcesDirectory)
-        try await bridge.attach(serving: site)
-        async let served: Void = bridge.serve(server)
-        try await host.start(presentation, slide: slide)
-        let settled = await waitUntilSettled(bridge)
-        let image = screenshot ? try? await page.screenshot() : nil
-        bridge.finish()
-        await served
+        let (settled, image, site) = try await BridgeAssembly.hostPage(
+            bridge, presentationId: presentationId, slide: slide, siteHost: "package.sclm.invalid", context: context,
+            configuration: configuration
+        ) { _, site in
+            let settled = await waitUntilSettled(bridge)
+            return (settled, screenshot ? try? await page.screenshot() : nil, site)
+        }
         await page.close()
         var findings = issues.withLock { $0 }.compactMap { issue in
             RenderFindings.finding(for: issue, slide: slide) { url in url.flatMap { site.packagePath(of: $0) } }

@@ -1,0 +1,38 @@
+import Foundation
+import SCLMBridge
+import SCLMBridgeModules
+import SCLMBrowser
+import SCLMCore
+
+extension BridgeAssembly {
+    /// Hosts presentation `presentationId` in a browser page: the host and registry of `sclm bridge` on the
+    /// page's bridge, the package served from `https://<siteHost>/`, the first slide shown; runs `body`,
+    /// then ends the bridge's input (running work finishes, as on `sclm bridge`'s EOF) whatever happens.
+    ///
+    /// - Throws: store errors, ``BrowserError``, what `body` throws.
+    static func hostPage<T: Sendable>(
+        _ bridge: PageBridge, presentationId: Int64, slide: String?, siteHost: String, context: CommandContext,
+        configuration: Configuration, serverInfo: JSONValue = [:],
+        isolation: isolated (any Actor)? = #isolation, _ body: (PresentationHost, PackageSite) async throws -> T
+    ) async throws -> T {
+        let (presentation, host) = try await BridgeAssembly.host(
+            presentationId: presentationId, context: context, configuration: configuration, output: bridge.output)
+        let server = BridgeServer(
+            registry: try registry(host: host, configuration: configuration, context: context), output: bridge.output,
+            logger: context.logger, serverInfo: serverInfo)
+        let site = PackageSite(host: siteHost, root: presentation.sourcesDirectory)
+        try await bridge.attach(serving: site)
+        async let served: Void = bridge.serve(server)
+        do {
+            try await host.start(presentation, slide: slide)
+            let result = try await body(host, site)
+            bridge.finish()
+            await served
+            return result
+        } catch {
+            bridge.finish()
+            await served
+            throw error
+        }
+    }
+}
