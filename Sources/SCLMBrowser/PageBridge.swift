@@ -49,6 +49,7 @@ public final class PageBridge: Sendable {
     private let site = Mutex(PackageSite(root: "/nonexistent"))
     let report: @Sendable (PageIssue) -> Void
     let observe: @Sendable (JSONValue) -> Void
+    let siteOfPresentation: @Sendable (Int64) async -> PackageSite?
     private let pipes: (input: (read: Int32, write: Int32), output: (read: Int32, write: Int32))
     private let commands = Mutex<[String: String]>([:])
     private let openDescriptors: Mutex<Set<Int32>>
@@ -63,17 +64,21 @@ public final class PageBridge: Sendable {
     ///   - failsOnUncaughtError: an uncaught page error ends the run as ``Outcome/failed(_:)``.
     ///   - report: hears of what the page did wrong (and, in a render, its navigation requests).
     ///   - observe: hears every event line the host emits.
+    ///   - siteOfPresentation: the package of another presentation that content opens (`open`), which
+    ///     the page then serves; `nil` keeps the current one.
     /// - Throws: ``BrowserError`` when the pipes cannot be made.
     public init(
         page: BrowserPage, mode: Mode, failsOnUncaughtError: Bool = false,
         report: @escaping @Sendable (PageIssue) -> Void,
-        observe: @escaping @Sendable (JSONValue) -> Void = { _ in }
+        observe: @escaping @Sendable (JSONValue) -> Void = { _ in },
+        siteOfPresentation: @escaping @Sendable (Int64) async -> PackageSite? = { _ in nil }
     ) throws {
         self.page = page
         self.mode = mode
         self.failsOnUncaughtError = failsOnUncaughtError
         self.report = report
         self.observe = observe
+        self.siteOfPresentation = siteOfPresentation
         pipes = (try Self.makePipe(), try Self.makePipe())
         output = BridgeOutput(fileDescriptor: pipes.output.write)
         openDescriptors = Mutex([pipes.input.read, pipes.input.write, pipes.output.read, pipes.output.write])
@@ -108,7 +113,7 @@ public final class PageBridge: Sendable {
     public func serve(_ server: BridgeServer) async {
         let (lines, continuation) = AsyncStream.makeStream(of: [UInt8].self)
         readLines(pipes.output.read, into: continuation)
-        let delivery = Task { for await line in lines { deliver(line) } }
+        let delivery = Task { for await line in lines { await deliver(line) } }
         await server.run(input: pipes.input.read)
         await output.drain(timeout: .seconds(1))
         closeOnce(pipes.output.write)
@@ -207,13 +212,13 @@ public final class PageBridge: Sendable {
     // MARK: - Server lines
 
     /// Delivers one server line to the page and acts on events.
-    private func deliver(_ bytes: [UInt8]) {
+    private func deliver(_ bytes: [UInt8]) async {
         let line = String(decoding: bytes, as: UTF8.self)
         let value = try? JSONParser.parse(bytes)
         if let event = value?["Event"]?.stringValue {
             observe(value ?? .null)
             page.evaluateLater(PageScript.deliver(line))
-            act(on: event, data: value?["Data"] ?? .null)
+            await act(on: event, data: value?["Data"] ?? .null)
             return
         }
         if let guid = value?["GUID"]?.stringValue, let code = value?["ErrorCode"]?.intValue {
@@ -227,14 +232,19 @@ public final class PageBridge: Sendable {
         page.evaluateLater(PageScript.deliver(line))
     }
 
-    private func act(on event: String, data: JSONValue) {
+    private func act(on event: String, data: JSONValue) async {
         switch event {
         case "slideChanged":
             if let slide = data["slide"]?.stringValue {
                 activity.withLock { $0 = (false, .now) }
                 page.send("Page.navigate", ["url": .string(site.withLock { $0 }.url(of: slide))])
             }
-        case "presentationClosed":
+        case "presentationOpened":
+            if let id = data["presId"]?.intValue, let next = await siteOfPresentation(id) {
+                site.withLock { $0 = next }
+            }
+        case "presentationClosed" where data["mode"]?.isNull == false:
+            // Without a mode the host only left a presentation for another one (`open`).
             outcome.fire(.closed)
         default:
             break

@@ -3,6 +3,7 @@ import SCLMBridge
 import SCLMBridgeModules
 import SCLMBrowser
 import SCLMCore
+import SCLMStore
 
 /// One `sclm play` run: a browser, one page, the bridge in it, until the content closes the
 /// presentation, the page or browser dies, the time limit passes or the user interrupts.
@@ -27,7 +28,8 @@ struct Player: Sendable {
             let page = try await browser.newPage()
             let bridge = try PageBridge(
                 page: page, mode: .play, failsOnUncaughtError: failsOnError, report: { issue in report(issue) },
-                observe: { event in if context.wantsJSON { context.print(event.jsonString) } })
+                observe: { event in if context.wantsJSON { context.print(event.jsonString) } },
+                siteOfPresentation: { id in await site(of: id) })
             return try await BridgeAssembly.hostPage(
                 bridge, presentationId: presentationId, slide: slide,
                 siteHost: "presentation-\(presentationId).sclm.invalid",
@@ -42,6 +44,18 @@ struct Player: Sendable {
                 return outcome
             }
         }
+    }
+
+    /// The private origin's host of a presentation.
+    static func siteHost(of presentationId: Int64) -> String { "presentation-\(presentationId).sclm.invalid" }
+
+    /// The package of presentation `id` when content opens it (the host has already loaded it to show it).
+    private func site(of id: Int64) async -> PackageSite? {
+        let home = context.home
+        guard let store = try? context.store(),
+            let presentation = try? await store.read({ db in try InstalledPresentation.load(id, from: db, home: home) })
+        else { return nil }
+        return PackageSite(host: Self.siteHost(of: id), root: presentation.sourcesDirectory)
     }
 
     /// Waits for the first of: the content closing, a crash, the browser exiting, the timeout, Ctrl-C.

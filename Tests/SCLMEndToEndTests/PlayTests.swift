@@ -109,6 +109,23 @@ extension ChromiumTests {
             try play.expectCompleteSessionThroughEverySlide()
         }
 
+        @Test func openingAnotherPresentationServesItsPackage() async throws {
+            var first = DeckFiles(["js/storyclm.js": Data(DeckFiles.projectLibrary.utf8)])
+            first.add(
+                "index.html",
+                DeckFiles.slide("first", body: "StoryCLM.Presentation.Open(20, 'index.html', {}, function () {});"))
+            let play = try PlayHome(first)
+            let second = InstalledPresentationFixture(presentationId: 20, name: "Second deck")
+            try second.install(in: play.home)
+            var files = DeckFiles(["js/storyclm.js": Data(DeckFiles.projectLibrary.utf8)])
+            files.add("index.html", DeckFiles.slide("second", body: "StoryCLM.Presentation.Close(1);"))
+            try files.write(to: second.sourcesDirectory(in: play.home))
+            let result = try await play.play()
+            #expect(result.status == 0, "\(result)")
+            let sessions = try play.sql("SELECT presentationId, state FROM sessions ORDER BY presentationId")
+            #expect(sessions == "[[10, 3], [20, 1]]", "\(result)")
+        }
+
         @Test func timeoutEndsARunThatNeverClosesWith124() async throws {
             var deck = DeckFiles()
             deck.add("index.html", DeckFiles.slide("index", scripts: [], body: "document.title = 'waiting';"))
