@@ -55,6 +55,8 @@ public final class PageBridge: Sendable {
     private let openDescriptors: Mutex<Set<Int32>>
     private let activity = Mutex<(loaded: Bool, last: ContinuousClock.Instant)>((false, .now))
     private let outcome = Latch<Outcome>()
+    /// The slide the host shows, and the package path the page's main frame is at.
+    private let location = Mutex<(hostSlide: String?, pageSlide: String?)>((nil, nil))
 
     /// Creates a bridge for `page`; call ``attach(serving:)`` and then ``serve(_:)``.
     ///
@@ -162,6 +164,8 @@ public final class PageBridge: Sendable {
             activity.withLock { $0 = (true, .now) }
         case "Page.frameStartedLoading" where params["frameId"]?.stringValue == page.targetId:
             activity.withLock { $0 = (false, .now) }
+        case "Page.frameNavigated" where params["frame"]?["parentId"] == nil:
+            if let url = params["frame"]?["url"]?.stringValue { pageNavigated(to: url) }
         case "Inspector.targetCrashed":
             report(.crashed(reason: "the page's renderer crashed"))
             outcome.fire(.crashed("the page's renderer crashed"))
@@ -204,6 +208,26 @@ public final class PageBridge: Sendable {
         bytes.withUnsafeBytes { _ = FileSystem.writeAll(pipes.input.write, $0) }
     }
 
+    /// The page's main frame loaded `url`. A slide the host does not show (a plain link, or content
+    /// setting `location`, as storyCLMNavigation.js does) is told to the host as `go`, as a StoryContent
+    /// app does, so the session records it; a render only notes it.
+    private func pageNavigated(to url: String) {
+        guard let path = site.withLock({ $0 }).packagePath(of: url), path.lowercased().hasSuffix(".html") else {
+            return
+        }
+        let isNew = location.withLock { location in
+            location.pageSlide = path
+            return location.hostSlide != nil && location.hostSlide != path
+        }
+        guard isNew else { return }
+        let data: JSONValue = ["slideName": .string(path), "data": [:]]
+        if mode == .render {
+            report(.navigation(command: "go", data: data))
+        } else {
+            write(JSONValue.object(["Command": "go", "Data": data]).jsonString)
+        }
+    }
+
     /// A member of a message, matched case-insensitively (as the bridge does).
     private static func member(_ item: JSONValue, _ key: String) -> JSONValue? {
         item.objectValue?.first { $0.key.lowercased() == key }?.value
@@ -235,13 +259,20 @@ public final class PageBridge: Sendable {
     private func act(on event: String, data: JSONValue) async {
         switch event {
         case "slideChanged":
-            if let slide = data["slide"]?.stringValue {
+            guard let slide = data["slide"]?.stringValue else { return }
+            let isThere = location.withLock { location in
+                location.hostSlide = slide
+                return location.pageSlide == slide
+            }
+            if !isThere {
                 activity.withLock { $0 = (false, .now) }
                 page.send("Page.navigate", ["url": .string(site.withLock { $0 }.url(of: slide))])
             }
         case "presentationOpened":
             if let id = data["presId"]?.intValue, let next = await siteOfPresentation(id) {
                 site.withLock { $0 = next }
+                // The page still shows the old package: whatever slide comes next must be loaded.
+                location.withLock { $0.pageSlide = nil }
             }
         case "presentationClosed" where data["mode"]?.isNull == false:
             // Without a mode the host only left a presentation for another one (`open`).

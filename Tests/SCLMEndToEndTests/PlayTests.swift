@@ -109,6 +109,17 @@ extension ChromiumTests {
             try play.expectCompleteSessionThroughEverySlide()
         }
 
+        @Test func plainNavigationBetweenSlidesIsRecordedInTheSession() async throws {
+            var deck = Self.walkingDeck(
+                scripts: ["js/storyclm.js"], go: { "setTimeout(function () { location.href = '\($0)'; }, 50);" },
+                close: "StoryCLM.Presentation.Close(1);")
+            deck.add("js/storyclm.js", DeckFiles.projectLibrary)
+            let play = try PlayHome(deck)
+            let result = try await play.play()
+            #expect(result.status == 0, "\(result)")
+            try play.expectCompleteSessionThroughEverySlide()
+        }
+
         @Test func openingAnotherPresentationServesItsPackage() async throws {
             var first = DeckFiles(["js/storyclm.js": Data(DeckFiles.projectLibrary.utf8)])
             first.add(
