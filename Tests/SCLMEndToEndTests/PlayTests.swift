@@ -50,16 +50,20 @@ extension ChromiumTests {
             return deck
         }
 
-        @Test func deckUsingTheLibraryNavigatesItselfAndCloses() async throws {
-            var deck = Self.walkingDeck(
-                scripts: ["js/storyclm.js"], go: { "StoryCLM.Go(\"\($0)\", function () {});" },
-                close: "StoryCLM.Presentation.Close(1);")
+        /// Plays a deck on the project's library whose slides move on with `go` and whose last slide closes
+        /// the presentation; expects exit 0 and a complete session through every slide.
+        static func expectLibraryDeckRunsToTheEnd(go: (String) -> String) async throws {
+            var deck = walkingDeck(scripts: ["js/storyclm.js"], go: go, close: "StoryCLM.Presentation.Close(1);")
             deck.add("js/storyclm.js", DeckFiles.projectLibrary)
             let play = try PlayHome(deck)
             let result = try await play.play()
             #expect(result.status == 0, "\(result)")
             #expect(result.stdout.contains(#""Event":"presentationClosed""#))
             try play.expectCompleteSessionThroughEverySlide()
+        }
+
+        @Test func deckUsingTheLibraryNavigatesItselfAndCloses() async throws {
+            try await Self.expectLibraryDeckRunsToTheEnd { "StoryCLM.Go(\"\($0)\", function () {});" }
         }
 
         /// What storyclm.js 2.x does, and nothing more: its own queue and `StoryCLMBridge`, a hidden iframe
@@ -110,14 +114,7 @@ extension ChromiumTests {
         }
 
         @Test func plainNavigationBetweenSlidesIsRecordedInTheSession() async throws {
-            var deck = Self.walkingDeck(
-                scripts: ["js/storyclm.js"], go: { "setTimeout(function () { location.href = '\($0)'; }, 50);" },
-                close: "StoryCLM.Presentation.Close(1);")
-            deck.add("js/storyclm.js", DeckFiles.projectLibrary)
-            let play = try PlayHome(deck)
-            let result = try await play.play()
-            #expect(result.status == 0, "\(result)")
-            try play.expectCompleteSessionThroughEverySlide()
+            try await Self.expectLibraryDeckRunsToTheEnd { "setTimeout(function () { location.href = '\($0)'; }, 50);" }
         }
 
         @Test func openingAnotherPresentationServesItsPackage() async throws {
