@@ -5,7 +5,7 @@ import Testing
 
 /// `sclm play --headless` through the built binary and a real Chromium.
 extension ChromiumTests {
-    @Suite(.timeLimit(.minutes(1)))
+    @Suite(.serialized, .timeLimit(.minutes(1)))
     struct PlayTests {
         /// A temporary home with a three-slide presentation whose files are `deck`.
         struct PlayHome {
@@ -26,9 +26,14 @@ extension ChromiumTests {
             }
 
             func sql(_ query: String) throws -> String {
+                try Self.sql(query, in: home.databasePath)
+            }
+
+            /// The rows of `query` on the SQLite file at `database`, as JSON.
+            static func sql(_ query: String, in database: String) throws -> String {
                 let script =
                     "import sqlite3,sys,json; c=sqlite3.connect(sys.argv[1]); print(json.dumps(c.execute(sys.argv[2]).fetchall()))"
-                return try ProcessRunner.run("/usr/bin/env", ["python3", "-c", script, home.databasePath, query]).stdout
+                return try ProcessRunner.run("/usr/bin/env", ["python3", "-c", script, database, query]).stdout
                     .trimmingCharacters(in: .whitespacesAndNewlines)
             }
 
@@ -141,6 +146,27 @@ extension ChromiumTests {
             let result = try await play.play(["--timeout", "2"])
             #expect(result.status == 124, "\(result)")
             #expect(try play.sql("SELECT state FROM sessions") == "[[0]]")
+        }
+
+        @Test func interruptExits130WithTheSessionUnfinished() async throws {
+            var deck = DeckFiles(["js/storyclm.js": Data(DeckFiles.projectLibrary.utf8)])
+            deck.add(
+                "index.html",
+                DeckFiles.slide("index", body: "StoryCLM.CustomEvents.Set('ready', 'yes', function () {});"))
+            let play = try PlayHome(deck)
+            let process = try ProcessRunner.startSclm(
+                ["--home", play.home.root, "play", "--presentation", String(play.fixture.presentationId), "--headless"])
+            let database = play.home.databasePath
+            let ready = await process.send(
+                SIGINT,
+                when: {
+                    (try? PlayHome.sql("SELECT value FROM custom_events", in: database)) == #"[["yes"]]"#
+                }, timeout: 30)
+            #expect(ready)
+            let result = await process.result(timeout: 20)
+            #expect(result.status == 130, "\(result)")
+            #expect(try play.sql("SELECT state, slidesCount FROM sessions") == "[[0, 1]]")
+            #expect(try play.sql("SELECT slideName FROM session_actions") == #"[["index.html"]]"#)
         }
 
         @Test func missingBrowserExits69WithOneLine() async throws {

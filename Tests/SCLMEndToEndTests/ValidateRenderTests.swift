@@ -5,7 +5,7 @@ import Testing
 /// `sclm validate --render` through the built binary and a real Chromium: each RENDER rule tripped by a
 /// deck built for it, the screenshots of a sample deck, and the missing-browser exit.
 extension ChromiumTests {
-    @Suite(.timeLimit(.minutes(1)))
+    @Suite(.serialized, .timeLimit(.minutes(1)))
     struct ValidateRenderTests {
         /// One deck that trips one rule.
         struct RuleCase: Sendable, CustomTestStringConvertible {
