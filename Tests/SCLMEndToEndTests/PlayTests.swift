@@ -123,16 +123,12 @@ extension ChromiumTests {
         }
 
         @Test func openingAnotherPresentationServesItsPackage() async throws {
-            var first = DeckFiles(["js/storyclm.js": Data(DeckFiles.projectLibrary.utf8)])
-            first.add(
-                "index.html",
-                DeckFiles.slide("first", body: "StoryCLM.Presentation.Open(20, 'index.html', {}, function () {});"))
-            let play = try PlayHome(first)
+            let play = try PlayHome(
+                DeckFiles.librarySlide("StoryCLM.Presentation.Open(20, 'index.html', {}, function () {});"))
             let second = InstalledPresentationFixture(presentationId: 20, name: "Second deck")
             try second.install(in: play.home)
-            var files = DeckFiles(["js/storyclm.js": Data(DeckFiles.projectLibrary.utf8)])
-            files.add("index.html", DeckFiles.slide("second", body: "StoryCLM.Presentation.Close(1);"))
-            try files.write(to: second.sourcesDirectory(in: play.home))
+            try DeckFiles.librarySlide("StoryCLM.Presentation.Close(1);").write(
+                to: second.sourcesDirectory(in: play.home))
             let result = try await play.play()
             #expect(result.status == 0, "\(result)")
             let sessions = try play.sql("SELECT presentationId, state FROM sessions ORDER BY presentationId")
@@ -149,11 +145,8 @@ extension ChromiumTests {
         }
 
         @Test func interruptExits130WithTheSessionUnfinished() async throws {
-            var deck = DeckFiles(["js/storyclm.js": Data(DeckFiles.projectLibrary.utf8)])
-            deck.add(
-                "index.html",
-                DeckFiles.slide("index", body: "StoryCLM.CustomEvents.Set('ready', 'yes', function () {});"))
-            let play = try PlayHome(deck)
+            let play = try PlayHome(
+                DeckFiles.librarySlide("StoryCLM.CustomEvents.Set('ready', 'yes', function () {});"))
             let process = try ProcessRunner.startSclm(
                 ["--home", play.home.root, "play", "--presentation", String(play.fixture.presentationId), "--headless"])
             let database = play.home.databasePath

@@ -76,7 +76,8 @@ extension ChromiumTests {
             let junit = try await ProcessRunner.sclmInBackground(arguments + ["--format", "junit"])
             #expect(junit.status == ruleCase.status)
             #expect(junit.stdout.contains(#"<testcase name="\#(ruleCase.rule)""#))
-            let marker = ruleCase.severity == "error" ? #"<failure type="\#(ruleCase.rule)""# : "<system-out>slide1.html"
+            let failure = #"<failure type="\#(ruleCase.rule)""#
+            let marker = ruleCase.severity == "error" ? failure : "<system-out>slide1.html"
             #expect(junit.stdout.contains(marker), "\(junit.stdout)")
         }
 

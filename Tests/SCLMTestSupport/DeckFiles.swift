@@ -36,6 +36,13 @@ public struct DeckFiles: Sendable {
         (try? String(contentsOfFile: ProcessRunner.packageRoot + "/bridge-js/storyclm.js", encoding: .utf8)) ?? ""
     }
 
+    /// A one-slide deck on the project's library whose `index.html` runs `body`.
+    public static func librarySlide(_ body: String) -> DeckFiles {
+        var deck = DeckFiles(["js/storyclm.js": Data(projectLibrary.utf8)])
+        deck.add("index.html", slide("index", body: body))
+        return deck
+    }
+
     /// Writes every file under `root`.
     ///
     /// - Throws: file errors.
