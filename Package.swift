@@ -58,6 +58,7 @@ let package = Package(
         .testTarget(name: "SCLMCommandsTests", dependencies: ["SCLMCommands", "SCLMSync", "SCLMTestSupport"]),
         .testTarget(name: "SCLMArchiveTests", dependencies: ["SCLMArchive", "SCLMCore", "SCLMTestSupport"]),
         .testTarget(name: "SCLMBridgeTests", dependencies: ["SCLMBridge", "SCLMTestSupport"]),
+        .testTarget(name: "SCLMBrowserTests", dependencies: ["SCLMBrowser", "SCLMCore", "SCLMTestSupport"]),
         .testTarget(
             name: "SCLMBridgeModulesTests",
             dependencies: [

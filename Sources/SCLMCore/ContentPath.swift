@@ -6,9 +6,9 @@ import Foundation
     import Darwin
 #endif
 
-/// Resolves names that content sends (slides, media files) to files inside a presentation's folder,
-/// refusing anything that could leave it: absolute paths, `..`, backslashes, control characters, and
-/// symlinks whose target lies outside.
+/// Resolves names that content sends (slides, media files) and paths a page requests to files inside a
+/// presentation's folder, refusing anything that could leave it: absolute paths, `..`, backslashes,
+/// control characters, and symlinks whose target lies outside.
 public enum ContentPath {
     /// Whether `path` is a relative path of plain components (no `..`, `.`, empty, absolute, `\`, NUL or
     /// control characters).
