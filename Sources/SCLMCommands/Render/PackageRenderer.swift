@@ -46,9 +46,11 @@ struct PackageRenderer: Sendable {
         _ outcome: ValidationOutcome, presentationId: Int64, renderer: SlideRenderer, home: RenderHome,
         sheet: inout ContactSheet
     ) async throws -> ValidationOutcome {
-        guard let report = outcome.report,
-            !report.findings.contains(where: { $0.severity == .error && $0.ruleClass == .safety })
-        else { return outcome }
+        guard let report = outcome.report else { return outcome }
+        guard !report.findings.contains(where: { $0.severity == .error && $0.ruleClass == .safety }) else {
+            context.logger.warning("\(outcome.path) is not rendered: it breaks a safety rule, so it is never unpacked")
+            return outcome
+        }
         let slides = try await home.install(
             outcome.path, kind: report.kind, presentationId: presentationId, policy: policy)
         let results = try await renderAll(slides, presentationId: presentationId, renderer: renderer)
