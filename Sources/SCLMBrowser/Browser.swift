@@ -94,14 +94,9 @@ public final class Browser: Sendable {
     /// Whether the browser has gone away.
     public var isClosed: Bool { closed.isFired }
 
-    /// A fresh profile folder (0700, owned by whoever runs the browser).
+    /// A fresh profile folder (0700, owned by whoever runs the browser); profiles of killed runs are swept.
     private static func makeProfile(owner: (uid: uid_t, gid: gid_t)?) throws -> String {
-        var template = Array((NSTemporaryDirectory() + "/sclm-browser-XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else {
-            throw BrowserError(
-                .unavailable, "cannot create a browser profile folder: \(String(cString: strerror(errno)))")
-        }
-        let path = String(cString: made)
+        let path = try ScratchFolder.make(prefix: "sclm-browser-")
         if let owner { _ = chown(path, owner.uid, owner.gid) }
         return path
     }

@@ -16,12 +16,11 @@ struct RenderHome: Sendable {
     /// A command context on this home (same output, logger and environment as the caller's).
     let context: CommandContext
 
-    /// Creates an empty home in a new temporary folder.
+    /// Creates an empty home in a new temporary folder (homes of killed runs are swept).
     ///
     /// - Throws: `SCLMError`, `StoreError`.
     static func make(like context: CommandContext) throws -> RenderHome {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("sclm-render-\(UUID().uuidString)")
-            .path
+        let root = try ScratchFolder.make(prefix: "sclm-render-")
         var globals = context.globals
         globals.home = root
         var environment = context.environment
