@@ -3,8 +3,8 @@ import PackageDescription
 
 /// sclm — a StoryContent-compatible content-sync manager for Linux.
 ///
-/// The target graph follows DESIGN §2: system-library targets at the bottom, domain libraries in the
-/// middle, the command tree on top and a one-file executable. Lower targets never import higher ones.
+/// The target graph (ARCHITECTURE.md, "The floors"): system-library targets at the bottom, domain libraries
+/// in the middle, the command tree on top and a one-file executable. Lower targets never import higher ones.
 let package = Package(
     name: "sclm",
     platforms: [.macOS(.v14)],
@@ -32,7 +32,9 @@ let package = Package(
         .target(name: "SCLMBrowser", dependencies: ["SCLMCore", "SCLMBridge"]),
         .target(
             name: "SCLMBridgeModules",
-            dependencies: ["SCLMBridge", "SCLMStore", "SCLMHTTP", "SCLMCore", "SCLMPolicy", "SCLMOSAM"]),
+            dependencies: [
+                "SCLMBridge", "SCLMStore", "SCLMHTTP", "SCLMCore", "SCLMPolicy", "SCLMOSAM", "SCLMArchive", "SCLMAuth",
+            ]),
         .target(
             name: "SCLMCommands",
             dependencies: [
@@ -62,7 +64,8 @@ let package = Package(
         .testTarget(
             name: "SCLMBridgeModulesTests",
             dependencies: [
-                "SCLMBridgeModules", "SCLMBridge", "SCLMStore", "SCLMHTTP", "SCLMOSAM", "SCLMPolicy", "SCLMTestSupport",
+                "SCLMBridgeModules", "SCLMBridge", "SCLMStore", "SCLMHTTP", "SCLMOSAM", "SCLMPolicy", "SCLMArchive",
+                "SCLMTestSupport",
             ]),
         .testTarget(name: "SCLMEndToEndTests", dependencies: ["sclm", "SCLMTestSupport", "SCLMStore", "SCLMHTTP"]),
         .testTarget(name: "SCLMPolicyTests", dependencies: ["SCLMPolicy", "SCLMTestSupport"]),

@@ -15,6 +15,10 @@ trap 'kill "$server_pid" 2>/dev/null; wait "$server_pid" 2>/dev/null || true' EX
 read -r url <&"${SERVER[0]}"
 export SCLM_API_URL="$url" SCLM_AUTH_URL="$url" SCLM_CLIENT_ID=sclm-demo SCLM_CLIENT_SECRET=demo-secret
 sclm() { "$bin" --home "$home" "$@"; }
+# The sample decks' StoryCLM.Http call goes to this backend on loopback, which content reaches only when
+# bridge.httpAllowedHosts lists it (by default, public hosts only).
+authority="${url#*://}"
+sclm config set bridge.httpAllowedHosts "${authority%%/*}" >/dev/null
 if [[ -t 1 && -z "${NO_COLOR:-}" ]]; then bold=$'\033[1m' plain=$'\033[0m'; else bold='' plain=''; fi
 step() { printf '\n%s$ sclm %s%s\n' "$bold" "$*" "$plain"; }
 
@@ -29,3 +33,6 @@ step content path 101
 sources="$(sclm content path 101)"
 echo "$sources"
 ls "$sources"
+
+printf '\nsclm is not on PATH yet. Run it from the build:\n  %s --home %s list\n' "$bin" "$home"
+printf 'or install it with its man page and shell completions:\n  make install            # or: make install PREFIX=$HOME/.local\n'

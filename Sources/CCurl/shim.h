@@ -2,6 +2,7 @@
 #define SCLM_CCURL_SHIM_H
 
 #include <curl/curl.h>
+#include <sys/prctl.h>
 
 // curl_easy_setopt, curl_easy_getinfo and curl_multi_setopt are variadic, which Swift cannot call.
 // Each wrapper below fixes one argument kind (see curl_easy_setopt(3) for the kind each option takes).
@@ -11,6 +12,11 @@ typedef size_t (*sclm_curl_write_callback)(char *data, size_t size, size_t count
 /// Transfer-info callback signature (`CURLOPT_XFERINFOFUNCTION`).
 typedef int (*sclm_curl_xferinfo_callback)(void *userdata, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal,
                                            curl_off_t ulnow);
+
+/// Open-socket callback signature (`CURLOPT_OPENSOCKETFUNCTION`): returns a socket, or `CURL_SOCKET_BAD` to refuse
+/// the address.
+typedef curl_socket_t (*sclm_curl_opensocket_callback)(void *userdata, curlsocktype purpose,
+                                                       struct curl_sockaddr *address);
 
 /// Wraps `curl_easy_setopt` for options taking a `long`.
 static inline CURLcode sclm_curl_easy_setopt_long(CURL *handle, CURLoption option, long value) {
@@ -42,6 +48,11 @@ static inline CURLcode sclm_curl_easy_setopt_xferinfo_callback(CURL *handle, CUR
                                                                sclm_curl_xferinfo_callback value) {
     return curl_easy_setopt(handle, option, value);
 }
+/// Wraps `curl_easy_setopt` for `CURLOPT_OPENSOCKETFUNCTION`.
+static inline CURLcode sclm_curl_easy_setopt_opensocket_callback(CURL *handle, CURLoption option,
+                                                                 sclm_curl_opensocket_callback value) {
+    return curl_easy_setopt(handle, option, value);
+}
 /// Wraps `curl_easy_getinfo` for infos returning a `long` (`CURLINFO_RESPONSE_CODE`).
 static inline CURLcode sclm_curl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value) {
     return curl_easy_getinfo(handle, info, value);
@@ -64,5 +75,12 @@ static inline CURLSHcode sclm_curl_share_setopt_long(CURLSH *handle, CURLSHoptio
 }
 /// The `CURLcode` of a `CURLMSG_DONE` message (`msg->data.result`, a member of an anonymous union).
 static inline CURLcode sclm_curl_msg_result(const CURLMsg *message) { return message->data.result; }
+
+/// `CURL_SOCKET_BAD`, a macro Swift does not import.
+static inline curl_socket_t sclm_curl_socket_bad(void) { return CURL_SOCKET_BAD; }
+
+/// Names the calling thread (`prctl(PR_SET_NAME)`, variadic; at most 15 bytes are kept), so the engine thread
+/// shows as such in `/proc/<pid>/task/<tid>/comm`.
+static inline int sclm_curl_name_thread(const char *name) { return prctl(PR_SET_NAME, name, 0, 0, 0); }
 
 #endif

@@ -1,3 +1,5 @@
+import SCLMStore
+
 /// What one flush did and what is left.
 public struct FlushReport: Sendable, Equatable, Encodable {
     /// One row that was not delivered in this run.

@@ -32,16 +32,10 @@ public struct Outbox: Sendable {
     func entries(of kind: OutboxKind, after rowid: Int64, limit: Int, includeParked: Bool) async throws
         -> [OutboxEntry]
     {
-        let sql = """
-            SELECT t.rowid AS outboxRowid, t.* \(Self.source(of: kind))
-            WHERE t.synchronized = 0 AND \(Self.releasedCondition) AND (t.publishError IS NULL OR ?)
-              AND t.rowid > ?
-            ORDER BY t.rowid LIMIT ?
-            """
+        let table = kind.storeTable
         return try await store.read { db in
-            try db.fetchAll(sql, [includeParked, rowid, limit]).map { row in
-                OutboxEntry(kind: kind, row: row, rowid: row.int("outboxRowid") ?? 0)
-            }
+            try db.pendingAnalyticsRows(of: table, after: rowid, limit: limit, includeParked: includeParked)
+                .map(OutboxEntry.init)
         }
     }
 
@@ -51,49 +45,21 @@ public struct Outbox: Sendable {
     /// - Throws: ``StoreError``, `CancellationError`.
     @discardableResult
     func markPublished(_ entry: OutboxEntry, attempts: Int, at date: Date) async throws -> Bool {
-        let (table, idColumn) = (entry.kind.table, entry.kind.idColumn)
-        let guardSQL = Self.unchangedCondition(entry.kind)
-        let arguments: [any DatabaseValueConvertible] = [Timestamp.string(from: date), attempts, entry.id] + entry.version
-        return try await store.write { db in
-            try db.execute(
-                """
-                UPDATE \(table) SET synchronized = 1, publishedAt = ?, publishAttempts = publishAttempts + ?,
-                    publishError = NULL
-                WHERE \(idColumn) = ? AND synchronized = 0\(guardSQL)
-                """, arguments)
-            if db.changedRowCount > 0 { return true }
-            try Self.addAttempts(attempts, to: entry, in: db)
-            return false
-        }
+        try await store.write { db in try db.markPublished(entry.pending, attempts: attempts, at: date) }
     }
 
     /// Parks `entry` with `reason`, unless it changed since it was read.
     ///
     /// - Throws: ``StoreError``, `CancellationError`.
     func park(_ entry: OutboxEntry, attempts: Int, reason: String) async throws {
-        let (table, idColumn) = (entry.kind.table, entry.kind.idColumn)
-        let guardSQL = Self.unchangedCondition(entry.kind)
-        let arguments: [any DatabaseValueConvertible] = [attempts, reason, entry.id] + entry.version
-        try await store.write { db in
-            try db.execute(
-                """
-                UPDATE \(table) SET publishAttempts = publishAttempts + ?, publishError = ?
-                WHERE \(idColumn) = ? AND synchronized = 0\(guardSQL)
-                """, arguments)
-        }
+        try await store.write { db in try db.park(entry.pending, attempts: attempts, reason: reason) }
     }
 
     /// Counts failed attempts of `entry`, which stays pending.
     ///
     /// - Throws: ``StoreError``, `CancellationError`.
     func recordFailedAttempts(_ entry: OutboxEntry, attempts: Int) async throws {
-        try await store.write { db in try Self.addAttempts(attempts, to: entry, in: db) }
-    }
-
-    private static func addAttempts(_ attempts: Int, to entry: OutboxEntry, in db: Database) throws {
-        try db.execute(
-            "UPDATE \(entry.kind.table) SET publishAttempts = publishAttempts + ? WHERE \(entry.kind.idColumn) = ?",
-            [attempts, entry.id])
+        try await store.write { db in try db.addPublishAttempts(attempts, to: entry.pending) }
     }
 
     // MARK: - Listing
@@ -102,9 +68,9 @@ public struct Outbox: Sendable {
     ///
     /// - Throws: ``StoreError``, `CancellationError`.
     public func items(unpublishedOnly: Bool = false) async throws -> [OutboxItem] {
-        let filter = unpublishedOnly ? "WHERE outboxState IN ('pending', 'waiting', 'parked')" : ""
-        let sql = "SELECT * FROM (\(Self.listing)) \(filter) ORDER BY created, kindOrder, rowOrder"
-        return try await store.read { db in try db.fetchAll(sql).map(OutboxItem.init(row:)) }
+        try await store.read { db in
+            try db.analyticsRowStandings(unpublishedOnly: unpublishedOnly).map(OutboxItem.init)
+        }
     }
 
     /// How many rows are in each state.
@@ -118,41 +84,6 @@ public struct Outbox: Sendable {
     ///
     /// - Throws: ``StoreError``.
     public static func summary(in db: Database) throws -> OutboxSummary {
-        let sql = "SELECT outboxState, count(*) AS rows FROM (\(listing)) GROUP BY outboxState"
-        var counts: [OutboxState: Int] = [:]
-        for row in try db.fetchAll(sql) {
-            if let state = row.string("outboxState").flatMap(OutboxState.init(rawValue:)) {
-                counts[state] = Int(row.int("rows") ?? 0)
-            }
-        }
-        return OutboxSummary(counts: counts)
+        OutboxSummary(counts: try db.publishStateCounts())
     }
-
-    // MARK: - SQL
-
-    /// The rows of `kind` (`t`) joined with their session (`s`; a session is its own).
-    private static func source(of kind: OutboxKind) -> String {
-        "FROM \(kind.table) t JOIN sessions s ON s.sessionId = t.sessionId"
-    }
-
-    /// The session is complete, or the host marked it synchronized itself.
-    private static let releasedCondition = "(s.state = 1 OR s.synchronized = 1)"
-
-    private static func unchangedCondition(_ kind: OutboxKind) -> String {
-        kind.versionColumns.map { " AND \($0) IS ?" }.joined()
-    }
-
-    /// Every row of the three tables with its state, in one shape.
-    private static let listing: String = OutboxKind.allCases.enumerated().map { order, kind in
-        """
-        SELECT '\(kind.rawValue)' AS kind, \(order) AS kindOrder, t.rowid AS rowOrder, t.\(kind.idColumn) AS id,
-            t.sessionId, t.presentationId, t.created, t.publishAttempts, t.publishError, t.publishedAt,
-            CASE WHEN t.synchronized = 1 THEN 'published'
-                 WHEN t.publishError IS NOT NULL THEN 'parked'
-                 WHEN \(releasedCondition) THEN 'pending'
-                 WHEN s.state = 2 THEN 'test'
-                 ELSE 'waiting' END AS outboxState
-        \(source(of: kind))
-        """
-    }.joined(separator: "\nUNION ALL\n")
 }

@@ -1,18 +1,7 @@
 import SCLMStore
 
-/// Where a row stands in the outbox.
-public enum OutboxState: String, Sendable, Codable, CaseIterable {
-    /// Ready: published by the next flush.
-    case pending
-    /// Its session is still open (or was left unfinished): published once the session completes.
-    case waiting
-    /// It belongs to a test session (closed without saving): never published.
-    case test
-    /// StoryIoT refused it or it cannot be sent; kept with the reason until `--retry-parked`.
-    case parked
-    /// Delivered.
-    case published
-}
+/// Where a row stands in the outbox (the store computes it with the rows).
+public typealias OutboxState = PublishState
 
 /// One analytics row as `sclm events list` shows it.
 public struct OutboxItem: Sendable, Encodable, Equatable {
@@ -35,16 +24,17 @@ public struct OutboxItem: Sendable, Encodable, Equatable {
     /// When it was delivered (ISO-8601 UTC).
     public var publishedAt: String?
 
-    init(row: Row) {
-        kind = row.string("kind").flatMap(OutboxKind.init(rawValue:)) ?? .session
-        id = row.string("id") ?? ""
-        sessionId = row.string("sessionId") ?? ""
-        presentationId = row.int("presentationId") ?? 0
-        created = row.string("created") ?? ""
-        state = row.string("outboxState").flatMap(OutboxState.init(rawValue:)) ?? .pending
-        attempts = row.int("publishAttempts") ?? 0
-        error = row.string("publishError")
-        publishedAt = row.string("publishedAt")
+    /// The item of a row the store lists.
+    init(_ standing: AnalyticsRowStanding) {
+        kind = OutboxKind(standing.table)
+        id = standing.id
+        sessionId = standing.sessionId
+        presentationId = standing.presentationId
+        created = standing.created
+        state = standing.state
+        attempts = standing.attempts
+        error = standing.error
+        publishedAt = standing.publishedAt
     }
 
     private enum CodingKeys: String, CodingKey {

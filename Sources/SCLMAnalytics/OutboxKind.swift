@@ -1,4 +1,5 @@
 import SCLMCore
+import SCLMStore
 
 /// The three kinds of analytics rows the outbox publishes, each with its table, id column, StoryIoT
 /// event id and the body StoryContent's `asDict` sends (`reference/storyclm.md` §4.1).
@@ -10,17 +11,29 @@ public enum OutboxKind: String, Sendable, Codable, CaseIterable, CustomStringCon
     /// A custom event set by content or recorded by OSAM (`custom_events`, `SessionEventAction`).
     case customEvent
 
-    /// The SQLite table.
-    public var table: String {
+    /// The store's table of this kind.
+    var storeTable: AnalyticsTable {
         switch self {
-        case .session: "sessions"
-        case .slide: "session_actions"
-        case .customEvent: "custom_events"
+        case .session: .sessions
+        case .slide: .slideViews
+        case .customEvent: .customEvents
         }
     }
 
+    /// The kind of rows kept in `table`.
+    init(_ table: AnalyticsTable) {
+        switch table {
+        case .sessions: self = .session
+        case .slideViews: self = .slide
+        case .customEvents: self = .customEvent
+        }
+    }
+
+    /// The SQLite table.
+    public var table: String { storeTable.name }
+
     /// The column holding the row's stable id, sent as the StoryIoT entity id (`s-m-id`).
-    public var idColumn: String { self == .session ? "sessionId" : "id" }
+    public var idColumn: String { storeTable.idColumn }
 
     /// The StoryIoT event id (`s-m-eid`).
     public var eventId: String {
@@ -30,10 +43,6 @@ public enum OutboxKind: String, Sendable, Codable, CaseIterable, CustomStringCon
         case .customEvent: "story.content.customevent"
         }
     }
-
-    /// Columns whose values must be unchanged for a publish to count: a custom event whose value is
-    /// overwritten while its old value is being published stays pending and is published again.
-    var versionColumns: [String] { self == .customEvent ? ["value", "created"] : [] }
 
     /// The body keys in StoryContent's `asDict` order, with how each column is sent.
     var bodyFields: [BodyField] {

@@ -26,11 +26,11 @@ public struct StoryIoTMessage: Sendable, Equatable {
     ///
     /// - Throws: ``MessageError`` when the row cannot be sent (bad `created`, body over 256 KB).
     public init(entry: OutboxEntry, device: DeviceFacts, zone: TimeZone = .current) throws {
-        let row = entry.row
-        guard let createdText = row.string("created"), let created = Timestamp.date(from: createdText) else {
-            throw MessageError("its created time '\(row.string("created") ?? "")' is not an ISO-8601 date")
+        let (row, columns) = (entry.row, entry.columns)
+        guard let created = Timestamp.date(from: columns.created) else {
+            throw MessageError("its created time '\(columns.created)' is not an ISO-8601 date")
         }
-        let timeZone = row.int("timeZone") ?? 0
+        let timeZone = columns.timeZone
         let localTime = LocalTime.string(for: created, timeZoneHours: timeZone, zone: zone)
         var body: [String: JSONValue] = [:]
         for field in entry.kind.bodyFields {
@@ -42,12 +42,12 @@ public struct StoryIoTMessage: Sendable, Equatable {
                 "its body is \(encoded.count) bytes and StoryIoT accepts at most \(Self.maxBodyBytes) in one message")
         }
         var headers: [(String, String?)] = [
-            ("s-m-eid", entry.kind.eventId), ("s-m-did", device.deviceId), ("s-m-uid", row.string("userId")),
+            ("s-m-eid", entry.kind.eventId), ("s-m-did", device.deviceId), ("s-m-uid", columns.userId),
             ("s-m-ct", entry.sessionId), ("s-m-id", entry.id), ("s-m-cud", "u"), ("s-m-m", device.model),
             ("s-m-os", device.os), ("s-m-osv", device.osVersion), ("s-m-an", device.appName),
             ("s-m-av", device.appVersion), ("s-m-lt", localTime), ("s-m-tz", String(timeZone)),
         ]
-        headers.append(("s-m-geo", Self.geo(latitude: row.double("latitude"), longitude: row.double("longitude"))))
+        headers.append(("s-m-geo", Self.geo(latitude: columns.latitude, longitude: columns.longitude)))
         headers += [("s-m-lng", device.language), ("s-m-ns", device.network)]
         self.entityId = entry.id
         self.body = encoded

@@ -9,13 +9,16 @@ public struct ArchiveError: CategorizedError {
     /// The kind of failure.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Value: String {
-            case unreadable, refused, writeFailed, installFailed, libarchive
+            case unreadable, notFileOrFolder, refused, writeFailed, installFailed, libarchive
         }
 
         private let value: Value
 
-        /// The package (or folder) cannot be opened or read: missing, permission denied, not a file. Exit 74.
+        /// The package (or folder) cannot be opened or read: missing, permission denied. Exit 74.
         public static let unreadable = Code(value: .unreadable)
+        /// The path is neither a regular file nor a folder (a FIFO, socket or device), so it is not read at
+        /// all: opening a FIFO would block. Exit 66.
+        public static let notFileOrFolder = Code(value: .notFileOrFolder)
         /// The package breaks the package policy; ``ArchiveError/findings`` lists why. Exit 1.
         public static let refused = Code(value: .refused)
         /// Writing the staging folder failed (disk full, permissions). Exit 74.
@@ -57,6 +60,7 @@ public struct ArchiveError: CategorizedError {
     public var category: ErrorCategory {
         switch code {
         case .refused: .archive
+        case .notFileOrFolder: .noInput
         case .libarchive: .internal
         default: .storage
         }
@@ -74,6 +78,14 @@ public struct ArchiveError: CategorizedError {
         return ArchiveError(
             .refused, "package \(archivePath) refused: \(detail)", archivePath: archivePath, entryPath: first?.path,
             findings: findings)
+    }
+
+    /// A ``Code/notFileOrFolder`` error for `path`, whose `stat` file type bits are `type`.
+    static func notFileOrFolder(_ path: String, type: UInt32) -> ArchiveError {
+        ArchiveError(
+            .notFileOrFolder,
+            "\(path) is not a file or folder (it is a \(DeclaredEntryType.typeName(type))); pass a package zip or folder",
+            archivePath: path)
     }
 
     /// An I/O error for a failed system call on `path`.

@@ -1,4 +1,5 @@
 import CArchive
+import SCLMCore
 
 #if canImport(Glibc)
     import Glibc
@@ -91,7 +92,8 @@ struct FolderScanner {
             scan.report(
                 Finding(.entrySymlink, path: entry.display, message: "the entry is a symbolic link to '\(text)'"))
         default:
-            scan.report(Finding(.entryDevice, path: entry.display, message: "the entry is a device, FIFO or socket"))
+            let type = DeclaredEntryType.typeName(UInt32(info.st_mode & S_IFMT))
+            scan.report(Finding(.entryDevice, path: entry.display, message: "the entry is a \(type)"))
         }
     }
 

@@ -1,3 +1,5 @@
+import SCLMCore
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)

@@ -1,4 +1,5 @@
 import CArchive
+import SCLMCore
 
 #if canImport(Glibc)
     import Glibc
@@ -30,8 +31,9 @@ public struct PackageValidator: Sendable {
     ///
     /// Runs on its own thread; cancelling the task stops it between blocks.
     /// - Returns: the findings; a broken or hostile package is a report with errors, not a thrown error.
-    /// - Throws: ``ArchiveError`` (``ArchiveError/Code/unreadable``) when `path` is missing, unreadable or
-    ///   neither a file nor a folder; `CancellationError`.
+    /// - Throws: ``ArchiveError``: ``ArchiveError/Code/unreadable`` when `path` is missing or unreadable,
+    ///   ``ArchiveError/Code/notFileOrFolder`` (at once, without opening it) when it is a FIFO, socket or
+    ///   device; `CancellationError`.
     public func validate(_ path: String) async throws -> PackageReport {
         let policy = policy
         return try await BlockingWork.run("sclm.validate") { cancellation in
@@ -40,6 +42,9 @@ public struct PackageValidator: Sendable {
                 throw ArchiveError.system(.unreadable, "read \(path)", path: path, errno: errno)
             }
             let isFolder = (info.st_mode & S_IFMT) == S_IFDIR
+            guard isFolder || (info.st_mode & S_IFMT) == S_IFREG else {
+                throw ArchiveError.notFileOrFolder(path, type: UInt32(info.st_mode & S_IFMT))
+            }
             var scan: PackageScan
             if isFolder {
                 scan = try FolderScanner(path: path, policy: policy, cancellation: cancellation).scan()

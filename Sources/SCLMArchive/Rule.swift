@@ -71,7 +71,7 @@ extension Rule {
         archiveOverlap,
         pathAbsolute, pathTraversal, pathBackslash, pathControlCharacter, pathInvalidUTF8, pathCaseCollision,
         pathDuplicate, pathTooLong,
-        entrySymlink, entryHardlink, entryDevice,
+        entrySymlink, entryHardlink, entryDevice, entrySpecial,
         budgetTotalSize, budgetEntryCount, budgetRatio, budgetDepth, budgetFileSize,
         contentNoIndex, contentSlideNotAtRoot, contentJunk, referenceMissing, referenceCaseMismatch,
         referenceEscapesPackage, referenceRemote, swipeTargetMissing, storyCLMScriptMissing, htmlEmpty,
@@ -146,8 +146,13 @@ extension Rule {
         "ENTRY-HARDLINK", .error, .entry, "An entry is a hard link or shares its stored data with another entry.",
         fix: "Store every file once, as a regular file.")
     public static let entryDevice = Rule(
-        "ENTRY-DEVICE", .error, .entry, "An entry is a device, FIFO or socket.",
+        "ENTRY-DEVICE", .error, .entry,
+        "An entry is a device, FIFO or socket as the file system (a package folder) or libarchive reports it.",
         fix: "Remove it; packages hold only regular files and folders.")
+    public static let entrySpecial = Rule(
+        "ENTRY-SPECIAL", .error, .entry,
+        "A zip entry's Unix mode declares a FIFO, socket or device, even where libarchive would unpack a regular file.",
+        fix: "Re-create the zip from regular files and folders only.")
 
     // MARK: Budgets
 

@@ -58,8 +58,10 @@ struct StagingWriter: PackageSink {
             if free < expectedBytes + Self.reserveBytes {
                 throw ArchiveError(
                     .writeFailed,
-                    "not enough disk space in \(parent) to unpack \(ByteCount.format(expectedBytes)) "
-                        + "(\(ByteCount.format(free)) free); free some space and retry",
+                    "not enough disk space in \(parent) to unpack \(ByteCount.format(expectedBytes)): "
+                        + "\(ByteCount.format(free)) free, and sclm keeps \(ByteCount.format(Self.reserveBytes)) free "
+                        + "besides (a fixed reserve, no setting, so unpacking never fills the disk); free some space "
+                        + "and retry",
                     archivePath: root, systemError: ENOSPC)
             }
         }

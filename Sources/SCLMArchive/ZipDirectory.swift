@@ -22,9 +22,20 @@ struct ZipDirectory {
         let compressedSize: UInt64
         let uncompressedSize: UInt64
         let localHeaderOffset: UInt64
+        /// "Version made by": the upper byte names the host system (3 is Unix).
+        let versionMadeBy: UInt16
+        /// The external file attributes (host-specific; on Unix the mode is in the upper 16 bits).
+        let externalAttributes: UInt32
+        /// The variable data of the PKWARE Unix extra field (0x000d), when the record carries one: the
+        /// name a hard or symbolic link points to, or a device's major and minor numbers.
+        let unixExtraData: [UInt8]?
 
         /// General-purpose flag bit 0 (traditional or AES encryption) or bit 6 (strong encryption).
         var isEncrypted: Bool { flags & 0x0041 != 0 }
+
+        /// The Unix mode (type and permission bits) the record declares, read as libarchive reads it: the
+        /// upper 16 bits of the external attributes when "version made by" names Unix, else `nil`.
+        var unixMode: UInt32? { versionMadeBy >> 8 == 3 ? externalAttributes >> 16 : nil }
     }
 
     /// Why a file cannot be read as a zip.
@@ -143,13 +154,14 @@ struct ZipDirectory {
             var compressed = UInt64(bytes.uint32(at: offset + 20))
             var uncompressed = UInt64(bytes.uint32(at: offset + 24))
             var local = UInt64(bytes.uint32(at: offset + 42))
-            let extra = bytes[(offset + 46 + nameLength)..<(offset + 46 + nameLength + extraLength)]
-            applyZip64(Array(extra), uncompressed: &uncompressed, compressed: &compressed, local: &local)
+            let extra = Array(bytes[(offset + 46 + nameLength)..<(offset + 46 + nameLength + extraLength)])
+            applyZip64(extra, uncompressed: &uncompressed, compressed: &compressed, local: &local)
             records.append(
                 Record(
                     name: Array(bytes[(offset + 46)..<(offset + 46 + nameLength)]), flags: bytes.uint16(at: offset + 8),
                     method: bytes.uint16(at: offset + 10), compressedSize: compressed, uncompressedSize: uncompressed,
-                    localHeaderOffset: local + shift))
+                    localHeaderOffset: local + shift, versionMadeBy: bytes.uint16(at: offset + 4),
+                    externalAttributes: bytes.uint32(at: offset + 38), unixExtraData: unixExtraData(extra)))
             offset = next
         }
         return records
@@ -160,20 +172,30 @@ struct ZipDirectory {
     private static func applyZip64(
         _ extra: [UInt8], uncompressed: inout UInt64, compressed: inout UInt64, local: inout UInt64
     ) {
+        guard let (start, end) = extraField(0x0001, in: extra) else { return }
+        var field = start
+        if uncompressed == 0xFFFF_FFFF, field + 8 <= end { uncompressed = extra.uint64(at: field); field += 8 }
+        if compressed == 0xFFFF_FFFF, field + 8 <= end { compressed = extra.uint64(at: field); field += 8 }
+        if local == 0xFFFF_FFFF, field + 8 <= end { local = extra.uint64(at: field) }
+    }
+
+    /// The variable data of the PKWARE Unix extra field (APPNOTE 4.5.7, id 0x000d): after atime and mtime
+    /// (4 bytes each), uid and gid (2 bytes each) come `TSize - 12` bytes of link target or device numbers.
+    /// `nil` without the field; a field too short for its fixed part counts as absent.
+    private static func unixExtraData(_ extra: [UInt8]) -> [UInt8]? {
+        guard let (start, end) = extraField(0x000d, in: extra), end - start >= 12 else { return nil }
+        return Array(extra[(start + 12)..<end])
+    }
+
+    /// The data bounds of the first extra field with `id` in a record's extra block (`id`, `size`, data…).
+    private static func extraField(_ id: UInt16, in extra: [UInt8]) -> (start: Int, end: Int)? {
         var offset = 0
         while offset + 4 <= extra.count {
-            let id = extra.uint16(at: offset)
-            let length = Int(extra.uint16(at: offset + 2))
-            let end = min(extra.count, offset + 4 + length)
-            if id == 0x0001 {
-                var field = offset + 4
-                if uncompressed == 0xFFFF_FFFF, field + 8 <= end { uncompressed = extra.uint64(at: field); field += 8 }
-                if compressed == 0xFFFF_FFFF, field + 8 <= end { compressed = extra.uint64(at: field); field += 8 }
-                if local == 0xFFFF_FFFF, field + 8 <= end { local = extra.uint64(at: field) }
-                return
-            }
+            let end = min(extra.count, offset + 4 + Int(extra.uint16(at: offset + 2)))
+            if extra.uint16(at: offset) == id { return (offset + 4, end) }
             offset = end
         }
+        return nil
     }
 
     private static func readBytes(fd: Int32, at offset: UInt64, count: Int) throws -> [UInt8] {

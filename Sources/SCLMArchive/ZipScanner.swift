@@ -1,4 +1,5 @@
 import CArchive
+import SCLMCore
 
 #if canImport(Glibc)
     import Glibc
@@ -27,10 +28,13 @@ struct ZipScanner {
 
     /// Scans the zip, feeding `sink`.
     ///
-    /// - Throws: ``ArchiveError`` (``ArchiveError/Code/unreadable``) when the file cannot be opened or read;
-    ///   `CancellationError`; whatever `sink` throws.
+    /// - Throws: ``ArchiveError`` (``ArchiveError/Code/unreadable``) when the file cannot be opened or read,
+    ///   (``ArchiveError/Code/notFileOrFolder``) when it is not a regular file; `CancellationError`; whatever
+    ///   `sink` throws.
     func scan(into sink: inout some PackageSink) throws -> PackageScan {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused just below); regular files
+        // ignore the flag.
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw ArchiveError.system(.unreadable, "open \(path)", path: path, errno: errno) }
         defer { close(fd) }
         var info = stat()
@@ -38,15 +42,14 @@ struct ZipScanner {
             throw ArchiveError.system(.unreadable, "read \(path)", path: path, errno: errno)
         }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw ArchiveError(
-                .unreadable, "\(path) is not a regular file or folder; pass a zip or a folder", archivePath: path)
+            throw ArchiveError.notFileOrFolder(path, type: UInt32(info.st_mode & S_IFMT))
         }
         var scan = PackageScan(policy: policy)
         guard let directory = try readDirectory(fd: fd, size: UInt64(info.st_size), into: &scan) else { return scan }
-        check(directory, into: &scan)
+        let refused = check(directory, into: &scan)
         if scan.shouldStop(for: sink) { return scan }
         try sink.begin(expectedBytes: scan.declaredBytes)
-        try readEntries(fd: fd, into: &scan, sink: &sink)
+        try readEntries(fd: fd, skipping: refused, into: &scan, sink: &sink)
         return scan
     }
 
@@ -79,11 +82,14 @@ struct ZipScanner {
         return nil
     }
 
-    private func check(_ directory: ZipDirectory, into scan: inout PackageScan) {
+    /// Checks every record and the layout; returns the paths of the entries refused for the type they
+    /// declare, which the data pass then skips (libarchive would read them as something else).
+    private func check(_ directory: ZipDirectory, into scan: inout PackageScan) -> Set<String> {
         var names = PathIndex()
         var declaredTotal: UInt64 = 0
+        var refused: Set<String> = []
         for record in directory.records {
-            check(record, names: &names, into: &scan)
+            if let path = check(record, names: &names, into: &scan) { refused.insert(path) }
             declaredTotal &+= record.uncompressedSize
         }
         scan.declaredBytes = Int64(clamping: declaredTotal)
@@ -98,12 +104,18 @@ struct ZipScanner {
             scan.isStopped = true
         }
         checkLayout(directory, into: &scan)
+        return refused
     }
 
-    /// The rules one central-directory record can break on its own: its name, flags, method and declared size.
-    private func check(_ record: ZipDirectory.Record, names: inout PathIndex, into scan: inout PackageScan) {
+    /// The rules one central-directory record can break on its own: its name, declared type, flags, method
+    /// and declared size.
+    ///
+    /// - Returns: the entry's path when its declared type refuses it.
+    private func check(_ record: ZipDirectory.Record, names: inout PathIndex, into scan: inout PackageScan) -> String? {
         let name = EntryName(raw: record.name, policy: policy)
         scan.report(name.findings)
+        let typeFinding = DeclaredEntryType(record).finding(path: name.display)
+        if let typeFinding { scan.report(typeFinding) }
         if !name.path.isEmpty { scan.report(names.insert(name.path, isDirectory: name.isDirectory)) }
         if let junk = JunkNames.finding(name.components) { scan.report(junk) }
         if record.isEncrypted {
@@ -123,6 +135,7 @@ struct ZipScanner {
                     message: "the entry declares \(declared) (per-file budget \(ByteCount.format(policy.maxFileSize)))")
             )
         }
+        return typeFinding == nil ? nil : name.path
     }
 
     /// Entries whose stored data overlaps another's (or the directory) are the core of zip bombs and of
@@ -161,7 +174,9 @@ struct ZipScanner {
 
     // MARK: - Entry data
 
-    private func readEntries(fd: Int32, into scan: inout PackageScan, sink: inout some PackageSink) throws {
+    private func readEntries(
+        fd: Int32, skipping refused: Set<String>, into scan: inout PackageScan, sink: inout some PackageSink
+    ) throws {
         let reader: ArchiveReader
         do {
             reader = try ArchiveReader(fileDescriptor: fd, blockSize: Self.blockSize, path: path)
@@ -187,6 +202,7 @@ struct ZipScanner {
                 scan.report(name.findings)
                 continue
             }
+            if refused.contains(name.path) { continue }  // reported from the central directory
             try readEntry(header, name: name, reader: reader, into: &scan, sink: &sink)
         }
     }
@@ -220,7 +236,9 @@ struct ZipScanner {
                 scan.report(Finding(.entryHardlink, path: path, message: "the entry is a hard link to '\(target)'"))
             } else {
                 scan.report(
-                    Finding(.entryDevice, path: path, message: "the entry is a \(Self.typeName(header.fileType))"))
+                    Finding(
+                        .entryDevice, path: path,
+                        message: "libarchive reads the entry as a \(DeclaredEntryType.typeName(header.fileType))"))
             }
         }
     }
@@ -284,16 +302,6 @@ struct ZipScanner {
         default: rule = .archiveCorrupt
         }
         return Finding(rule, path: path, message: "libarchive: \(message)")
-    }
-
-    private static func typeName(_ fileType: UInt32) -> String {
-        switch fileType {
-        case UInt32(SCLM_AE_IFCHR): "character device"
-        case UInt32(SCLM_AE_IFBLK): "block device"
-        case UInt32(SCLM_AE_IFIFO): "FIFO"
-        case UInt32(SCLM_AE_IFSOCK): "socket"
-        default: "special file (type \(String(fileType, radix: 8)))"
-        }
     }
 }
 

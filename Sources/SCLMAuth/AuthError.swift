@@ -8,7 +8,7 @@ public struct AuthError: CategorizedError, Equatable {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Hashable, Sendable {
             case notLoggedIn, sessionExpired, invalidCredentials, invalidClient, notConfigured, badTokenResponse
-            case tokensInsteadOfContent, tokenRefused, wrongServer, grantRefused
+            case tokensInsteadOfContent, tokenRefused, wrongServer, grantRefused, malformedToken
         }
         private let base: Base
 
@@ -32,6 +32,8 @@ public struct AuthError: CategorizedError, Equatable {
         public static let wrongServer = Code(base: .wrongServer)
         /// The auth server refused the grant for another reason (`unsupported_grant_type`, …).
         public static let grantRefused = Code(base: .grantRefused)
+        /// A token (or its type) holds characters that cannot travel in an HTTP header, such as CR or LF.
+        public static let malformedToken = Code(base: .malformedToken)
 
         public var description: String { base.rawValue }
     }
@@ -53,7 +55,7 @@ public struct AuthError: CategorizedError, Equatable {
     public var category: ErrorCategory {
         switch code {
         case .notConfigured: .usage
-        case .badTokenResponse, .tokensInsteadOfContent: .network
+        case .badTokenResponse, .tokensInsteadOfContent, .malformedToken: .network
         default: .auth
         }
     }
@@ -71,6 +73,9 @@ public struct AuthError: CategorizedError, Equatable {
         case .notConfigured: return detail ?? "sclm is not configured for login; see `sclm config list`"
         case .badTokenResponse:
             return "\(server) sent a token response sclm cannot use\(detail.map { " (\($0))" } ?? ""); check auth.url"
+        case .malformedToken:
+            return "the auth server sent a malformed token (\(server): characters an HTTP header cannot carry);"
+                + " nothing was stored — check auth.url"
         case .tokensInsteadOfContent:
             return "\(server) kept answering with tokens instead of content; retry later"
         case .tokenRefused:

@@ -81,6 +81,7 @@ public actor AuthSession {
                     throw AuthError(.tokensInsteadOfContent, host: request.url.hostDescription)
                 }
                 logger?.debug("\(request.summary) answered with tokens; storing them and replaying (\(replays))")
+                guard tokens.isWellFormed else { throw AuthError(.malformedToken, host: request.url.hostDescription) }
                 token = try await adopt(tokens, replacing: token)
                 continue
             }

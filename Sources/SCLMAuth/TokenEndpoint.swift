@@ -66,8 +66,9 @@ public struct TokenEndpoint: Sendable {
     /// Asks for tokens with `grant`.
     ///
     /// - Throws: ``AuthError`` when the server refuses (`.invalidCredentials`, `.invalidClient`,
-    ///   `.sessionExpired` for a refused refresh token) or answers nonsense; ``HTTPError`` when it cannot
-    ///   be reached; `CancellationError`.
+    ///   `.sessionExpired` for a refused refresh token) or answers nonsense (`.badTokenResponse`, and
+    ///   `.malformedToken` for tokens that are not ``TokenResponse/isWellFormed``); ``HTTPError`` when it
+    ///   cannot be reached; `CancellationError`.
     public func requestToken(_ grant: TokenGrant) async throws -> TokenResponse {
         var request = HTTPRequest(
             .post, url: tokenURL,
@@ -84,11 +85,14 @@ public struct TokenEndpoint: Sendable {
             return response
         }
         guard response.isSuccess else { throw refusal(response, grant: grant) }
+        let tokens: TokenResponse
         do {
-            return try JSONDecoder().decode(TokenResponse.self, from: response.body)
+            tokens = try JSONDecoder().decode(TokenResponse.self, from: response.body)
         } catch {
             throw AuthError(.badTokenResponse, host: authURL.hostDescription, detail: "no access token in the answer")
         }
+        guard tokens.isWellFormed else { throw AuthError(.malformedToken, host: authURL.hostDescription) }
+        return tokens
     }
 
     private func refusal(_ response: HTTPResponse, grant: TokenGrant) -> AuthError {

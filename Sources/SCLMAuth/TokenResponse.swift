@@ -44,6 +44,16 @@ public struct TokenResponse: Sendable, Equatable, Decodable, CustomStringConvert
         }
     }
 
+    /// Whether the tokens can be sent in HTTP headers as they are: the access and refresh tokens are
+    /// printable ASCII without spaces (RFC 6750's `b64token` and the opaque tokens servers issue), the type
+    /// is a token (RFC 9110 §5.6.2). A CR or LF would otherwise add header lines to every API request.
+    public var isWellFormed: Bool {
+        let isPrintable = { (token: String) in
+            !token.isEmpty && token.utf8.allSatisfy { (0x21...0x7E).contains($0) }
+        }
+        return isPrintable(accessToken) && HTTPHeaders.isToken(tokenType) && (refreshToken.map(isPrintable) ?? true)
+    }
+
     public var description: String {
         "TokenResponse(tokenType: \(tokenType), expiresIn: \(expiresIn.map(String.init) ?? "nil"), refreshToken: \(refreshToken == nil ? "no" : "yes"))"
     }

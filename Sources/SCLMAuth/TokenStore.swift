@@ -29,52 +29,14 @@ public struct DatabaseTokenStore: TokenStore {
     public init(store: ContentStore) { self.store = store }
 
     public func load() async throws -> StoredToken? {
-        try await store.read { db in try DatabaseTokenStore.read(db) }
+        try await store.read { db in try db.authToken() }
     }
 
     public func save(_ token: StoredToken) async throws {
-        try await store.write { db in try DatabaseTokenStore.write(token, to: db) }
+        try await store.write { db in try db.saveAuthToken(token) }
     }
 
     public func clear() async throws {
-        try await store.write { db in try db.execute("DELETE FROM auth_tokens") }
-    }
-
-    static func read(_ db: Database) throws -> StoredToken? {
-        guard let row = try db.fetchOne("SELECT * FROM auth_tokens WHERE id = 1"),
-            let grant = row.string("grantType").flatMap(GrantType.init(rawValue:)),
-            let access = row.string("accessToken")
-        else { return nil }
-        return StoredToken(
-            grant: grant, accessToken: access, tokenType: row.string("tokenType") ?? "Bearer",
-            refreshToken: row.string("refreshToken"),
-            expiresAt: Date(timeIntervalSince1970: row.double("expiresAt") ?? 0),
-            issuedAt: Date(timeIntervalSince1970: row.double("issuedAt") ?? 0), subject: row.string("subject"),
-            userName: row.string("userName"), authURL: row.string("authURL"))
-    }
-
-    static func write(_ token: StoredToken, to db: Database) throws {
-        try db.execute(
-            """
-            INSERT INTO auth_tokens(id, grantType, accessToken, tokenType, refreshToken, expiresAt, issuedAt, subject,
-                userName, authURL)
-            VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT(id) DO UPDATE SET grantType = excluded.grantType, accessToken = excluded.accessToken,
-                tokenType = excluded.tokenType, refreshToken = excluded.refreshToken, expiresAt = excluded.expiresAt,
-                issuedAt = excluded.issuedAt, subject = excluded.subject, userName = excluded.userName,
-                authURL = excluded.authURL
-            """,
-            [
-                token.grant.rawValue, token.accessToken, token.tokenType, token.refreshToken,
-                token.expiresAt.timeIntervalSince1970, token.issuedAt.timeIntervalSince1970, token.subject,
-                token.userName,
-                token.authURL,
-            ])
-        guard let subject = token.subject else { return }
-        try db.execute(
-            """
-            INSERT INTO users(userId, name, fullName) VALUES (?, ?, ?)
-            ON CONFLICT(userId) DO UPDATE SET name = excluded.name, fullName = coalesce(excluded.fullName, fullName)
-            """, [subject, token.userName, token.claims?.name])
+        try await store.write { db in try db.deleteAuthToken() }
     }
 }

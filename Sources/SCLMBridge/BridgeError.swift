@@ -47,7 +47,7 @@ public struct BridgeError: CategorizedError, Equatable {
         public init(category: ErrorCategory) {
             switch category {
             case .usage: self = .badRequest
-            case .notFound: self = .notFound
+            case .notFound, .noInput: self = .notFound
             case .policy: self = .forbidden
             case .auth: self = Code(rawValue: 401)
             case .network: self = .badGateway

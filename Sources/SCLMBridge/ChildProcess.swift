@@ -9,6 +9,11 @@ import SCLMCore
 
 /// A spawned program with pipes on its stdin and stdout; its stderr is ours, so its logs reach the user.
 ///
+/// The child gets this process's environment without the secret variables (`SCLM_PASSWORD`,
+/// `SCLM_CLIENT_SECRET`, … — every config key marked secret, see `ConfigKey.secretEnvironmentVariables`):
+/// a module is a separate program and has no business with sclm's credentials. Everything else (`PATH`,
+/// `HOME`, `LANG`, the other `SCLM_*` settings) is passed as is.
+///
 /// The command line runs as `/bin/sh -c 'exec COMMAND'` (arguments and `PATH` lookup work; `exec` keeps
 /// one process). Signals the host ignores (SIGPIPE, and SIGINT/SIGTERM while a command runs) are reset to
 /// their defaults in the child, and the parent's pipe ends are close-on-exec so other children never
@@ -41,9 +46,11 @@ final class ChildProcess: Sendable {
         let arguments = ["/bin/sh", "-c", "exec " + command]
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
+        var environment = childEnvironment()
+        defer { for pointer in environment { free(pointer) } }
         var pid = pid_t()
         let code = SpawnAttributes.with { attributes in
-            posix_spawn(&pid, "/bin/sh", &actions, &attributes, &argv, environ)
+            posix_spawn(&pid, "/bin/sh", &actions, &attributes, &argv, &environment)
         }
         close(toChild.read)
         close(fromChild.write)
@@ -69,6 +76,17 @@ final class ChildProcess: Sendable {
         let signalNumber = status & 0x7F
         if signalNumber == 0 { return "exit status \((status >> 8) & 0xFF)" }
         return "signal \(signalNumber)"
+    }
+
+    /// Copies of this process's `NAME=value` entries except the secret ones, `nil`-terminated for `posix_spawn`.
+    private static func childEnvironment() -> [UnsafeMutablePointer<CChar>?] {
+        var entries: [UnsafeMutablePointer<CChar>?] = []
+        var cursor = environ
+        while let entry = cursor.pointee {
+            if !ConfigKey.isSecretEnvironmentEntry(String(cString: entry)) { entries.append(strdup(entry)) }
+            cursor += 1
+        }
+        return entries + [nil]
     }
 
     private static func makePipe() throws -> (read: Int32, write: Int32) {

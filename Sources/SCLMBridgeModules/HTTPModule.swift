@@ -8,13 +8,15 @@ import SCLMHTTP
 /// `Data` in is `{url, headers?, body?}` with a base64 body; `Data` out is `{headers, body}` with a base64
 /// body, the real status as `ErrorCode` and its reason phrase as `Status` (`"no error"` for 200,
 /// `"created"` for 201, as StoryContent iOS answers). Only http and https URLs, bounded request and
-/// response sizes and a time limit; with `bridge.httpAllowedHosts` set, only those hosts. Requests run
-/// concurrently (no lane) through the shared libcurl transport.
+/// response sizes and a time limit, and a ``NetworkRule`` from `bridge.httpAllowedHosts`: without it public
+/// hosts only, with it only what it lists. The module refuses a URL the rule refuses before sending; the
+/// transport, configured with the same rule, checks every redirect hop and every address it connects to.
+/// Requests run concurrently (no lane) through the module's own libcurl transport.
 public struct HTTPModule: BridgeModule {
     /// The bounds of content's HTTP requests.
     public struct Policy: Sendable, Equatable {
-        /// Hosts content may call (`api.example.com`, `*.example.com`); `nil` allows any host.
-        public var allowedHosts: [String]?
+        /// Where content may send requests.
+        public var rule: NetworkRule
         /// The longest a request may take; below the bridge's default 30 s, so content gets the HTTP
         /// failure rather than a 504.
         public var timeout: Duration = .seconds(25)
@@ -23,24 +25,19 @@ public struct HTTPModule: BridgeModule {
         /// The largest response body (it travels base64-encoded in one line).
         public var maximumResponseBytes = 16 << 20
 
-        /// A policy; `allowedHosts` from `bridge.httpAllowedHosts` (comma-separated; empty: any host).
-        public init(allowedHosts: [String]? = nil) {
-            self.allowedHosts = allowedHosts
+        /// A policy with `rule` (by default public hosts only).
+        public init(rule: NetworkRule = .publicOnly) {
+            self.rule = rule
         }
 
-        /// The policy the configuration asks for.
-        public init(configuration: Configuration) {
-            let hosts = (configuration.value(.bridgeHTTPAllowedHosts) ?? "").split(separator: ",")
-                .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
-            self.init(allowedHosts: hosts.isEmpty ? nil : hosts)
-        }
-
-        /// Whether `host` may be called.
-        func allows(_ host: String) -> Bool {
-            guard let allowedHosts else { return true }
-            let host = host.lowercased()
-            return allowedHosts.contains { allowed in
-                allowed.hasPrefix("*.") ? host.hasSuffix(allowed.dropFirst()) : host == allowed
+        /// The policy the configuration asks for: the rule of `bridge.httpAllowedHosts`.
+        ///
+        /// - Throws: `SCLMError` (`.usage`) naming an entry of the list that cannot be parsed.
+        public init(configuration: Configuration) throws {
+            do {
+                self.init(rule: try NetworkRule(parsing: configuration.value(.bridgeHTTPAllowedHosts) ?? ""))
+            } catch let error as NetworkRule.ParseError {
+                throw SCLMError(.usage, "bridge.httpAllowedHosts: \(error)")
             }
         }
     }
@@ -77,7 +74,7 @@ public struct HTTPModule: BridgeModule {
         do {
             response = try await transport.send(http)
         } catch let error as HTTPError {
-            throw Self.bridgeError(for: error, request: http)
+            throw bridgeError(for: error, request: http)
         }
         return BridgeReply(
             data: [
@@ -95,12 +92,11 @@ public struct HTTPModule: BridgeModule {
         else {
             throw BridgeError(.badRequest, "url must be an absolute http or https URL, got '\(parameters.url.prefix(80))'")
         }
-        guard policy.allows(host) else {
-            throw BridgeError(.forbidden, "host \(host) is not in bridge.httpAllowedHosts; add it with `sclm config set`")
-        }
+        guard policy.rule.admission(for: url) != nil else { throw refusal(of: url.hostDescription) }
         var headers = HTTPHeaders()
         for (name, value) in parameters.headers ?? [:] {
-            guard Self.isToken(name), !value.value.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\t" }) else {
+            let hasControls = value.value.unicodeScalars.contains { $0.value < 0x20 && $0 != "\t" }
+            guard HTTPHeaders.isToken(name), !hasControls else {
                 throw BridgeError(.badRequest, "invalid header '\(name.prefix(40))': names are tokens, values have no line breaks or control characters")
             }
             headers.set(name: name, value: value.value)
@@ -121,12 +117,24 @@ public struct HTTPModule: BridgeModule {
     }
 
     /// The code content sees when no HTTP response arrived.
-    static func bridgeError(for error: HTTPError, request: HTTPRequest) -> BridgeError {
+    func bridgeError(for error: HTTPError, request: HTTPRequest) -> BridgeError {
         switch error.code {
         case .timedOut: BridgeError(.timeout, "\(request.summary) timed out: \(error.description)")
-        case .unsupportedScheme, .invalidURL: BridgeError(.badRequest, error.description)
+        case .unsupportedScheme, .invalidURL, .unsafeHeader: BridgeError(.badRequest, error.description)
+        case .destinationRefused: refusal(of: error.detail ?? error.url.hostDescription)
         default: BridgeError(.badGateway, error.description)
         }
+    }
+
+    /// The 403 for a destination the rule refuses, naming the setting that would allow it.
+    func refusal(of destination: String) -> BridgeError {
+        let rule =
+            policy.rule.entries == nil
+            ? "without bridge.httpAllowedHosts content reaches public hosts only, never loopback, private,"
+                + " link-local or unspecified addresses"
+            : "it is not in bridge.httpAllowedHosts"
+        return BridgeError(
+            .forbidden, "\(destination) is refused: \(rule); allow it with `sclm config set bridge.httpAllowedHosts …`")
     }
 
     /// Response headers as one object; repeated fields are joined with `, `.
@@ -136,14 +144,6 @@ public struct HTTPModule: BridgeModule {
             object[field.name] = object[field.name].map { $0 + ", " + field.value } ?? field.value
         }
         return object.mapValues { .string($0) }
-    }
-
-    /// Whether `name` is an HTTP field-name token (RFC 9110 §5.1).
-    static func isToken(_ name: String) -> Bool {
-        !name.isEmpty
-            && name.unicodeScalars.allSatisfy { scalar in
-                scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "!#$%&'*+-.^_`|~".unicodeScalars.contains(scalar))
-            }
     }
 
     /// The reason phrase StoryContent iOS puts in `Status` (`NSHTTPURLResponse.localizedString`).

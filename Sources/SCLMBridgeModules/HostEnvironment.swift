@@ -1,4 +1,5 @@
 import Foundation
+import SCLMAuth
 import SCLMBridge
 import SCLMCore
 import SCLMStore
@@ -17,6 +18,8 @@ public struct HostEnvironment: Sendable, Equatable {
     /// The logged-in user (`auth_tokens.subject`), or `nil` without a login.
     public var userId: String?
     public var userName: String?
+    /// Whether the login is a user's password login (then content sees only that user's sessions).
+    public var isPasswordLogin: Bool
     /// From `bridge.latitude` / `bridge.longitude` / `bridge.address`, as configured (strings).
     public var latitude: String
     public var longitude: String
@@ -26,7 +29,8 @@ public struct HostEnvironment: Sendable, Equatable {
     public init(
         appName: String = "sclm", appVersion: String = SCLMVersion.current, localization: String = "en",
         os: String = "Linux", osVersion: String = "", device: String = "", userId: String? = nil,
-        userName: String? = nil, latitude: String = "", longitude: String = "", address: String = ""
+        userName: String? = nil, isPasswordLogin: Bool = false, latitude: String = "", longitude: String = "",
+        address: String = ""
     ) {
         self.appName = appName
         self.appVersion = appVersion
@@ -36,6 +40,7 @@ public struct HostEnvironment: Sendable, Equatable {
         self.device = device
         self.userId = userId
         self.userName = userName
+        self.isPasswordLogin = isPasswordLogin
         self.latitude = latitude
         self.longitude = longitude
         self.address = address
@@ -49,7 +54,7 @@ public struct HostEnvironment: Sendable, Equatable {
         osRelease: String = "/etc/os-release"
     ) throws -> HostEnvironment {
         let release = SystemFacts.osRelease(path: osRelease)
-        let login = try db.fetchOne("SELECT subject, userName FROM auth_tokens WHERE id = 1")
+        let login = try db.authToken()
         let machine = SystemFacts.machine
         let kernel = SystemFacts.kernelRelease
         let language = processEnvironment["LC_ALL"].flatMap { $0.isEmpty ? nil : $0 } ?? processEnvironment["LANG"] ?? ""
@@ -61,7 +66,7 @@ public struct HostEnvironment: Sendable, Equatable {
             os: "Linux", osVersion: release["VERSION_ID"] ?? kernel,
             device: [release["PRETTY_NAME"] ?? release["NAME"] ?? "Linux", machine].filter { !$0.isEmpty }
                 .joined(separator: " "),
-            userId: login?.string("subject"), userName: login?.string("userName"),
+            userId: login?.subject, userName: login?.userName, isPasswordLogin: login?.grant == .password,
             latitude: configuration.value(.bridgeLatitude) ?? "", longitude: configuration.value(.bridgeLongitude) ?? "",
             address: configuration.value(.bridgeAddress) ?? "")
     }
@@ -85,6 +90,12 @@ public struct HostEnvironment: Sendable, Equatable {
             "latitude": .string(latitude), "longtitude": .string(longitude), "longitude": .string(longitude),
             "address": .string(address),
         ]
+    }
+
+    /// What content of `clientId`'s presentations may read: that client's presentations and their sessions,
+    /// only this user's under a password login.
+    func scope(clientId: Int64) -> ContentScope {
+        ContentScope(clientId: clientId, sessionOwners: isPasswordLogin ? .user(userId) : .everyone)
     }
 
     /// The configured position as numbers, for session rows.

@@ -1,4 +1,5 @@
 import Foundation
+import SCLMArchive
 import SCLMBridge
 import SCLMCore
 import SCLMStore
@@ -38,63 +39,35 @@ public struct InstalledPresentation: Sendable, Equatable {
     /// The unpacked package (`content/<client>/<presentation>/sources`).
     public var sourcesDirectory: String
 
-    /// The start slide.
-    public static let startSlide = "index.html"
+    /// The slide a presentation opens on when its package has it.
+    public static let indexSlide = "index.html"
 
-    /// Loads presentation `presentationId`, refusing one that is unknown or not installed.
+    /// Loads presentation `presentationId`, refusing one that is unknown, outside `scope` (another
+    /// client's, answered as unknown) or not installed.
     ///
     /// - Throws: `SCLMError` (`.notFound`) naming the presentation and the command that fixes it;
     ///   ``StoreError``.
-    public static func load(_ presentationId: Int64, from db: Database, home: Home) throws -> InstalledPresentation {
-        guard let row = try db.fetchOne("SELECT * FROM presentations WHERE presentationId = ?", [presentationId]) else {
+    public static func load(
+        _ presentationId: Int64, from db: Database, home: Home, scope: ContentScope? = nil
+    ) throws -> InstalledPresentation {
+        guard let stored = try db.storedPresentation(id: presentationId, in: scope) else {
             throw SCLMError(
                 .notFound, "presentation \(presentationId) is not known here; run `sclm sync` or check the id with `sclm list`")
         }
-        let name = row.string("name") ?? ""
-        let clientId = try row.get("clientId", as: Int64.self)
-        let sources = home.sourcesDirectory(clientId: clientId, presentationId: presentationId)
-        guard row.int("installedRevision") != nil, FileSystem.isDirectory(sources) else {
+        let (record, summary) = (stored.record, stored.summary)
+        let sources = home.sourcesDirectory(clientId: record.clientId, presentationId: presentationId)
+        guard summary.installedRevision != nil, FileSystem.isDirectory(sources) else {
             throw SCLMError(
                 .notFound,
-                "presentation \(presentationId) (\(name)) is not installed; run `sclm sync --presentation \(presentationId)` first")
+                "presentation \(presentationId) (\(record.name)) is not installed; run `sclm sync --presentation \(presentationId)` first")
         }
         return InstalledPresentation(
-            presentationId: presentationId, clientId: clientId, name: name,
-            shortDescription: row.string("shortDescription") ?? "", longDescription: row.string("longDescription") ?? "",
-            revision: row.int("revision") ?? -1, order: row.int("order") ?? -1, syncState: row.int("syncState") ?? 0,
-            mapEnabled: row.bool("mapEnabled") ?? true, slides: try slides(of: presentationId, db: db),
-            mediaFiles: try mediaFiles(of: presentationId, db: db), sourcesDirectory: sources)
-    }
-
-    private static func slides(of presentationId: Int64, db: Database) throws -> [Slide] {
-        try db.fetchAll(
-            """
-            SELECT slideId, name, linkedSlides, swipeNext, swipePrevious FROM slides WHERE presentationId = ?
-            ORDER BY position, slideId
-            """, [presentationId]
-        ).map { row in
-            Slide(
-                id: row.int("slideId"), name: row.string("name") ?? "",
-                linkedSlides: (row.string("linkedSlides") ?? "").split(separator: ",").map {
-                    $0.trimmingCharacters(in: .whitespaces)
-                }.filter { !$0.isEmpty },
-                swipeNext: row.string("swipeNext").flatMap { $0.isEmpty ? nil : $0 },
-                swipePrevious: row.string("swipePrevious").flatMap { $0.isEmpty ? nil : $0 })
-        }
-    }
-
-    private static func mediaFiles(of presentationId: Int64, db: Database) throws -> [MediaFile] {
-        try db.fetchAll(
-            """
-            SELECT mediaFileId, fileName, title, mimeType FROM media_files WHERE presentationId = ?
-            ORDER BY position, mediaFileId
-            """, [presentationId]
-        ).map { row in
-            let fileName = row.string("fileName") ?? ""
-            return MediaFile(
-                id: row.int("mediaFileId") ?? 0, fileName: fileName, title: row.string("title") ?? fileName,
-                mimeType: row.string("mimeType"))
-        }
+            presentationId: presentationId, clientId: record.clientId, name: record.name,
+            shortDescription: record.shortDescription ?? "", longDescription: record.longDescription ?? "",
+            revision: record.revision, order: record.order, syncState: summary.syncState.rawValue,
+            mapEnabled: record.mapEnabled, slides: try db.slides(ofPresentation: presentationId).map(Slide.init),
+            mediaFiles: try db.mediaFiles(ofPresentation: presentationId).map(MediaFile.init),
+            sourcesDirectory: sources)
     }
 
     /// The slide named `name`, if the presentation has it.
@@ -106,8 +79,38 @@ public struct InstalledPresentation: Sendable, Equatable {
     /// metadata) an `.html` file at the package root.
     public func hasSlide(_ name: String) -> Bool {
         if slide(named: name) != nil { return true }
-        guard name.hasSuffix(".html") || name.hasSuffix(".htm"), ContentPath.isPlainName(name) else { return false }
-        return ContentPath.regularFile(name, inside: sourcesDirectory) != nil
+        return Self.isPage(name) && packageHas(name)
+    }
+
+    /// Whether the package holds `name` as a regular file at its root (inside its folder).
+    public func packageHas(_ name: String) -> Bool {
+        ContentPath.isPlainName(name) && ContentPath.regularFile(name, inside: sourcesDirectory) != nil
+    }
+
+    /// The slide to open on: `index.html` when the package has it, else the first slide of the server's
+    /// list, else the first `.html` file at the package root (in name order).
+    ///
+    /// - Throws: `SCLMError` (`.notFound`) when there is none of these: no slide at all.
+    public func startSlide() throws -> String {
+        if packageHas(Self.indexSlide) { return Self.indexSlide }
+        if let first = slides.first { return first.name }
+        let pages = (try? FileManager.default.contentsOfDirectory(atPath: sourcesDirectory)) ?? []
+        if let page = pages.filter({ Self.isPage($0) && packageHas($0) }).sorted().first { return page }
+        let check = "sclm validate \"$(sclm content path \(presentationId))\""
+        throw SCLMError(
+            .notFound,
+            "presentation \(presentationId) (\(name)) has no slide to open: its package has no \(Self.indexSlide) and "
+                + "no .html file at its root, and the server lists no slides; check it with `\(check)`")
+    }
+
+    /// The navigation `slide` declares in its own meta tags (nothing when its file cannot be read).
+    func declaredNavigation(of slide: String) -> SlideMeta {
+        guard let path = ContentPath.regularFile(slide, inside: sourcesDirectory) else { return SlideMeta() }
+        return SlideMeta.read(path: path) ?? SlideMeta()
+    }
+
+    private static func isPage(_ name: String) -> Bool {
+        name.hasSuffix(".html") || name.hasSuffix(".htm")
     }
 
     /// `getPresentationInfo`'s data.
@@ -128,5 +131,28 @@ public struct InstalledPresentation: Sendable, Equatable {
     var map: JSONValue {
         .object(
             Dictionary(slides.map { ($0.name, JSONValue.array($0.linkedSlides.map { .string($0) })) }) { first, _ in first })
+    }
+}
+
+extension InstalledPresentation.Slide {
+    /// The bridge's view of a stored slide: its links as a list, empty swipe targets as none.
+    init(_ record: SlideRecord) {
+        id = record.slideId
+        name = record.name
+        linkedSlides = (record.linkedSlides ?? "").split(separator: ",").map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }.filter { !$0.isEmpty }
+        swipeNext = record.swipeNext.flatMap { $0.isEmpty ? nil : $0 }
+        swipePrevious = record.swipePrevious.flatMap { $0.isEmpty ? nil : $0 }
+    }
+}
+
+extension InstalledPresentation.MediaFile {
+    /// The bridge's view of a stored media file: the file name stands in for a missing title.
+    init(_ record: MediaFileRecord) {
+        id = record.mediaFileId
+        fileName = record.fileName
+        title = record.title ?? record.fileName
+        mimeType = record.mimeType
     }
 }

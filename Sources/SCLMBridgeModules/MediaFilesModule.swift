@@ -68,17 +68,14 @@ struct MediaFilesModule: HostModule {
 }
 
 extension PresentationHost {
-    /// The presentation `id` refers to: the open one for -1 (or its own id), else an installed one.
+    /// The presentation `id` refers to: the open one for -1 (or its own id), else an installed one of the
+    /// same client.
     ///
     /// - Throws: ``BridgeError`` (404).
     func presentation(id: Int64) async throws -> InstalledPresentation {
         let open = state.withLock { $0.open }
         if let open, id == -1 || id == open.presentation.presentationId { return open.presentation }
         guard id != -1 else { throw Self.nothingOpen }
-        do {
-            return try await store.read { [home] db in try InstalledPresentation.load(id, from: db, home: home) }
-        } catch let error as SCLMError where error.category == .notFound {
-            throw BridgeError(.notFound, error.message)
-        }
+        return try await loadPresentation(id)
     }
 }

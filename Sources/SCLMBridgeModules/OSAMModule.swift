@@ -68,10 +68,11 @@ public struct OSAMModule: BridgeModule {
         self.deviceLanguage = deviceLanguage
     }
 
-    /// `{language}`: any case of `ca`/`es`/`en`; anything else means English (`Language.parse`).
+    /// `{language}`: any case of `ca`/`es`/`en` or a locale tag such as `ca-ES`; anything else (`fr`, empty,
+    /// missing, a number) means English (`Language.parse`), never a bad request.
     struct LanguageParameter: Decodable {
-        let language: String?
-        var value: Language { Language.parse(language ?? "") }
+        let language: LenientString?
+        var value: Language { Language.parse(language?.value ?? "") }
     }
 
     /// `{choice, dontShowAgain}`.

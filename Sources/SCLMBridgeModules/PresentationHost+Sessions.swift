@@ -7,10 +7,11 @@ import Synchronization
 extension PresentationHost {
     // MARK: - Sessions
 
-    /// `getSessions`: every session of the user on this device.
+    /// `getSessions`: the sessions of the client's presentations on this device (only the user's under a
+    /// password login).
     func sessionList() async throws -> JSONValue {
-        let userId = environment.userId
-        let sessions = try await store.read { db in try db.sessions(userId: userId) }
+        let scope = try scope()
+        let sessions = try await store.read { db in try db.sessions(in: scope) }
         return .array(
             sessions.map { session in
                 [
@@ -25,12 +26,14 @@ extension PresentationHost {
         try await sessionDetails(id: try current().session.sessionId)
     }
 
-    /// `getSessionById`: any session of this device with its slide views.
+    /// `getSessionById`: a session of the client's presentations (the user's under a password login) with
+    /// its slide views.
     ///
-    /// - Throws: ``BridgeError`` (404) for an unknown id.
+    /// - Throws: ``BridgeError`` (404) for an unknown id or a session content may not read.
     func sessionDetails(id: String) async throws -> JSONValue {
+        let scope = try scope()
         let found = try await store.read { db -> (SessionRecord, [SlideActionRecord])? in
-            guard let session = try db.session(id: id) else { return nil }
+            guard let session = try db.session(id: id, in: scope) else { return nil }
             return (session, try db.slideViews(sessionId: id))
         }
         guard let (session, views) = found else { throw BridgeError(.notFound, "no session with id \(id)") }
@@ -95,13 +98,22 @@ extension PresentationHost {
     }
 
     /// `getCustomEventsObject`: the keys and values of a session (default: the open one) and presentation
-    /// (default: the open one).
+    /// (default: the open one), both of the client (and the session the user's under a password login).
+    ///
+    /// - Throws: ``BridgeError`` (404) for a session or presentation content may not read.
     func customEvents(sessionId: String?, presentationId: Int64?) async throws -> JSONValue {
         let open = state.withLock { $0.open }
         guard let session = sessionId ?? open?.session.sessionId,
             let presentation = presentationId ?? open?.presentation.presentationId
         else { throw BridgeError(.notFound, "no presentation is open; pass sessionId and contentId") }
-        let values = try await store.read { db in try db.customEvents(sessionId: session, presentationId: presentation) }
+        let scope = try scope()
+        let values = try await store.read { db in
+            try db.customEvents(sessionId: session, presentationId: presentation, in: scope)
+        }
+        guard let values else {
+            throw BridgeError(
+                .notFound, "no session \(session) of presentation \(presentation) for this presentation's client")
+        }
         return .object(values.mapValues { .string($0) })
     }
 }

@@ -32,7 +32,7 @@ public final class PresentationHost: Sendable {
     }
 
     /// The presentation on screen and its session.
-    struct OpenPresentation {
+    struct OpenPresentation: Sendable, Equatable {
         var presentation: InstalledPresentation
         var session: SessionRecord
         var slide: String
@@ -41,10 +41,15 @@ public final class PresentationHost: Sendable {
     }
 
     struct State {
-        var open: OpenPresentation?
-        var presentationHistory: [(name: String, presentationId: Int64)] = []
-        var navigationData: JSONValue = [:]
+        /// What content may read, fixed by the first presentation (see ``PresentationHost/scope()``).
+        var scope: ContentScope?
+        /// What is on screen; only ``PresentationHost/perform(_:)`` changes it, through its reducer.
+        var screen = PresentationScreen()
         var ui = UIFlags()
+
+        var open: OpenPresentation? { screen.open }
+        var presentationHistory: [PresentationScreen.Visit] { screen.presentationHistory }
+        var navigationData: JSONValue { screen.navigationData }
     }
 
     let store: ContentStore
@@ -91,26 +96,29 @@ public final class PresentationHost: Sendable {
 
     /// Opens `presentation`, already loaded (see ``start(presentationId:slide:)``).
     ///
+    /// Its client decides what content may read for the rest of the run: that client's presentations,
+    /// sessions and custom events (``ContentScope``).
+    ///
     /// - Throws: `SCLMError` (`.usage`) for an unknown slide; ``StoreError``.
     public func start(_ presentation: InstalledPresentation, slide: String?) async throws {
         if let slide, !presentation.hasSlide(slide) {
             throw SCLMError(
                 .usage, "presentation \(presentation.presentationId) has no slide '\(slide)'; pick one of its slides or leave --slide out")
         }
+        let scope = environment.scope(clientId: presentation.clientId)
+        state.withLock { $0.scope = $0.scope ?? scope }
         try await show(presentation, slide: slide, data: [:], resumeLastSlide: slide == nil)
     }
 
     /// Ends a run when input ends: the slide on screen is logged with its time, and the session stays
     /// unfinished so the next run restores it.
     public func finish() async {
-        let now = clock.now
         guard let open = state.withLock({ $0.open }) else { return }
-        let view = slideView(of: open, until: now, navigation: "in")
         do {
-            try await store.write { [view] db in try db.recordSlideView(view, now: Timestamp.string(from: now)) }
-            state.withLock { $0.open?.slideShownAt = now }
+            try await perform(.endOfInput)
         } catch {
-            logger.error("could not record the last slide view of session \(open.session.sessionId): \(error.userMessage)")
+            let session = open.session.sessionId
+            logger.error("could not record the last slide view of session \(session): \(error.userMessage)")
         }
     }
 
@@ -124,6 +132,28 @@ public final class PresentationHost: Sendable {
         return open
     }
 
+    /// What content may read: the first presentation's client's presentations, sessions and custom events.
+    ///
+    /// - Throws: ``BridgeError`` (404) before the host has started.
+    func scope() throws -> ContentScope {
+        guard let scope = state.withLock({ $0.scope }) else { throw Self.nothingOpen }
+        return scope
+    }
+
+    /// Loads an installed presentation content asks for, within the ``scope()``; others are 404.
+    ///
+    /// - Throws: ``BridgeError`` (404) naming why.
+    func loadPresentation(_ presentationId: Int64) async throws -> InstalledPresentation {
+        let scope = try scope()
+        do {
+            return try await store.read { [home] db in
+                try InstalledPresentation.load(presentationId, from: db, home: home, scope: scope)
+            }
+        } catch let error as SCLMError where error.category == .notFound {
+            throw BridgeError(.notFound, "No presentation with this Id: \(error.message)")
+        }
+    }
+
     /// The slide on screen (without copying the rest of the state: this is the hottest read).
     ///
     /// - Throws: ``BridgeError`` (404) when no presentation is open.
@@ -135,22 +165,6 @@ public final class PresentationHost: Sendable {
     /// Emits an event line.
     func emit(_ name: String, _ data: JSONValue) {
         output.emit(BridgeEvent(name, data))
-    }
-
-    /// The finished view of the slide on screen, for the session log.
-    func slideView(of open: OpenPresentation, until now: Date, navigation: String) -> SlideActionRecord {
-        let coordinates = environment.coordinates
-        return SlideActionRecord(
-            id: UUID().uuidString, sessionId: open.session.sessionId, presentationId: open.presentation.presentationId,
-            userId: environment.userId, slideId: open.presentation.slide(named: open.slide)?.id, slideName: open.slide,
-            navigation: navigation, duration: Self.seconds(from: open.slideShownAt, to: now),
-            created: Timestamp.string(from: open.slideShownAt), timeZone: Self.timeZoneHours,
-            latitude: coordinates.latitude, longitude: coordinates.longitude)
-    }
-
-    /// Whole seconds between two instants (never negative).
-    static func seconds(from start: Date, to end: Date) -> Int64 {
-        max(0, Int64(end.timeIntervalSince(start).rounded()))
     }
 
     /// The local offset from UTC in hours, as StoryContent stores it.

@@ -30,8 +30,6 @@ struct PresentationModule: HostModule {
         switch request.command {
         case "getCurrentSlideName": return .ok(["slide": .string(try host.currentSlide())])
         case "getPresentationInfo": return .ok(try host.current().presentation.info)
-        case "getPreviousSlide": return .ok(["slide": .string(try host.neighbour(-1))])
-        case "getNextSlide": return .ok(["slide": .string(try host.neighbour(1))])
         case "getBackForwardList": return .ok(.array(try host.current().slideHistory.map { .string($0) }))
         case "getBackForwardPresList":
             let history = host.state.withLock { $0.presentationHistory }
@@ -61,6 +59,10 @@ struct PresentationModule: HostModule {
             return .ok()
         case "getPresentations":
             return .ok(try await host.clientPresentations())
+        case "getPreviousSlide", "getNextSlide":
+            // Deferred: the slide's own meta tags are read from its file.
+            let direction: SwipeRule.Direction = request.command == "getNextSlide" ? .next : .previous
+            return .ok(["slide": .string(try host.swipeTarget(direction))])
         default:
             throw BridgeError.unknownCommand(request.command)
         }
@@ -68,17 +70,10 @@ struct PresentationModule: HostModule {
 }
 
 extension PresentationHost {
-    /// `getPresentations`: the installed presentations of the open presentation's client, highest order first.
+    /// `getPresentations`: the installed presentations of the client, highest order first.
     func clientPresentations() async throws -> JSONValue {
-        let clientId = try current().presentation.clientId
-        let rows = try await store.read { db in
-            try db.fetchAll(
-                """
-                SELECT presentationId, name FROM presentations
-                WHERE clientId = ? AND installedRevision IS NOT NULL
-                ORDER BY "order" DESC, name, presentationId
-                """, [clientId])
-        }
-        return .array(rows.map { ["name": .string($0.string("name") ?? ""), "presId": .int($0.int("presentationId") ?? 0)] })
+        let scope = try scope()
+        let presentations = try await store.read { db in try db.installedPresentations(in: scope) }
+        return .array(presentations.map { ["name": .string($0.name), "presId": .int($0.presentationId)] })
     }
 }

@@ -6,27 +6,30 @@ import SCLMHTTP
 import SCLMStore
 import SCLMSync
 
-/// The network services of one command run, built from the home's configuration: the libcurl transport
-/// (cookie jar in the home), the token endpoint, the auth session and the content API.
+/// The StoryCLM API services of one command run, built from the home's configuration: the libcurl transport
+/// (cookie jar in the home), the token endpoint, the auth session and the content API. Part of
+/// ``Services``, which owns the engine the transport runs on.
 struct APIServices {
     let configuration: Configuration
     let store: ContentStore
     let transport: CurlTransport
     let retrier: Retrier
     let requestTimeout: Duration
-    private let logger: Logger
+    /// Where the API's diagnostics go.
+    let logger: Logger
 
-    /// Opens the store (creating the home) and builds the transport from `http.*` settings of
+    /// Opens the store (creating the home) and builds the transport on `engine` from `http.*` settings of
     /// `configuration` (read from the home when not given); diagnostics go to `logger` (the context's by
     /// default).
     ///
     /// - Throws: `SCLMError` (`.usage`) for a malformed setting, or a storage error.
-    init(context: CommandContext, configuration: Configuration? = nil, logger: Logger? = nil) throws {
+    init(context: CommandContext, engine: CurlEngine, configuration: Configuration?, logger: Logger?) throws {
         let logger = logger ?? context.logger
         let configuration = try configuration ?? context.configuration()
         self.configuration = configuration
         store = try context.store()
         transport = CurlTransport(
+            engine: engine,
             configuration: try APIServices.transportConfiguration(configuration, cookieJarPath: context.home.cookieJarPath),
             logger: logger)
         retrier = Retrier(policy: RetryPolicy(maxAttempts: 1 + (try APIServices.number(.retries, in: configuration))))
@@ -34,8 +37,8 @@ struct APIServices {
         self.logger = logger
     }
 
-    /// libcurl settings from `http.caBundle`, `http.connectTimeout` and `http.stallTimeout`, with cookies
-    /// kept in `cookieJarPath` (in memory only when `nil`).
+    /// libcurl settings from `http.caBundle`, `http.connectTimeout`, `http.stallTimeout` and the proxy
+    /// (``proxyChoice(in:)``), with cookies kept in `cookieJarPath` (in memory only when `nil`).
     ///
     /// - Throws: `SCLMError` (`.usage`) for a malformed setting.
     static func transportConfiguration(_ configuration: Configuration, cookieJarPath: String?) throws
@@ -44,7 +47,40 @@ struct APIServices {
         CurlTransport.Configuration(
             caBundlePath: configuration.value(.caBundle), cookieJarPath: cookieJarPath,
             connectTimeout: try seconds(.connectTimeout, in: configuration),
-            stallTimeout: try seconds(.stallTimeout, in: configuration))
+            stallTimeout: try seconds(.stallTimeout, in: configuration), proxy: try proxyChoice(in: configuration))
+    }
+
+    /// `http.proxy` (with `http.proxyCredentials` and `http.noProxy`) when set, replacing the proxy variables;
+    /// else what libcurl reads from them.
+    ///
+    /// - Throws: `SCLMError` (`.usage`) for a proxy URL that carries a user or password: `http.proxy` is not
+    ///   a secret setting (`sclm config` shows it), so credentials belong in `http.proxyCredentials`.
+    static func proxyChoice(in configuration: Configuration) throws -> ProxyChoice {
+        guard let url = configuration.value(.proxy), !url.isEmpty else { return .environment }
+        if let components = URLComponents(string: url), components.user != nil || components.password != nil {
+            throw SCLMError(
+                .usage,
+                "http.proxy must not carry a user or password (it is shown by `sclm config`); set the proxy URL "
+                    + "without them and give them with `sclm config set http.proxyCredentials -` on stdin")
+        }
+        return .server(
+            ProxyServer(
+                url: url, credentials: configuration.value(.proxyCredentials),
+                noProxy: configuration.value(.noProxy) ?? ""))
+    }
+
+    /// The site cache of `sync.blobProxy`, if one is set.
+    ///
+    /// - Throws: `SCLMError` (`.usage`) for a value that is not an http(s) URL without a query.
+    static func blobProxy(in configuration: Configuration) throws -> BlobProxy? {
+        guard let text = configuration.value(.syncBlobProxy), !text.isEmpty else { return nil }
+        guard let url = URL(string: text), let proxy = BlobProxy(base: url) else {
+            throw SCLMError(
+                .usage,
+                "sync.blobProxy must be an http(s) URL without a query, e.g. http://cache.site:8080, got '\(text)'; "
+                    + "fix it with `sclm config set sync.blobProxy URL`")
+        }
+        return proxy
     }
 
     /// The token endpoint from `auth.url`, `auth.clientId`, `auth.clientSecret`.
@@ -91,15 +127,11 @@ struct APIServices {
         return policy
     }
 
-    /// A non-negative whole-number setting.
+    /// A whole-number setting, checked by the rule `sclm config set` applies (its ``ConfigKey/format``).
+    ///
+    /// - Throws: `SCLMError` (`.usage`) naming the accepted form.
     static func number(_ key: ConfigKey, in configuration: Configuration) throws -> Int {
-        guard let number = configuration.integer(key), number >= 0 else {
-            throw SCLMError(
-                .usage,
-                "\(key.name) must be a whole number of at least 0, got '\(configuration.value(key) ?? "")'; fix it with `sclm config set \(key.name) N`"
-            )
-        }
-        return number
+        try configuration.wholeNumber(key) ?? 0
     }
 
     /// A setting in whole seconds (at least 1).

@@ -7,15 +7,16 @@ import SCLMCore
 /// Outcomes go to the log only (stdout carries protocol lines); failures are warnings and the rows stay
 /// queued. Cancelling the task stops a flush in progress; rows not yet acknowledged stay pending.
 enum BackgroundFlush {
-    /// Starts flushing every `bridge.flushInterval` seconds, when that is above 0 and StoryIoT is configured.
+    /// Starts flushing every `bridge.flushInterval` seconds over `services`' API transport, when that is
+    /// above 0 and StoryIoT is configured.
     ///
     /// - Returns: the task to cancel when the bridge ends, or `nil` when nothing was started.
     /// - Throws: a usage error for a malformed `bridge.flushInterval` or partial `iot.*` settings.
-    static func start(context: CommandContext, configuration: Configuration) async throws -> Task<Void, Never>? {
-        let seconds = try APIServices.number(.bridgeFlushInterval, in: configuration)
+    static func start(services: Services) async throws -> Task<Void, Never>? {
+        let seconds = try APIServices.number(.bridgeFlushInterval, in: services.configuration)
         guard seconds > 0 else { return nil }
-        let services = try APIServices(context: context, configuration: configuration)
-        guard let publisher = try await services.analyticsPublisher(context: context) else {
+        let context = services.context
+        guard let publisher = try await services.api().analyticsPublisher(context: context) else {
             context.logger.warning("bridge.flushInterval is set but StoryIoT (iot.*) is not: analytics stay queued")
             return nil
         }

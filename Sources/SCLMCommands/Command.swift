@@ -72,10 +72,31 @@ public struct OptionSpec: Sendable, Equatable {
     public let help: String
     /// Whether the option may be given several times.
     public let isRepeatable: Bool
+    /// Whether the command needs it (usage shows it without brackets).
+    public var isRequired = false
+    /// The only values it takes, when they are a fixed set (completions offer them).
+    public var choices: [String]?
 
     /// Declares an option that takes a value.
-    public static func option(_ names: String..., value: String, help: String, repeatable: Bool = false) -> OptionSpec {
-        OptionSpec(names: names, valueName: value, help: help, isRepeatable: repeatable)
+    ///
+    /// - Parameters:
+    ///   - names: all spellings, short first.
+    ///   - value: the placeholder; with `choices` and no placeholder, the choices joined by `|`.
+    ///   - help: one short sentence.
+    ///   - repeatable: whether it may be given several times.
+    ///   - required: whether the command needs it; the command still checks it, with its own hint.
+    ///   - choices: the only values it takes, for completions.
+    /// - Returns: the option.
+    public static func option(
+        _ names: String..., value: String? = nil, help: String, repeatable: Bool = false, required: Bool = false,
+        choices: [String]? = nil
+    ) -> OptionSpec {
+        var spec = OptionSpec(
+            names: names, valueName: value ?? choices?.joined(separator: "|") ?? "value", help: help,
+            isRepeatable: repeatable)
+        spec.isRequired = required
+        spec.choices = choices
+        return spec
     }
 
     /// Declares a flag.
@@ -97,13 +118,25 @@ public struct ArgumentSpec: Sendable, Equatable {
     public let isOptional: Bool
     /// Whether it takes all remaining values.
     public let isRepeating: Bool
+    /// The only values it takes, when they are a fixed set (completions offer them).
+    public let choices: [String]?
+    /// Whether it names a file or folder (completions offer paths).
+    public let isPath: Bool
+    /// The values it takes after a given word of the argument before it (`config set sync.contentPolicy`
+    /// takes install or refuse), for completions; a word mapped to `[]` takes any value.
+    public var choicesAfter: [String: [String]] = [:]
 
     /// Declares a positional argument.
-    public init(_ name: String, help: String, optional: Bool = false, repeating: Bool = false) {
+    public init(
+        _ name: String, help: String, optional: Bool = false, repeating: Bool = false, choices: [String]? = nil,
+        path: Bool = false
+    ) {
         self.name = name
         self.help = help
         self.isOptional = optional
         self.isRepeating = repeating
+        self.choices = choices
+        self.isPath = path
     }
 }
 

@@ -52,18 +52,61 @@ public final class CommandContext: Sendable {
         try Configuration.load(from: home.configPath, environment: environment)
     }
 
-    /// The home's database, created (with the home) and migrated on first use.
+    /// The home's database for a command that writes, created (with the home) and migrated on first use.
     ///
-    /// - Throws: `SCLMError`/`StoreError` when the home or database cannot be opened.
+    /// - Throws: `SCLMError`/`StoreError` when the home or database cannot be opened; one line naming the home
+    ///   when it is read-only.
     public func store() throws -> ContentStore {
         try openedStore.withLock { cached in
-            if let cached { return cached }
-            try home.prepare()
+            if let cached, !cached.isReadOnly { return cached }
+            try prepareHomeForWriting()
             let store = try ContentStore(path: home.databasePath)
             if store.migratedFrom == 0 { logger.debug("created database \(home.databasePath)") }
             cached = store
             return store
         }
+    }
+
+    /// The home's database for a command that only reads (`status`, `list`, `show`, `whoami`, …): as ``store()``
+    /// when the home can be written, else the existing database opened read-only
+    /// (`ContentStore.openForReading`), so a read-only home can still be inspected.
+    ///
+    /// - Throws: `SCLMError`/`StoreError` when the database cannot be opened, or a read-only home has none.
+    public func readingStore() throws -> ContentStore {
+        guard isHomeReadOnly else { return try store() }
+        return try openedStore.withLock { cached in
+            if let cached { return cached }
+            guard FileSystem.exists(home.databasePath) else {
+                throw SCLMError(
+                    .storage,
+                    "the sclm home \(home.root) is read-only and holds no database yet; run `sclm sync` where it "
+                        + "is writable first")
+            }
+            let store = try ContentStore.openForReading(path: home.databasePath)
+            logger.debug("opened \(home.databasePath) read-only: the home is not writable")
+            cached = store
+            return store
+        }
+    }
+
+    /// Creates the home (``Home/prepare()``) for a command that writes there; a read-only home is refused with
+    /// one line naming it and the way out, instead of the failure of the first write.
+    ///
+    /// - Throws: `SCLMError` (`.storage`).
+    public func prepareHomeForWriting() throws {
+        if isHomeReadOnly {
+            let command = commandPath.joined(separator: " ")
+            throw SCLMError(
+                .storage,
+                "the sclm home \(home.root) is read-only, and `\(command)` needs to write there: make it writable, "
+                    + "or point --home or SCLM_HOME at a writable folder")
+        }
+        try home.prepare()
+    }
+
+    /// Whether the home exists and this process cannot write in it (a read-only mount, another user's folder).
+    private var isHomeReadOnly: Bool {
+        FileSystem.isDirectory(home.root) && !FileSystem.isWritable(home.root)
     }
 
     /// Shows a notice the runner prints while a command is running (e.g. "Cancelling…" after Ctrl-C) on
@@ -82,9 +125,9 @@ public final class CommandContext: Sendable {
         noticeWriter.withLock { $0 = writer }
     }
 
-    /// Prints one line on stdout.
-    public func print(_ line: String = "") {
-        stdout.writeLine(line)
+    /// Prints one line of text output on stdout; its interpolated values are escaped (see ``TerminalText``).
+    public func print(_ line: TerminalText = "") {
+        stdout.writeLine(line.rendered)
     }
 
     /// Prints `value` as one line of compact JSON with sorted keys on stdout.

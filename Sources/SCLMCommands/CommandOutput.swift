@@ -1,7 +1,12 @@
+import SCLMCore
+
 /// A command result that prints as text, or as one line of JSON with `--json`.
+///
+/// The JSON form keeps every string exactly; the text form is a ``TerminalText``, so each value interpolated
+/// into it is escaped for the terminal.
 protocol CommandOutput: Encodable {
     /// The human-readable form.
-    var text: String { get }
+    var text: TerminalText { get }
 }
 
 extension CommandContext {
@@ -17,7 +22,8 @@ extension CommandContext {
 
 extension TextTable {
     /// `text` with every line indented by two spaces, for tables under a heading.
-    static func indented(_ text: String) -> String {
-        text.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n")
+    static func indented(_ text: TerminalText) -> TerminalText {
+        let lines = text.rendered.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }
+        return TerminalText(trusted: lines.joined(separator: "\n"))
     }
 }

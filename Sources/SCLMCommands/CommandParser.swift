@@ -32,7 +32,9 @@ public struct CommandParser: Sendable {
     /// - Throws: ``CleanExit`` for help and version, ``Failure`` for usage errors.
     public func parse(_ argv: [String]) throws -> Invocation {
         var state = State(command: root, path: [root.configuration.commandName])
-        if argv.first == "help" { return try helpInvocation(Array(argv.dropFirst())) }
+        if let index = Self.firstWord(of: argv), argv[index] == "help" {
+            return try helpInvocation(Array(argv[(index + 1)...]))
+        }
         do {
             try state.consume(argv)
         } catch let error as ValidationError {
@@ -62,9 +64,40 @@ public struct CommandParser: Sendable {
     private func helpInvocation(_ names: [String]) throws -> Invocation {
         let path = [root.configuration.commandName] + names.filter { !$0.hasPrefix("-") }
         guard command(at: path) != nil else {
-            throw Failure(path: [root.configuration.commandName], error: ValidationError("unknown command '\(path.dropFirst().joined(separator: " "))'"))
+            throw Failure(path: [root.configuration.commandName], error: unknownCommand(path))
         }
         throw CleanExit.helpRequested(path: path)
+    }
+
+    /// The error for a `help` path that names no command, suggesting the nearest name at the first wrong step.
+    private func unknownCommand(_ path: [String]) -> ValidationError {
+        var current = root
+        var message = "unknown command '\(path.dropFirst().joined(separator: " "))'"
+        for name in path.dropFirst() {
+            let names = current.configuration.subcommands.map { $0.configuration.commandName }
+            guard let next = current.configuration.subcommands.first(where: { $0.configuration.commandName == name })
+            else {
+                message = NearestName.message(message, typed: name, candidates: names)
+                break
+            }
+            current = next
+        }
+        return ValidationError(message)
+    }
+
+    /// The index of the first word that is not an option or the value of `--home`.
+    private static func firstWord(of argv: [String]) -> Int? {
+        var index = 0
+        while index < argv.count {
+            if argv[index] == "--home" {
+                index += 2
+            } else if argv[index].hasPrefix("-") {
+                index += 1
+            } else {
+                return index
+            }
+        }
+        return nil
     }
 
     private static func checkArity(_ positionals: [String], of command: any Command.Type) throws {
@@ -93,7 +126,7 @@ public struct CommandParser: Sendable {
             while index < argv.count {
                 let token = argv[index]
                 index += 1
-                if onlyPositionals || token == "-" || !token.hasPrefix("-") {
+                if onlyPositionals || token == "-" || !token.hasPrefix("-") || Self.isNumber(token) {
                     try positional(token)
                 } else if token == "--" {
                     onlyPositionals = true
@@ -107,7 +140,9 @@ public struct CommandParser: Sendable {
             let subcommands = command.configuration.subcommands
             if arguments.positionals.isEmpty, !subcommands.isEmpty {
                 guard let next = subcommands.first(where: { $0.configuration.commandName == token }) else {
-                    throw ValidationError("unknown command '\(token)'")
+                    let names = subcommands.map { $0.configuration.commandName }
+                    throw ValidationError(
+                        NearestName.message("unknown command '\(token)'", typed: token, candidates: names))
                 }
                 command = next
                 path.append(token)
@@ -120,7 +155,10 @@ public struct CommandParser: Sendable {
             let (name, inline) = Self.split(token)
             if try global(name, inline: inline, argv: argv, index: &index) { return }
             guard let spec = command.configuration.options.first(where: { $0.names.contains(name) }) else {
-                throw ValidationError("unknown option '\(name)'")
+                let names = (command.configuration.options + GlobalOptions.specs).flatMap(\.names).filter {
+                    $0.hasPrefix("--")
+                }
+                throw ValidationError(NearestName.message("unknown option '\(name)'", typed: name, candidates: names))
             }
             guard spec.valueName != nil else {
                 if inline != nil { throw ValidationError("flag '\(name)' does not take a value") }
@@ -148,12 +186,18 @@ public struct CommandParser: Sendable {
             return true
         }
 
+        /// Whether `token` is a number such as `-5` or `-0.5`: a value, never an option.
+        static func isNumber(_ token: String) -> Bool {
+            Double(token) != nil && token.dropFirst().allSatisfy { $0.isNumber || $0 == "." }
+        }
+
         private static func split(_ token: String) -> (String, String?) {
             guard token.hasPrefix("--"), let equals = token.firstIndex(of: "=") else { return (token, nil) }
             return (String(token[..<equals]), String(token[token.index(after: equals)...]))
         }
 
-        private static func value(for name: String, inline: String?, argv: [String], index: inout Int) throws -> String {
+        private static func value(for name: String, inline: String?, argv: [String], index: inout Int) throws -> String
+        {
             if let inline { return inline }
             guard index < argv.count else { throw ValidationError("option '\(name)' needs a value") }
             defer { index += 1 }

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import SCLMCore
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -50,7 +51,7 @@ public enum CommandRunner {
             printUsageError(failure.error, command: parser.command(at: failure.path) ?? parser.root, path: failure.path)
             return ErrorCategory.usage.exitCode
         default:
-            StandardStream.standardError.writeLine("Error: \(error.userMessage)")
+            printError(error.userMessage)
             return ErrorCategory.internal.exitCode
         }
     }
@@ -65,7 +66,7 @@ public enum CommandRunner {
         default:
             let category = error.category
             let message = error.userMessage
-            StandardStream.standardError.writeLine("Error: \(message)")
+            printError(message)
             if context.wantsJSON {
                 context.printJSON(ErrorReport(error: .init(category: category.rawValue, message: message, exitCode: category.exitCode)))
             }
@@ -73,9 +74,15 @@ public enum CommandRunner {
         }
     }
 
+    /// The one place an error reaches the terminal: `Error: <message>` on stderr, the message escaped as a
+    /// whole (it is one line and may carry a server's or a package's text). `--json` keeps the exact message.
+    private static func printError(_ message: String) {
+        StandardStream.standardError.writeLine("Error: \(TerminalText.escaping(message))")
+    }
+
     private static func printUsageError(_ error: ValidationError, command: any Command.Type, path: [String]) {
         let stream = StandardStream.standardError
-        stream.writeLine("Error: \(error.message)")
+        printError(error.message)
         stream.writeLine("Usage: \(HelpFormatter.usage(for: command, path: path))")
         stream.writeLine("  See '\(path.joined(separator: " ")) --help' for more information.")
     }
@@ -116,12 +123,16 @@ final class SignalWatcher {
         for source in sources { source.cancel() }
     }
 
-    /// Only touched on the watcher's serial queue.
-    private final class Counter: @unchecked Sendable {
-        private var value = 0
+    /// How many signals arrived.
+    private final class Counter: Sendable {
+        private let value = Mutex(0)
+
+        /// Counts one more signal and returns the count.
         func increment() -> Int {
-            value += 1
-            return value
+            value.withLock { value in
+                value += 1
+                return value
+            }
         }
     }
 }

@@ -13,14 +13,17 @@ public enum HelpFormatter {
                 "ARGUMENTS:\n" + configuration.arguments.map { row("<\($0.name)>", $0.help) }.joined(separator: "\n"))
         }
         let isRoot = path.count == 1
-        let options = configuration.options + (isRoot ? GlobalOptions.specs : [GlobalOptions.specs.last].compactMap { $0 })
+        let options =
+            configuration.options + (isRoot ? GlobalOptions.specs : [GlobalOptions.specs.last].compactMap { $0 })
         sections.append("OPTIONS:\n" + options.map { row(label(for: $0), $0.help) }.joined(separator: "\n"))
         if !configuration.subcommands.isEmpty {
             let rows = configuration.subcommands.map { row($0.configuration.commandName, $0.configuration.abstract) }
             let hint = "\n\n  See '\(path.joined(separator: " ")) help <subcommand>' for detailed help."
             sections.append("SUBCOMMANDS:\n" + rows.joined(separator: "\n") + hint)
         }
-        if !isRoot { sections.append("  Global options (--home, --json, -v, -q) work with every command; see 'sclm --help'.") }
+        if !isRoot {
+            sections.append("  Global options (--home, --json, -v, -q) work with every command; see 'sclm --help'.")
+        }
         return sections.joined(separator: "\n\n") + "\n"
     }
 
@@ -34,7 +37,8 @@ public enum HelpFormatter {
         }
         for option in configuration.options {
             let value = option.valueName.map { " <\($0)>" } ?? ""
-            parts.append("[\(option.canonicalName)\(value)\(option.isRepeatable && option.valueName != nil ? " ..." : "")]")
+            let text = "\(option.canonicalName)\(value)\(option.isRepeatable && option.valueName != nil ? " ..." : "")"
+            parts.append(option.isRequired ? text : "[\(text)]")
         }
         for argument in configuration.arguments {
             let text = "<\(argument.name)>" + (argument.isRepeating ? " ..." : "")

@@ -13,11 +13,11 @@ enum TerminalPrompt {
     /// Whether stdin is a terminal a prompt can be answered on.
     static var isAvailable: Bool { isatty(0) == 1 }
 
-    /// The line typed after `prompt`, without its newline.
+    /// The line typed after `prompt` (its interpolated values escaped, see ``TerminalText``), without its newline.
     ///
     /// - Throws: `CancellationError` when the task is cancelled while waiting; `SCLMError` when stdin closes.
-    static func read(_ prompt: String, echo: Bool) throws -> String {
-        StandardStream.standardError.write(prompt)
+    static func read(_ prompt: TerminalText, echo: Bool) throws -> String {
+        StandardStream.standardError.write(prompt.rendered)
         var saved = termios()
         let canSilence = !echo && tcgetattr(0, &saved) == 0
         if canSilence {

@@ -23,6 +23,8 @@ extension Error {
         switch self {
         case let error as any CategorizedError: error.description
         case is CancellationError: "cancelled"
+        // A decoding error's own description names Swift types (`Dictionary<String, Any>`); say the JSON kind.
+        case is DecodingError: "unexpected JSON: \(JSONValue.describe(decodingError: self))"
         default: String(describing: self)
         }
     }
@@ -32,11 +34,14 @@ extension Error {
 public struct SCLMError: CategorizedError, Equatable {
     public let category: ErrorCategory
     public let message: String
+    /// The `errno` of the failed system call behind a storage error, so callers can react to a full disk.
+    public let systemError: Int32?
 
     /// Creates an error of `category` whose description is `message`.
-    public init(_ category: ErrorCategory, _ message: String) {
+    public init(_ category: ErrorCategory, _ message: String, systemError: Int32? = nil) {
         self.category = category
         self.message = message
+        self.systemError = systemError
     }
 
     public var description: String { message }

@@ -15,12 +15,23 @@ extension ConfigKey {
     public static let bridgeAddress = ConfigKey(
         "bridge.address", help: "Address the bridge reports to content and stores with sessions.")
 
-    /// Hosts content may call through the bridge's HTTP commands (comma-separated, `*.domain` allowed).
+    /// Where content may send the bridge's HTTP commands (comma-separated names, `*.domain`, IP addresses and
+    /// CIDR ranges, each optionally with a port); unset, public hosts only.
     public static let bridgeHTTPAllowedHosts = ConfigKey(
         "bridge.httpAllowedHosts",
-        help: "Hosts content may call with httpget/httppost/httpput/httpdelete (comma-separated, *.domain allowed; unset: any).")
+        help:
+            "Where content may send httpget/httppost/httpput/httpdelete: host names, *.domain, IP addresses ([::1]) and"
+            + " CIDR ranges, each optionally :PORT (comma-separated; unset: public hosts only, no loopback or private addresses).")
+
+    /// The proxy of the bridge's HTTP commands; unset, they go direct whatever `http.proxy` or the proxy
+    /// variables say, so that the network rule judges the real destination.
+    public static let bridgeHTTPProxy = ConfigKey(
+        "bridge.httpProxy",
+        help:
+            "Proxy for the bridge's httpget/httppost/… (unset: always direct, ignoring http.proxy and the proxy"
+            + " variables); bridge.httpAllowedHosts must then admit the proxy's address.")
 
     static let extensionKeys: [ConfigKey] = [
-        appName, appVersion, bridgeLatitude, bridgeLongitude, bridgeAddress, bridgeHTTPAllowedHosts,
+        appName, appVersion, bridgeLatitude, bridgeLongitude, bridgeAddress, bridgeHTTPAllowedHosts, bridgeHTTPProxy,
     ]
 }

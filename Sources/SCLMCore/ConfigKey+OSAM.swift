@@ -3,13 +3,16 @@ extension ConfigKey {
     /// The OSAM backend base URL (its path prefix is kept).
     public static let osamEndpoint = ConfigKey(
         "osam.endpoint", help: "OSAM backend base URL, e.g. https://osam.example/ (path prefix kept).",
-        environment: "SCLM_OSAM_ENDPOINT")
+        environment: "SCLM_OSAM_ENDPOINT", format: .httpURL)
     /// The package (application id / bundle id) checked.
     public static let osamPackage = ConfigKey("osam.package", help: "Package (application or bundle id) OSAM checks.")
     /// `IOS` or `ANDROID`.
-    public static let osamPlatform = ConfigKey("osam.platform", help: "OSAM platform: IOS or ANDROID.")
+    public static let osamPlatform = ConfigKey(
+        "osam.platform", help: "OSAM platform: IOS or ANDROID.",
+        format: .choice(["IOS", "ANDROID"], ignoringCase: true))
     /// The installed build number sent to the backend.
-    public static let osamVersionCode = ConfigKey("osam.versionCode", help: "Installed build number (a positive integer).")
+    public static let osamVersionCode = ConfigKey(
+        "osam.versionCode", help: "Installed build number (a positive integer).", format: .wholeNumber(atLeast: 1))
     /// The installed version name (topics, app information).
     public static let osamVersionName = ConfigKey(
         "osam.versionName", help: "Installed version name (default: app.version).")
@@ -21,7 +24,8 @@ extension ConfigKey {
         secret: true)
     /// Where topic subscriptions are POSTed, if anywhere.
     public static let osamTopicsWebhook = ConfigKey(
-        "osam.topicsWebhook", help: "URL that receives each topic (un)subscription as a JSON POST (optional).")
+        "osam.topicsWebhook", help: "URL that receives each topic (un)subscription as a JSON POST (optional).",
+        format: .httpURL)
 
     static let osamKeys: [ConfigKey] = [
         osamEndpoint, osamPackage, osamPlatform, osamVersionCode, osamVersionName, osamUsername, osamPassword,

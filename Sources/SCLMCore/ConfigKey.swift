@@ -15,13 +15,24 @@ public struct ConfigKey: Sendable, Hashable, CustomStringConvertible {
     public let isSecret: Bool
     /// Whether `sclm config set` may write it to `config.json`.
     public let isStorable: Bool
-    /// The only values the key takes, when it is a choice (`nil`: any text).
-    public let allowedValues: [String]?
+    /// The form of its value, checked when it is set and when it is read.
+    public let format: ConfigValueFormat
 
     /// Declares a key.
+    ///
+    /// - Parameters:
+    ///   - name: the dotted name.
+    ///   - help: one sentence.
+    ///   - defaultValue: the value used when nothing sets one.
+    ///   - environment: the environment variable that overrides the file.
+    ///   - secret: whether the value is masked in output.
+    ///   - storable: whether `sclm config set` may write it.
+    ///   - allowedValues: the only values the key takes (a ``ConfigValueFormat/choice(_:)``).
+    ///   - format: the form of the value when it is not a choice (default: any text).
     public init(
         _ name: String, help: String, default defaultValue: String? = nil, environment: String? = nil,
-        secret: Bool = false, storable: Bool = true, values allowedValues: [String]? = nil
+        secret: Bool = false, storable: Bool = true, values allowedValues: [String]? = nil,
+        format: ConfigValueFormat = .text
     ) {
         self.name = name
         self.help = help
@@ -29,7 +40,13 @@ public struct ConfigKey: Sendable, Hashable, CustomStringConvertible {
         self.environmentVariable = environment
         self.isSecret = secret
         self.isStorable = storable
-        self.allowedValues = allowedValues
+        self.format = allowedValues.map { .choice($0) } ?? format
+    }
+
+    /// The only values the key takes, when it is a choice (`nil`: another form).
+    public var allowedValues: [String]? {
+        guard case .choice(let words, _) = format else { return nil }
+        return words
     }
 
     public var description: String { name }
@@ -42,11 +59,11 @@ extension ConfigKey {
     /// The StoryCLM content API base URL.
     public static let apiURL = ConfigKey(
         "api.url", help: "StoryCLM content API base URL.", default: "https://api.storyclm.com",
-        environment: "SCLM_API_URL")
+        environment: "SCLM_API_URL", format: .httpURL)
     /// The StoryCLM auth server base URL.
     public static let authURL = ConfigKey(
         "auth.url", help: "StoryCLM auth server base URL.", default: "https://auth.storyclm.com",
-        environment: "SCLM_AUTH_URL")
+        environment: "SCLM_AUTH_URL", format: .httpURL)
     /// The OAuth client id of this application.
     public static let clientId = ConfigKey(
         "auth.clientId", help: "OAuth client id of the application.", environment: "SCLM_CLIENT_ID")
@@ -63,25 +80,46 @@ extension ConfigKey {
         environment: "SCLM_PASSWORD", secret: true, storable: false)
     /// Parallel package transfers of `sclm sync`.
     public static let syncJobs = ConfigKey(
-        "sync.jobs", help: "Parallel package transfers of `sclm sync`.", default: "4")
+        "sync.jobs", help: "Parallel package transfers of `sclm sync`.", default: "4", format: .wholeNumber(atLeast: 0))
     /// What `sclm sync` does with a package that has content errors (safety errors always refuse it).
     public static let syncContentPolicy = ConfigKey(
         "sync.contentPolicy",
         help: "What `sclm sync` does with a package that has content errors: install (keep the findings) or refuse.",
         default: "install", values: ["install", "refuse"])
+    /// A site cache in front of the blob hosts: `https://blobhost/path?sig` is fetched as `URL/blobhost/path?sig`.
+    public static let syncBlobProxy = ConfigKey(
+        "sync.blobProxy",
+        help:
+            "Site cache for package and media downloads: https://blobhost/path?sig is fetched as URL/blobhost/path?sig"
+            + " with an X-SCLM-Revision header (see contrib/nginx/sclm-cache.conf).",
+        format: .httpURL)
     /// A custom CA bundle for TLS verification.
     public static let caBundle = ConfigKey(
-        "http.caBundle", help: "PEM file of trusted CAs for TLS (default: the system store).",
+        "http.caBundle",
+        help: "PEM file of trusted CAs for TLS, also of an https http.proxy (default: the system store).",
         environment: "SCLM_CA_BUNDLE")
 
     /// Every key sclm knows, in display order.
-    public static let all: [ConfigKey] = [
-        apiURL, authURL, clientId, clientSecret, username, password, syncJobs, syncContentPolicy, caBundle,
-    ]
+    public static let all: [ConfigKey] =
+        [
+            apiURL, authURL, clientId, clientSecret, username, password, syncJobs, syncContentPolicy, syncBlobProxy,
+            caBundle,
+        ]
         + ConfigKey.extensionKeys + ConfigKey.httpKeys + ConfigKey.osamKeys + ConfigKey.iotKeys
 
     /// Looks a key up by its dotted name.
     public static func named(_ name: String) -> ConfigKey? {
         all.first { $0.name == name }
+    }
+
+    /// The environment variables that carry a secret key's value (`SCLM_CLIENT_SECRET`, `SCLM_PASSWORD`, …),
+    /// taken from the table's secret flag so that a new secret key is covered too.
+    public static let secretEnvironmentVariables: Set<String> = Set(
+        all.filter(\.isSecret).compactMap(\.environmentVariable))
+
+    /// Whether the `NAME=value` entry of an environment block sets one of ``secretEnvironmentVariables``.
+    public static func isSecretEnvironmentEntry(_ entry: String) -> Bool {
+        guard let equals = entry.firstIndex(of: "=") else { return false }
+        return secretEnvironmentVariables.contains(String(entry[..<equals]))
     }
 }

@@ -78,13 +78,28 @@ public struct Configuration: Sendable, Equatable {
         value(key).flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
     }
 
-    /// The effective value of `key`, which must be one of its ``ConfigKey/allowedValues`` (when it has any).
+    /// The effective value of `key`, which must be one of its ``ConfigKey/allowedValues`` (when it has any),
+    /// in the spelling the key lists.
     ///
     /// - Throws: `SCLMError` (`.usage`) naming the allowed values, for a value that is not one of them.
     public func choice(_ key: ConfigKey) throws -> String? {
-        let value = value(key)
-        if let value { try Configuration.check(value, for: key) }
-        return value
+        try checked(key)
+    }
+
+    /// The effective value of a ``ConfigValueFormat/wholeNumber(atLeast:)`` key.
+    ///
+    /// - Throws: `SCLMError` (`.usage`) naming the accepted form, for a value that is not one.
+    public func wholeNumber(_ key: ConfigKey) throws -> Int? {
+        try checked(key).flatMap { Int($0) }
+    }
+
+    /// The effective value of `key` in its canonical form, checked against the key's ``ConfigKey/format``.
+    ///
+    /// - Throws: `SCLMError` (`.usage`) naming the accepted form and where to fix it.
+    public func checked(_ key: ConfigKey) throws -> String? {
+        let (value, source) = resolved(key)
+        guard let value else { return nil }
+        return try Configuration.checked(value, for: key, from: source)
     }
 
     /// Stores `value` for `key` (or removes it for `nil`).
@@ -94,18 +109,21 @@ public struct Configuration: Sendable, Equatable {
         guard key.isStorable else {
             throw SCLMError(
                 .usage,
-                "\(key.name) is never stored on disk; set \(key.environmentVariable ?? "it") in the environment instead")
+                "\(key.name) is never stored on disk; set \(key.environmentVariable ?? "it") in the environment instead"
+            )
         }
-        if let value { try Configuration.check(value, for: key) }
-        stored[key.name] = value
+        stored[key.name] = try value.map { try Configuration.checked($0, for: key, from: .file) }
     }
 
-    private static func check(_ value: String, for key: ConfigKey) throws {
-        guard let allowed = key.allowedValues, !allowed.contains(value) else { return }
-        throw SCLMError(
-            .usage,
-            "\(key.name) must be \(allowed.joined(separator: " or ")), got '\(value)'; "
-                + "fix it with `sclm config set \(key.name) \(allowed.joined(separator: "|"))`")
+    /// `value` in the key's canonical form, or an error saying what the key accepts and where to fix it.
+    private static func checked(_ value: String, for key: ConfigKey, from source: ConfigSource) throws -> String {
+        if let normalized = key.format.normalized(value) { return normalized }
+        let fix =
+            source == .environment
+            ? "fix \(key.environmentVariable ?? key.name) in the environment"
+            : "fix it with `sclm config set \(key.name) \(key.format.placeholder)`"
+        let shown = key.isSecret ? "" : ", got '\(value)'"
+        throw SCLMError(.usage, "\(key.name) must be \(key.format.acceptedForm)\(shown); \(fix)")
     }
 
     /// `value` as shown to a user: secrets masked, everything else as is.

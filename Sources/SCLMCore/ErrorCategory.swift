@@ -20,6 +20,8 @@ public enum ErrorCategory: String, Sendable, Codable, CaseIterable, CustomString
     case policy
     /// Something the user asked for does not exist. Exit 1.
     case notFound
+    /// An input path is neither a file nor a folder (a FIFO, socket or device). Exit 66 (`EX_NOINPUT`).
+    case noInput
     /// The operation was cancelled (Ctrl-C, SIGTERM). Exit 130.
     case cancelled
     /// A bug or an impossible state. Exit 70.
@@ -34,6 +36,7 @@ public enum ErrorCategory: String, Sendable, Codable, CaseIterable, CustomString
         case .temporary: 75
         case .storage: 74
         case .archive, .policy, .notFound: 1
+        case .noInput: 66
         case .cancelled: 130
         case .internal: 70
         }

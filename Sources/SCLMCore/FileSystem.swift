@@ -65,6 +65,12 @@ public enum FileSystem {
         }
     }
 
+    /// Whether this process may create and change files in `path` (`access(2)` with `W_OK`): false on a
+    /// read-only mount (`EROFS`) or without write permission.
+    public static func isWritable(_ path: String) -> Bool {
+        access(path, W_OK) == 0
+    }
+
     /// Sets the permission bits of `path`.
     ///
     /// - Throws: `SCLMError` (`.storage`).
@@ -147,6 +153,12 @@ public enum FileSystem {
     public static func storageError(_ action: String, errno code: Int32) -> SCLMError {
         let reason = String(cString: strerror(code))
         let hint = code == ENOSPC ? "; free some disk space and retry" : code == EACCES ? "; check permissions" : ""
-        return SCLMError(.storage, "cannot \(action): \(reason)\(hint)")
+        return SCLMError(.storage, "cannot \(action): \(reason)\(hint)", systemError: code)
+    }
+
+    /// Whether `code` says the disk (or the quota, or the file-size limit) has no room for more bytes:
+    /// `ENOSPC`, `EDQUOT` or `EFBIG`.
+    public static func isOutOfSpace(_ code: Int32?) -> Bool {
+        code.map { [ENOSPC, EDQUOT, EFBIG].contains($0) } ?? false
     }
 }

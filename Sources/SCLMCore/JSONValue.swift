@@ -155,10 +155,28 @@ extension JSONValue {
         switch error {
         case .dataCorrupted(let context): return context.debugDescription
         case .keyNotFound(let key, let context): return "missing key '\(key.stringValue)'\(path(context))"
-        case .typeMismatch(let type, let context): return "expected \(type)\(path(context))"
-        case .valueNotFound(let type, let context): return "expected \(type), found null\(path(context))"
-        @unknown default: return String(describing: error)
+        case .typeMismatch(let type, let context): return "expected \(kind(of: type))\(path(context))"
+        case .valueNotFound(let type, let context): return "expected \(kind(of: type)), found null\(path(context))"
+        @unknown default: return "the JSON does not have the expected shape"
         }
+    }
+
+    /// The JSON kind a Swift type decodes from, in words ("a JSON object", "a string"): messages never show
+    /// Swift type names such as `Dictionary<String, Any>`.
+    static func kind(of type: Any.Type) -> String {
+        switch type {
+        case is String.Type, is Substring.Type: return "a string"
+        case is Bool.Type: return "true or false"
+        case is Int.Type, is Int64.Type, is Int32.Type, is Int16.Type, is Int8.Type, is UInt.Type, is UInt64.Type,
+            is UInt32.Type, is UInt16.Type, is UInt8.Type:
+            return "a whole number"
+        case is Double.Type, is Float.Type: return "a number"
+        default: break
+        }
+        let name = String(describing: type)
+        if name.hasPrefix("Array<") || name.hasPrefix("[") { return "a JSON array" }
+        // Keyed containers report `Dictionary<String, Any>`; a Decodable struct is decoded from an object too.
+        return "a JSON object"
     }
 
     private static func path(_ context: DecodingError.Context) -> String {

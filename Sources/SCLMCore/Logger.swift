@@ -46,10 +46,14 @@ public struct Logger: Sendable {
     }
 
     /// Writes `message` at `level` if the level is enabled.
+    ///
+    /// The message is one line: it is escaped with ``TerminalText/escaping(_:)`` as a whole, so names and
+    /// errors from a server interpolated into it cannot steer the terminal or forge lines.
     public func log(_ level: Level, _ message: @autoclosure () -> String) {
         guard level >= minimumLevel else { return }
         let label = usesColor ? Logger.colored(level) : level.label
-        writeLine(level == .info ? message() : "\(label): \(message())")
+        let text = TerminalText.escaping(message())
+        writeLine(level == .info ? text : "\(label): \(text)")
     }
 
     /// Logs at debug level.

@@ -15,6 +15,8 @@ final class CurlTransfer: @unchecked Sendable {
         let headers: HTTPHeaders
         let body: Data
         let url: URL
+        /// Where a redirect points (`CURLINFO_REDIRECT_URL`), when libcurl did not follow it itself.
+        let redirectURL: URL?
     }
 
     /// How much of an error response body is kept when the body is not wanted (for ``HTTPResponse/serverReason``).
@@ -36,17 +38,26 @@ final class CurlTransfer: @unchecked Sendable {
     private var bodyGoesToFile = false
     private var failure: (any Error)?
     private var lastProgress: ContinuousClock.Instant?
+    /// What this transfer's connections must satisfy; `nil` when the transport has no ``NetworkRule``.
+    private let admission: NetworkRule.Admission?
+    /// The first address the rule refused, for the error (set on the engine thread).
+    private var refusedEndpoint: String?
 
     /// Prepares an easy handle for `request`; with `file`, the body streams into it.
     ///
-    /// - Throws: ``HTTPError`` for a URL that is not http(s) or an option libcurl refuses.
+    /// With `admission`, libcurl follows no redirects (the transport checks each hop itself) and every
+    /// address it is about to connect to must pass ``NetworkRule/Admission/permitsConnection(to:port:)``.
+    ///
+    /// - Throws: ``HTTPError`` for a URL that is not http(s), a header that is unsafe to send, or an
+    ///   option libcurl refuses.
     init(
         _ request: HTTPRequest, file: DownloadFile? = nil, progress: (@Sendable (DownloadProgress) -> Void)? = nil,
-        configuration: CurlTransport.Configuration
+        admission: NetworkRule.Admission? = nil, configuration: CurlTransport.Configuration
     ) throws {
         self.request = request
         self.file = file
         self.progress = progress
+        self.admission = admission
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         guard request.url.isHTTP else {
             throw HTTPError(.unsupportedScheme, method: request.method, url: request.url)
@@ -76,7 +87,7 @@ final class CurlTransfer: @unchecked Sendable {
     private func configure(_ configuration: CurlTransport.Configuration) throws {
         try set(CURLOPT_URL, request.url.absoluteString)
         try set(CURLOPT_NOSIGNAL, 1)
-        try set(CURLOPT_FOLLOWLOCATION, 1)
+        try set(CURLOPT_FOLLOWLOCATION, admission == nil ? 1 : 0)
         try set(CURLOPT_MAXREDIRS, configuration.maxRedirects)
         // Only http and https, also for redirects: libcurl 7.88 would otherwise follow to ftp(s).
         try set(CURLOPT_PROTOCOLS_STR, "http,https")
@@ -89,7 +100,11 @@ final class CurlTransfer: @unchecked Sendable {
         if let timeout = request.timeout { try set(CURLOPT_TIMEOUT_MS, timeout.milliseconds) }
         try set(CURLOPT_SSL_VERIFYPEER, 1)
         try set(CURLOPT_SSL_VERIFYHOST, 2)
-        if let bundle = configuration.caBundlePath { try set(CURLOPT_CAINFO, bundle) }
+        if let bundle = configuration.caBundlePath {
+            try set(CURLOPT_CAINFO, bundle)
+            try set(CURLOPT_PROXY_CAINFO, bundle)
+        }
+        try configureProxy(configuration.proxy)
         try set(CURLOPT_TCP_KEEPALIVE, 1)
         try check(sclm_curl_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer))
         if file == nil {
@@ -101,6 +116,22 @@ final class CurlTransfer: @unchecked Sendable {
         try configureMethod()
         try configureHeaders()
         try installCallbacks()
+    }
+
+    /// Applies an explicit proxy choice; with ``ProxyChoice/environment`` libcurl reads the variables itself.
+    private func configureProxy(_ choice: ProxyChoice) throws {
+        switch choice {
+        case .environment:
+            return
+        case .direct:
+            // An empty CURLOPT_PROXY turns proxies off, including those set by the environment (curl_easy_setopt(3)).
+            try set(CURLOPT_PROXY, "")
+        case .server(let proxy):
+            try set(CURLOPT_PROXY, proxy.url)
+            // Set, CURLOPT_NOPROXY replaces the no_proxy variable; "" means every host uses the proxy.
+            try set(CURLOPT_NOPROXY, proxy.noProxy)
+            if let credentials = proxy.credentials { try set(CURLOPT_PROXYUSERPWD, credentials) }
+        }
     }
 
     private func configureMethod() throws {
@@ -121,6 +152,13 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     private func configureHeaders() throws {
+        // A second line of defence behind the callers' own checks: libcurl sends each line as given, so a
+        // CR or LF in a value (a token from a hostile server, say) would add header lines of its own.
+        for field in request.headers where !HTTPHeaders.isToken(field.name) || !HTTPHeaders.isSafeValue(field.value) {
+            throw HTTPError(
+                .unsafeHeader, method: request.method, url: request.url,
+                detail: "header \(field.name.debugDescription)")
+        }
         var lines = request.headers.map { "\($0.name): \($0.value)" }
         if request.body != nil { lines.append("Expect:") }  // no 100-continue round trip
         // A range rather than RESUME_FROM: with If-Range, a 200 answer then delivers the whole body (which
@@ -156,6 +194,24 @@ final class CurlTransfer: @unchecked Sendable {
                 return Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue().transferInfo() ? 0 : 1
             })
         try check(sclm_curl_easy_setopt_pointer(easy, CURLOPT_XFERINFODATA, context))
+        if admission != nil { try installConnectionCheck(context) }
+    }
+
+    /// Vetoes each connection the rule does not permit, before libcurl connects.
+    ///
+    /// `CURLOPT_OPENSOCKETFUNCTION` runs for every address libcurl tries (each Happy Eyeballs candidate,
+    /// each address of a name, a proxy's), after its own name resolution and before any packet leaves, so
+    /// the address judged is the address connected and a refused service never sees a SYN. The other
+    /// ways libcurl 7.88 offers are weaker: `CURLOPT_PREREQFUNCTION` (7.80) runs only after the TCP and TLS
+    /// handshakes, when the service has already been reached; pinning with `CURLOPT_RESOLVE` means
+    /// resolving the name ourselves, beside libcurl's resolver, and trusting that the two agree.
+    private func installConnectionCheck(_ context: UnsafeMutableRawPointer) throws {
+        try check(
+            sclm_curl_easy_setopt_opensocket_callback(easy, CURLOPT_OPENSOCKETFUNCTION) { context, _, address in
+                guard let context, let address else { return sclm_curl_socket_bad() }
+                return Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue().openSocket(address)
+            })
+        try check(sclm_curl_easy_setopt_pointer(easy, CURLOPT_OPENSOCKETDATA, context))
     }
 
     private func set(_ option: CURLoption, _ value: Int) throws {
@@ -175,6 +231,21 @@ final class CurlTransfer: @unchecked Sendable {
 
     // MARK: - Callbacks (engine thread)
 
+    /// A socket for `address` when the rule permits connecting there, else `CURL_SOCKET_BAD` (libcurl then
+    /// tries the next address, or fails with `CURLE_COULDNT_CONNECT`).
+    private func openSocket(_ address: UnsafeMutablePointer<curl_sockaddr>) -> curl_socket_t {
+        let offset = MemoryLayout<curl_sockaddr>.offset(of: \.addr) ?? 0
+        let endpoint = IPAddress.endpoint(at: UnsafeRawPointer(address) + offset)
+        guard let admission, let endpoint, admission.permitsConnection(to: endpoint.address, port: endpoint.port) else {
+            if refusedEndpoint == nil {
+                refusedEndpoint = endpoint.map { "\($0.address) port \($0.port)" } ?? "an address that is not IP"
+            }
+            return sclm_curl_socket_bad()
+        }
+        let kind = address.pointee
+        return socket(kind.family, kind.socktype | Int32(SOCK_CLOEXEC.rawValue), kind.protocol)
+    }
+
     private func receiveHeader(_ bytes: UnsafeRawBufferPointer) {
         // Parsed on the bytes: this runs for every header line of every response.
         let line = Self.trimmed(bytes[...])
@@ -185,6 +256,9 @@ final class CurlTransfer: @unchecked Sendable {
         guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return }
         let name = String(decoding: Self.trimmed(line[..<colon]), as: UTF8.self)
         let value = String(decoding: Self.trimmed(line[(colon + 1)...]), as: UTF8.self)
+        // libcurl hands over a bare CR inside a value as it came; such a field is dropped, so no header
+        // value built from a response (an ETag sent back as If-Range, say) can carry one into a request.
+        guard HTTPHeaders.isSafeValue(value) else { return }
         if HTTPHeaders.same(name, "Set-Cookie") { receivedCookies = true }
         headerFields.append(HTTPHeader(name: name, value: value))
     }
@@ -207,7 +281,11 @@ final class CurlTransfer: @unchecked Sendable {
                 try file.append(bytes)
                 reportProgress(final: false)
             } else if file != nil {
-                body.append(contentsOf: bytes.prefix(max(0, CurlTransfer.errorBodyLimit - body.count)))
+                let room = max(0, CurlTransfer.errorBodyLimit - body.count)
+                body.append(contentsOf: bytes.prefix(room))
+                // Only the reason is read from an answer that is not the file: past it, stop the transfer
+                // (a hostile server's error body may never end).
+                if bytes.count > room { throw HTTPError(response: unwantedResponse, method: request.method) }
             } else {
                 guard body.count + bytes.count <= request.maxResponseBytes else {
                     throw HTTPError(
@@ -251,6 +329,11 @@ final class CurlTransfer: @unchecked Sendable {
                 entityTag: file.entityTag))
     }
 
+    /// The answer received so far, for a status that is not the file's content.
+    private var unwantedResponse: HTTPResponse {
+        HTTPResponse(status: responseStatus, headers: HTTPHeaders(headerFields), body: body, url: request.url)
+    }
+
     private var responseStatus: Int {
         var status = 0
         _ = sclm_curl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
@@ -273,13 +356,20 @@ final class CurlTransfer: @unchecked Sendable {
         return lines
     }
 
-    /// Finishes the transfer with libcurl's result, frees the handle and resumes the waiting task.
-    func complete(_ code: CurlCode) {
+    /// Finishes the transfer with libcurl's result (or, `cancelled`, with `CancellationError`), frees the
+    /// handle and resumes the waiting task.
+    func complete(_ code: CurlCode, cancelled: Bool = false) {
+        if cancelled { cancel() }
         let result: Result<Completion, any Error>
         if isCancelled {
             result = .failure(CancellationError())
         } else if let failure {
             result = .failure(failure)
+        } else if let refusedEndpoint, code == .couldNotConnect {
+            result = .failure(
+                HTTPError(
+                    .destinationRefused, method: request.method, url: request.url,
+                    detail: "\(request.url.hostDescription) leads to \(refusedEndpoint)"))
         } else if code != .ok {
             result = .failure(transportError(code))
         } else {
@@ -298,7 +388,11 @@ final class CurlTransfer: @unchecked Sendable {
         var effective: UnsafeMutablePointer<CChar>?
         _ = sclm_curl_easy_getinfo_string(easy, CURLINFO_EFFECTIVE_URL, &effective)
         let url = effective.flatMap { URL(string: String(cString: $0)) } ?? request.url
-        let completion = Completion(status: responseStatus, headers: HTTPHeaders(headerFields), body: body, url: url)
+        var redirect: UnsafeMutablePointer<CChar>?
+        _ = sclm_curl_easy_getinfo_string(easy, CURLINFO_REDIRECT_URL, &redirect)
+        let completion = Completion(
+            status: responseStatus, headers: HTTPHeaders(headerFields), body: body, url: url,
+            redirectURL: redirect.flatMap { URL(string: String(cString: $0)) })
         if file != nil, ![200, 206, 416].contains(completion.status) {
             let response = HTTPResponse(
                 status: completion.status, headers: completion.headers, body: completion.body, url: url)

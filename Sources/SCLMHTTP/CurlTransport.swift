@@ -7,13 +7,16 @@ import SCLMCore
 /// - TLS verification always on, optionally against a custom CA bundle (`http.caBundle`, `SCLM_CA_BUNDLE`);
 /// - a connect timeout and a stall detector instead of a total timeout (requests may add one);
 /// - compressed API responses accepted; `User-Agent: sclm/<version>`;
-/// - libcurl's proxy environment variables (`https_proxy`, `no_proxy`, …) honoured;
-/// - one cookie store for all requests, persisted in ``Configuration/cookieJarPath`` with mode 0600.
+/// - libcurl's proxy environment variables (`https_proxy`, `no_proxy`, …) honoured, unless
+///   ``Configuration/proxy`` chooses otherwise;
+/// - one cookie store for all requests, persisted in ``Configuration/cookieJarPath`` with mode 0600;
+/// - with a ``Configuration/networkRule``, every hop and every connection checked against it.
 ///
-/// Transfers run on one dedicated thread (``CurlEngine``); any number of tasks may call at once.
+/// A transport is a view on a ``CurlEngine``: transfers run on the engine's one thread, any number of
+/// tasks may call at once, and several transports with different policies share the engine.
 ///
 /// ```swift
-/// let transport = CurlTransport(configuration: .init(cookieJarPath: home.cookieJarPath))
+/// let transport = CurlTransport(engine: engine, configuration: .init(cookieJarPath: home.cookieJarPath))
 /// let response = try await transport.send(HTTPRequest(url: apiURL.appending(path: "v1/clients")))
 /// ```
 public final class CurlTransport: HTTPTransport {
@@ -31,11 +34,18 @@ public final class CurlTransport: HTTPTransport {
         public var stallTimeout: Duration
         /// The most redirects followed.
         public var maxRedirects: Int
+        /// Where requests may go; `nil` (sclm's own API and blob transfers) goes anywhere. With a rule,
+        /// redirects are followed hop by hop, each hop admitted by the rule before it starts, and each
+        /// address libcurl connects to (a proxy's too) checked as the rule's admission says.
+        public var networkRule: NetworkRule?
+        /// Which proxy requests go through.
+        public var proxy: ProxyChoice
 
         /// Creates a configuration; the defaults suit both API calls and large downloads.
         public init(
             userAgent: String = SCLMVersion.userAgent, caBundlePath: String? = nil, cookieJarPath: String? = nil,
-            connectTimeout: Duration = .seconds(30), stallTimeout: Duration = .seconds(30), maxRedirects: Int = 5
+            connectTimeout: Duration = .seconds(30), stallTimeout: Duration = .seconds(30), maxRedirects: Int = 5,
+            networkRule: NetworkRule? = nil, proxy: ProxyChoice = .environment
         ) {
             self.userAgent = userAgent
             self.caBundlePath = caBundlePath
@@ -43,28 +53,53 @@ public final class CurlTransport: HTTPTransport {
             self.connectTimeout = connectTimeout
             self.stallTimeout = stallTimeout
             self.maxRedirects = maxRedirects
+            self.networkRule = networkRule
+            self.proxy = proxy
         }
     }
 
     /// The policy applied to every request.
     public let configuration: Configuration
     private let engine: CurlEngine
+    private let session: CurlSession
+    /// Whether this transport made its engine and so stops it when it goes away.
+    private let ownsEngine: Bool
     private let logger: Logger?
 
-    /// Creates a transport; `logger` receives one debug line per exchange (method, host, path, status).
-    public init(configuration: Configuration = Configuration(), logger: Logger? = nil) {
-        self.configuration = configuration
-        self.logger = logger
-        self.engine = CurlEngine(cookieJar: configuration.cookieJarPath.map { CookieJar(path: $0, logger: logger) })
+    /// Creates a view on `engine` with its own policy and its own cookies, DNS, TLS and connection caches;
+    /// `logger` receives one debug line per exchange (method, host, path, status). The engine's owner
+    /// stops it (``CurlEngine/shutdown()``); the transport does not.
+    public convenience init(engine: CurlEngine, configuration: Configuration = Configuration(), logger: Logger? = nil) {
+        self.init(engine: engine, ownsEngine: false, configuration: configuration, logger: logger)
     }
 
-    deinit { engine.stop() }
+    /// Creates a transport with an engine of its own, stopped when the transport goes away: for tests and
+    /// one-off tools. sclm's commands build their transports on the one engine of `withServices`.
+    public convenience init(configuration: Configuration = Configuration(), logger: Logger? = nil) {
+        self.init(engine: CurlEngine(), ownsEngine: true, configuration: configuration, logger: logger)
+    }
+
+    private init(engine: CurlEngine, ownsEngine: Bool, configuration: Configuration, logger: Logger?) {
+        self.configuration = configuration
+        self.logger = logger
+        self.engine = engine
+        self.ownsEngine = ownsEngine
+        session = engine.makeSession(cookieJar: configuration.cookieJarPath.map { CookieJar(path: $0, logger: logger) })
+    }
+
+    deinit {
+        // Only the self-contained form (tests, tools) ends its engine here; a shared engine's owner stops it.
+        if ownsEngine { engine.stop() }
+    }
 
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         try Task.checkCancellation()
         let started = ContinuousClock.now
         let completion = try await logged(request, started: started) {
-            try await engine.perform(CurlTransfer(request, configuration: configuration))
+            guard let rule = configuration.networkRule else {
+                return try await engine.perform(CurlTransfer(request, configuration: configuration), in: session)
+            }
+            return try await performHopByHop(request, rule: rule)
         }
         logger?.debug(
             "\(request.summary) → \(completion.status), \(completion.body.count) bytes in \(Self.elapsed(since: started))"
@@ -84,7 +119,11 @@ public final class CurlTransport: HTTPTransport {
         let file = try DownloadFile(request)
         let started = ContinuousClock.now
         let completion = try await logged(http, started: started) {
-            try await engine.perform(CurlTransfer(http, file: file, progress: progress, configuration: configuration))
+            // Under a rule a redirect is not followed, so it fails like any status but 200, 206 and 416.
+            let admission = try configuration.networkRule.map { try Self.admission(for: http, by: $0) }
+            return try await engine.perform(
+                CurlTransfer(http, file: file, progress: progress, admission: admission, configuration: configuration),
+                in: session)
         }
         let outcome = file.outcome ?? .complete
         logger?.debug(
@@ -93,6 +132,39 @@ public final class CurlTransport: HTTPTransport {
         return DownloadResult(
             outcome: outcome, status: completion.status, headers: completion.headers, fileBytes: file.size,
             receivedBytes: file.received)
+    }
+
+    /// Follows redirects one hop at a time, so that each hop passes `rule` before it starts (libcurl 7.88
+    /// has no callback before it follows a redirect itself).
+    private func performHopByHop(_ request: HTTPRequest, rule: NetworkRule) async throws -> CurlTransfer.Completion {
+        var hop = request
+        var redirects = 0
+        while true {
+            let admission = try Self.admission(for: hop, by: rule)
+            let transfer = try CurlTransfer(hop, admission: admission, configuration: configuration)
+            let completion = try await engine.perform(transfer, in: session)
+            guard let location = completion.redirectURL, HTTPRequest.redirectStatuses.contains(completion.status) else {
+                return completion
+            }
+            guard redirects < configuration.maxRedirects else {
+                throw HTTPError(.tooManyRedirects, method: request.method, url: request.url)
+            }
+            redirects += 1
+            logger?.debug("\(hop.summary) → \(completion.status), redirected to \(location.redactedDescription)")
+            hop = hop.redirected(to: location, status: completion.status)
+        }
+    }
+
+    /// What `rule` lets `request`'s hop connect to.
+    ///
+    /// - Throws: ``HTTPError`` (`.destinationRefused`) when the rule refuses the hop itself.
+    private static func admission(for request: HTTPRequest, by rule: NetworkRule) throws -> NetworkRule.Admission {
+        guard let admission = rule.admission(for: request.url) else {
+            throw HTTPError(
+                .destinationRefused, method: request.method, url: request.url,
+                detail: "\(request.url.hostDescription) is not allowed")
+        }
+        return admission
     }
 
     private func logged<T>(_ request: HTTPRequest, started: ContinuousClock.Instant, _ body: () async throws -> T)

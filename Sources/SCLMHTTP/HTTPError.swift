@@ -11,7 +11,7 @@ public struct HTTPError: CategorizedError, Equatable {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Hashable, Sendable {
             case offline, connectFailed, timedOut, tls, connectionLost, status, tooManyRedirects, unsupportedScheme
-            case budgetExceeded, badResponse, invalidURL, transport
+            case budgetExceeded, badResponse, invalidURL, transport, destinationRefused, unsafeHeader
         }
         private let base: Base
 
@@ -39,6 +39,10 @@ public struct HTTPError: CategorizedError, Equatable {
         public static let invalidURL = Code(base: .invalidURL)
         /// Another libcurl failure.
         public static let transport = Code(base: .transport)
+        /// A hop or a connection went where the transport's ``NetworkRule`` does not allow.
+        public static let destinationRefused = Code(base: .destinationRefused)
+        /// A header name is not a token, or its value holds CR, LF or NUL (it would forge header lines).
+        public static let unsafeHeader = Code(base: .unsafeHeader)
 
         public var description: String { base.rawValue }
     }
@@ -82,6 +86,8 @@ public struct HTTPError: CategorizedError, Equatable {
     public var category: ErrorCategory {
         switch code {
         case .invalidURL: return .usage
+        case .destinationRefused: return .policy
+        case .unsafeHeader: return .internal
         case .status:
             switch status ?? 0 {
             case 401, 403: return .auth
@@ -134,6 +140,10 @@ public struct HTTPError: CategorizedError, Equatable {
             return ("\(target) sent a malformed response\(because)", "retry, and report it if it persists")
         case .invalidURL:
             return ("'\(url.redactedDescription)' is not a valid http or https URL", "check the configuration")
+        case .destinationRefused:
+            return ("\(target) was refused\(because)", "the network rule does not allow that destination")
+        case .unsafeHeader:
+            return ("\(target) was not sent\(because)", "a header value must not hold CR, LF or NUL")
         default:
             return ("\(target) failed\(because)", "retry, and report it if it persists")
         }

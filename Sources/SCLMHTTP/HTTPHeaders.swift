@@ -37,6 +37,28 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
 
     public func makeIterator() -> IndexingIterator<[HTTPHeader]> { fields.makeIterator() }
 
+    /// The symbols a token may hold besides ASCII letters and digits.
+    public static let tokenSymbols = "!#$%&'*+-.^_`|~"
+
+    /// Whether `name` is an HTTP field-name token (RFC 9110 §5.6.2: ASCII letters, digits and the symbols ``tokenSymbols``).
+    public static func isToken(_ name: String) -> Bool {
+        !name.isEmpty
+            && name.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    true
+                default: tokenSymbols.utf8.contains(byte)
+                }
+            }
+    }
+
+    /// Whether `value` can be sent as one header line: no CR, LF or NUL, which would end the line early and
+    /// let the rest forge header fields (libcurl sends ``CURLOPT_HTTPHEADER`` lines as given).
+    public static func isSafeValue(_ value: String) -> Bool {
+        !value.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }
+    }
+
     /// Whether two field names are the same (ASCII case-insensitive, as header names are).
     static func same(_ lhs: String, _ rhs: String) -> Bool {
         lhs.utf8.count == rhs.utf8.count && lhs.lowercased() == rhs.lowercased()

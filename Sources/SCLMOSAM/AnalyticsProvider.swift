@@ -45,33 +45,28 @@ public struct StoreAnalyticsProvider: AnalyticsProvider {
     /// The id of the dedicated OSAM session, creating the row on first use.
     static func sessionId(in db: Database, at date: Date) throws -> String {
         let (scope, key) = sessionPreference
-        if let existing = try db.preference(scope: scope, key: key),
-            try db.fetchCount("SELECT count(*) FROM sessions WHERE sessionId = ?", [existing]) == 1
-        {
+        if let existing = try db.preference(scope: scope, key: key), try db.hasSession(id: existing) {
             return existing
         }
-        let sessionId = UUID().uuidString.lowercased()
-        try db.execute(
-            """
-            INSERT INTO sessions(sessionId, presentationId, state, complete, created, timeZone, synchronized)
-            VALUES (?, 0, 2, 0, ?, ?, 1)
-            """, [sessionId, Timestamp.string(from: date), timeZoneHours])
-        try db.setPreference(scope: scope, key: key, value: sessionId, now: date)
-        return sessionId
+        var session = SessionRecord(
+            sessionId: UUID().uuidString.lowercased(), presentationId: 0, userId: nil,
+            created: Timestamp.string(from: date), timeZone: timeZoneHours)
+        session.state = .test
+        try db.insertSession(session, synchronized: true)
+        try db.setPreference(scope: scope, key: key, value: session.sessionId, now: date)
+        return session.sessionId
     }
 
     private static func insert(_ event: OSAMEvent, package packageName: String, sessionId: String, at date: Date, into db: Database) throws {
         var parameters = event.parameters.mapValues(JSONValue.string)
         parameters["package"] = .string(packageName)
-        try db.execute(
-            """
-            INSERT INTO custom_events(id, sessionId, presentationId, key, value, created, timeZone)
-            VALUES (?, ?, 0, ?, ?, ?, ?)
-            """,
-            [UUID().uuidString.lowercased(), sessionId, event.name, JSONValue.object(parameters).jsonString,
-             Timestamp.string(from: date), timeZoneHours])
+        try db.insertCustomEvent(
+            CustomEventRecord(
+                id: UUID().uuidString.lowercased(), sessionId: sessionId, presentationId: 0, userId: nil,
+                key: event.name, value: JSONValue.object(parameters).jsonString, created: Timestamp.string(from: date),
+                timeZone: timeZoneHours))
     }
 
     /// The local UTC offset in whole hours, as StoryContent stores `timeZone`.
-    private static var timeZoneHours: Int { TimeZone.current.secondsFromGMT() / 3600 }
+    private static var timeZoneHours: Int64 { Int64(TimeZone.current.secondsFromGMT() / 3600) }
 }

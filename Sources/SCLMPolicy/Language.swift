@@ -1,4 +1,4 @@
-/// The languages OSAM alerts and topics know: Catalan, Spanish and English (`reference/osam.md` §5).
+/// The languages OSAM alerts and topics know: Catalan, Spanish and English.
 ///
 /// The raw value is OSAM's `Language.name` (`"CA"`, `"ES"`, `"EN"`), which is what ends up in the
 /// persisted state and in topic names.
@@ -15,11 +15,16 @@ public enum Language: String, Sendable, Codable, CaseIterable, CustomStringConve
 
     public var description: String { rawValue }
 
+    /// The separators that end a locale tag's language (`ca-ES`, `es_ES.UTF-8`, `ca@valencia`).
+    private static let tagSeparators: Set<Character> = ["-", "_", ".", "@"]
+
     /// The language named by `value`, compared case-insensitively, or `fallback` for anything else.
     ///
-    /// Like OSAM's `Language.parse`, there is no trimming and no locale parsing: `"ca-ES"`, `" ca"` and `""`
-    /// all give the fallback.
+    /// Like OSAM's `Language.parse`, anything unknown (`"fr"`, `""`, `" ca"`) gives the fallback and is never
+    /// an error, because hosts pass the device locale through unchanged. Unlike OSAM, which gives the
+    /// fallback for those too, a locale tag picks its language: `"ca-ES"` and `"es_ES"` are Catalan and Spanish.
     public static func parse(_ value: String, default fallback: Language = .default) -> Language {
-        allCases.first { $0.rawValue.lowercased() == value.lowercased() } ?? fallback
+        let primary = value.prefix { !tagSeparators.contains($0) }.lowercased()
+        return allCases.first { $0.code == primary } ?? fallback
     }
 }

@@ -66,8 +66,9 @@ public enum RatingPolicy {
 
     private static func dismissal(_ rating: RatingRecord, state: OSAMState, now: Int64) -> RatingReason? {
         if state.declinedRatingForever { return .declinedForever }
-        let wait = rating.minutes.multipliedReportingOverflow(by: 60_000)
-        if wait.overflow || Clock.elapsed(from: state.ratingClockStart, to: now) < wait.partialValue { return .tooSoon }
+        if Clock.isWaiting(since: state.ratingClockStart, now: now, length: rating.minutes, unit: 60_000) {
+            return .tooSoon
+        }
         if state.ratingOpenings < rating.numAperture { return .tooFewOpenings }
         return nil
     }

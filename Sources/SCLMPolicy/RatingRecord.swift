@@ -7,6 +7,9 @@ public struct RatingRecord: Sendable, Equatable, Codable {
     /// The obsolete message (unused since OSAM 2.0; kept for the state), if the backend sent one.
     public var message: LocalizedText?
 
+    /// The platforms a rating record may name (OSAM's `Platform` enum).
+    static let knownPlatforms: Set<String> = ["ANDROID", "IOS"]
+
     /// OSAM's defaults when nothing was ever fetched: 2880 minutes (two days) and 5 openings.
     public static let defaults = RatingRecord(minutes: 2880, numAperture: 5)
 

@@ -85,14 +85,17 @@ public enum TopicPolicy {
         [versionTopic(for: app, language: language.rawValue), language.rawValue]
     }
 
+    /// The change from `current` to `desired`: UNCHANGED when they are the same topics; otherwise every
+    /// desired topic is subscribed (again), as OSAM subscribes both the version and the language topic on
+    /// each change, and what is no longer desired is unsubscribed.
     private static func plan(from current: [String], to desired: [String], state: OSAMState) -> TopicPlan {
+        let unsubscribe = current.filter { !desired.contains($0) }
+        guard !unsubscribe.isEmpty || desired.contains(where: { !current.contains($0) }) else {
+            return TopicPlan(response: .unchanged, subscribe: [], unsubscribe: [], state: state, events: [])
+        }
         var next = state
         next.managedTopics = desired
-        let subscribe = desired.filter { !current.contains($0) }
-        let unsubscribe = current.filter { !desired.contains($0) }
-        let response: TopicResponse = subscribe.isEmpty && unsubscribe.isEmpty ? .unchanged : .success
-        return TopicPlan(response: response, subscribe: subscribe, unsubscribe: unsubscribe,
-                         state: response == .unchanged ? state : next, events: [])
+        return TopicPlan(response: .success, subscribe: desired, unsubscribe: unsubscribe, state: next, events: [])
     }
 
     private static func select(_ language: Language, deviceLanguage: String, in state: inout OSAMState) -> OSAMEvent {

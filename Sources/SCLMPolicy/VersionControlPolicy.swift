@@ -88,11 +88,9 @@ public enum VersionControlPolicy {
         }
         guard record.mode != .force else { return nil }
         guard state.isAlertArmed else { return .dontShowAgain }
-        let throttle = record.displayDuration.multipliedReportingOverflow(by: 1000)
-        guard !throttle.overflow, Clock.elapsed(from: state.lastAcceptTime, to: now) >= throttle.partialValue else {
-            return .throttled
-        }
-        return nil
+        let throttled = Clock.isWaiting(
+            since: state.lastAcceptTime, now: now, length: record.displayDuration, unit: 1000)
+        return throttled ? .throttled : nil
     }
 }
 
@@ -106,16 +104,18 @@ extension VersionControlDecision {
     }
 }
 
-/// Time arithmetic shared by the throttle and the rating clock.
+/// The waiting rule shared by the version-control throttle and the rating wait.
 enum Clock {
-    /// The milliseconds between `start` and `now`, measured in both directions.
+    /// Whether a wait of `length` × `unit` ms that started at `start` still holds at `now`: OSAM's
+    /// `now − start < length`.
     ///
-    /// OSAM uses `now - start`, so a device clock moved backwards extends a throttle indefinitely (quirk
-    /// Q6). Taking the distance keeps a small correction harmless and ends the wait once the clock is
-    /// as far from `start` as the throttle, in either direction.
-    static func elapsed(from start: Int64, to now: Int64) -> Int64 {
-        let difference = now.subtractingReportingOverflow(start)
-        if difference.overflow { return .max }
-        return difference.partialValue == .min ? .max : abs(difference.partialValue)
+    /// A device clock now *before* `start` (set back) is still waiting, so a clock moved backwards never
+    /// brings an alert or a prompt back early; a wait too long to represent always holds.
+    static func isWaiting(since start: Int64, now: Int64, length: Int64, unit: Int64) -> Bool {
+        let wait = length.multipliedReportingOverflow(by: unit)
+        if wait.overflow { return true }
+        let elapsed = now.subtractingReportingOverflow(start)
+        if elapsed.overflow { return now < start }
+        return elapsed.partialValue < wait.partialValue
     }
 }

@@ -71,14 +71,18 @@ extension VersionRecord {
 extension RatingRecord {
     /// Reads OSAM's rating answer `{"data":{"minutes":…,"numAperture":…,"message":{…}}}`.
     ///
-    /// `minutes` and `numAperture` are required; the obsolete `message` is optional (DESIGN §8); the other
-    /// members are not used.
+    /// `minutes` and `numAperture` are required; the obsolete `message` is optional. A `platform` other than
+    /// `ANDROID` or `IOS` (any case) makes the record unusable, as OSAM's enum decoding does; a record without
+    /// one is accepted. The other members are not used.
     ///
     /// - Throws: ``ResponseError`` naming the missing or malformed field.
     public init(json: JSONValue) throws(ResponseError) {
         let root = try ResponseFields(json, what: "rating response")
         guard let data = root.members["data"] else { throw ResponseError("rating response has no 'data' object") }
         let fields = try ResponseFields(data, what: "rating record")
+        if let platform = try fields.string("platform"), !Self.knownPlatforms.contains(platform.uppercased()) {
+            throw ResponseError("rating record: unknown platform '\(platform)' (expected ANDROID or IOS)")
+        }
         self.init(
             minutes: try fields.requiredInt("minutes"), numAperture: try fields.requiredInt("numAperture"),
             message: try fields.text("message"))

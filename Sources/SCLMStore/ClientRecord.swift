@@ -35,14 +35,18 @@ public struct ClientRecord: Sendable, Equatable, Codable {
     }
 
     /// Reads a record from a `clients` row.
-    public init(row: Row) {
+    ///
+    /// - Throws: ``StoreError`` (`.decoding`) naming a missing or mistyped column.
+    public init(row: Row) throws {
+        let columns = ColumnReader(row, table: Self.table)
         self.init(
-            clientId: row.int("clientId") ?? 0, name: row.string("name") ?? "",
-            shortDescription: row.string("shortDescription"),
-            longDescription: row.string("longDescription"), email: row.string("email"), url: row.string("url"),
-            imgId: row.string("imgId"), thumbImgId: row.string("thumbImgId"),
-            lockoutEnabled: row.bool("lockoutEnabled") ?? false, created: row.string("created"),
-            updatedDate: row.string("updatedDate"), synchronized: row.string("synchronized"))
+            clientId: try columns.int64("clientId"), name: try columns.text("name"),
+            shortDescription: try columns.optionalText("shortDescription"),
+            longDescription: try columns.optionalText("longDescription"), email: try columns.optionalText("email"),
+            url: try columns.optionalText("url"), imgId: try columns.optionalText("imgId"),
+            thumbImgId: try columns.optionalText("thumbImgId"), lockoutEnabled: try columns.bool("lockoutEnabled"),
+            created: try columns.optionalText("created"), updatedDate: try columns.optionalText("updatedDate"),
+            synchronized: try columns.optionalText("synchronized"))
     }
 }
 

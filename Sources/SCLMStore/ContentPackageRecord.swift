@@ -27,11 +27,16 @@ public struct ContentPackageRecord: Sendable, Equatable, Codable {
     }
 
     /// Reads a record from a `content_packages` row.
-    public init(row: Row) {
+    ///
+    /// - Throws: ``StoreError`` (`.decoding`) naming a missing or mistyped column.
+    public init(row: Row) throws {
+        let columns = ColumnReader(row, table: Self.table)
         self.init(
-            presentationId: row.int("presentationId") ?? 0, contentPackageId: row.int("contentPackageId") ?? 0,
-            revision: row.int("revision") ?? -1, blobId: row.string("blobId"), fileSize: row.int("fileSize") ?? 0,
-            mimeType: row.string("mimeType"), created: row.string("created"), updatedDate: row.string("updatedDate"))
+            presentationId: try columns.int64("presentationId"),
+            contentPackageId: try columns.int64("contentPackageId"),
+            revision: try columns.int64("revision"), blobId: try columns.optionalText("blobId"),
+            fileSize: try columns.int64("fileSize"), mimeType: try columns.optionalText("mimeType"),
+            created: try columns.optionalText("created"), updatedDate: try columns.optionalText("updatedDate"))
     }
 }
 

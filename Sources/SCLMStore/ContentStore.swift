@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import SCLMCore
 import Synchronization
 
@@ -23,16 +24,61 @@ public final class ContentStore: @unchecked Sendable {
     public let path: String
     /// The schema version the database had before this store migrated it.
     public let migratedFrom: Int
+    /// Whether the store was opened for reading only (see ``openForReading(path:migrator:)``).
+    public let isReadOnly: Bool
 
     /// Opens (creating with mode 0600 if needed) and migrates the database at `path`.
     ///
     /// - Throws: ``StoreError`` when the file cannot be opened, is newer than this binary or a migration fails.
-    public init(path: String, migrator: Migrator = .sclm) throws {
+    public convenience init(path: String, migrator: Migrator = .sclm) throws {
         let database = try Database(path: path)
-        self.migratedFrom = try migrator.migrate(database).from
+        self.init(database: database, migratedFrom: try migrator.migrate(database).from, isReadOnly: false)
+    }
+
+    private init(database: Database, migratedFrom: Int, isReadOnly: Bool) {
         self.database = database
-        self.path = path
+        self.migratedFrom = migratedFrom
+        self.isReadOnly = isReadOnly
+        self.path = database.path
         self.queue = DispatchQueue(label: "sclm.store")
+    }
+
+    /// Opens the existing database at `path` for reading only, for a home that cannot be written (a read-only
+    /// mount, another user's folder); nothing is created, migrated or changed.
+    ///
+    /// When the folder is writable, or the `-wal` and `-shm` files are there, SQLite's read-only mode is used and
+    /// sees everything committed, the `-wal` included. When the folder is not writable and there is no `-shm`,
+    /// SQLite cannot build its WAL index, so the file is opened `immutable` (no locks, no side files); that is
+    /// only correct while no `-wal` content is pending, so a non-empty `-wal` without its `-shm` is refused.
+    ///
+    /// - Throws: ``StoreError`` when the file cannot be opened, its schema is not this binary's, or it cannot be
+    ///   read without writing.
+    public static func openForReading(path: String, migrator: Migrator = .sclm) throws -> ContentStore {
+        let database = try Database(path: path, access: try readAccess(for: path))
+        let version = try database.userVersion
+        guard version == migrator.latestVersion else {
+            throw StoreError(
+                code: .openFailed,
+                message: "the database has schema version \(version), this sclm needs \(migrator.latestVersion), and "
+                    + "it cannot be upgraded because the home is read-only; run sclm once with the home writable",
+                path: path)
+        }
+        return ContentStore(database: database, migratedFrom: version, isReadOnly: true)
+    }
+
+    /// How ``openForReading(path:migrator:)`` opens `path`.
+    private static func readAccess(for path: String) throws -> Database.Access {
+        let folder = (path as NSString).deletingLastPathComponent
+        let (wal, shm) = (path + "-wal", path + "-shm")
+        if FileSystem.isWritable(folder) || (FileSystem.exists(wal) && FileSystem.exists(shm)) { return .readOnly }
+        guard (FileSystem.size(of: wal) ?? 0) == 0 else {
+            throw StoreError(
+                code: .openFailed,
+                message: "\(wal) holds changes that SQLite can only read with a \(shm) file, which cannot be "
+                    + "created in the read-only folder; run sclm once with the home writable",
+                path: path)
+        }
+        return .immutable
     }
 
     /// Runs `body` in a read transaction on the store's queue.

@@ -14,20 +14,39 @@ public struct PresentationSummary: Sendable, Equatable, Codable {
     public var visibility: Bool
     public var updatedDate: String?
 
+    /// Creates a summary; the defaults are those of a new `presentations` row.
+    public init(
+        presentationId: Int64, clientId: Int64, name: String = "", order: Int64 = -1, revision: Int64,
+        installedRevision: Int64? = nil, syncState: SyncState = .metadataOnly, skip: Bool = false,
+        lockout: Bool = false, debugModeEnabled: Bool = false, visibility: Bool = true, updatedDate: String? = nil
+    ) {
+        self.presentationId = presentationId
+        self.clientId = clientId
+        self.name = name
+        self.order = order
+        self.revision = revision
+        self.installedRevision = installedRevision
+        self.syncState = syncState
+        self.skip = skip
+        self.lockout = lockout
+        self.debugModeEnabled = debugModeEnabled
+        self.visibility = visibility
+        self.updatedDate = updatedDate
+    }
+
     /// Reads a summary from a `presentations` row.
-    public init(row: Row) {
-        presentationId = row.int("presentationId") ?? 0
-        clientId = row.int("clientId") ?? 0
-        name = row.string("name") ?? ""
-        order = row.int("order") ?? -1
-        revision = row.int("revision") ?? -1
-        installedRevision = row.int("installedRevision")
-        syncState = row.int("syncState").flatMap(SyncState.init(rawValue:)) ?? .metadataOnly
-        skip = row.bool("skip") ?? false
-        lockout = row.bool("lockout") ?? false
-        debugModeEnabled = row.bool("debugModeEnabled") ?? false
-        visibility = row.bool("visibility") ?? true
-        updatedDate = row.string("updatedDate")
+    ///
+    /// - Throws: ``StoreError`` (`.decoding`) naming a missing or mistyped column.
+    public init(row: Row) throws {
+        let columns = ColumnReader(row, table: PresentationRecord.table)
+        self.init(
+            presentationId: try columns.int64("presentationId"), clientId: try columns.int64("clientId"),
+            name: try columns.text("name"), order: try columns.int64("order"), revision: try columns.int64("revision"),
+            installedRevision: try columns.optionalInt64("installedRevision"),
+            syncState: try columns.value("syncState"),
+            skip: try columns.bool("skip"), lockout: try columns.bool("lockout"),
+            debugModeEnabled: try columns.bool("debugModeEnabled"), visibility: try columns.bool("visibility"),
+            updatedDate: try columns.optionalText("updatedDate"))
     }
 }
 
@@ -44,6 +63,27 @@ extension Database {
     /// - Throws: ``StoreError``.
     public func clients() throws -> [ClientRecord] {
         try fetchAll("SELECT * FROM clients ORDER BY name COLLATE NOCASE, clientId").map(ClientRecord.init(row:))
+    }
+
+    /// The name of client `id`, or `nil` when it is not stored.
+    ///
+    /// - Throws: ``StoreError``.
+    public func clientName(id: Int64) throws -> String? {
+        try fetchText("SELECT name FROM clients WHERE clientId = ?", [id], column: "name", table: ClientRecord.table)
+    }
+
+    /// How many clients, presentations (installed, with updates), slides and media files are stored.
+    ///
+    /// - Throws: ``StoreError``.
+    public func catalogCounts() throws -> CatalogCounts {
+        CatalogCounts(
+            clients: try fetchCount("SELECT count(*) FROM clients"),
+            presentations: try fetchCount("SELECT count(*) FROM presentations"),
+            installed: try fetchCount("SELECT count(*) FROM presentations WHERE installedRevision IS NOT NULL"),
+            updatesAvailable: try fetchCount(
+                "SELECT count(*) FROM presentations WHERE syncState = ?", [SyncState.updateAvailable.rawValue]),
+            slides: try fetchCount("SELECT count(*) FROM slides"),
+            mediaFiles: try fetchCount("SELECT count(*) FROM media_files"))
     }
 
     /// Every stored presentation, by client, then `order` descending as StoryContent lists them.
@@ -95,6 +135,13 @@ extension Database {
             ContentPackageRecord.init(row:))
     }
 
+    /// Deletes the content package row of a presentation the server no longer gives a package.
+    ///
+    /// - Throws: ``StoreError``.
+    public func deleteContentPackage(ofPresentation id: Int64) throws {
+        try execute("DELETE FROM content_packages WHERE presentationId = ?", [id])
+    }
+
     /// Stored revisions of `R`'s rows (slides or media files), by primary key.
     ///
     /// - Throws: ``StoreError``.
@@ -114,7 +161,7 @@ extension Database {
     ) throws {
         let key = R.quotedColumns[0]
         let stored = try fetchAll("SELECT \(key) FROM \(R.table) WHERE presentationId = ?", [presentationId])
-            .compactMap { $0.int(R.columns[0]) }
+            .map { try ColumnReader($0, table: R.table).int64(R.columns[0]) }
         for id in stored where !keeping.contains(id) {
             try execute("DELETE FROM \(R.table) WHERE \(key) = ?", [id])
         }

@@ -65,9 +65,9 @@ extension Database {
             """)
         var counts: [Int64: PackageFindingCounts] = [:]
         for row in rows {
-            guard let id = row.int("presentationId") else { continue }
-            counts[id] = PackageFindingCounts(
-                error: Int(row.int("errors") ?? 0), warning: Int(row.int("warnings") ?? 0))
+            let columns = ColumnReader(row, table: PackageFindingRecord.table)
+            counts[try columns.int64("presentationId")] = PackageFindingCounts(
+                error: Int(try columns.int64("errors")), warning: Int(try columns.int64("warnings")))
         }
         return counts
     }

@@ -3,11 +3,16 @@ import SCLMCore
 
 /// Scoped key/value settings kept in the `preferences` table (OSAM state, sync bookkeeping, …).
 extension Database {
+    /// The table preferences are kept in.
+    static let preferencesTable = "preferences"
+
     /// The value stored under `scope`/`key`, or `nil`.
     ///
     /// - Throws: ``StoreError``.
     public func preference(scope: String, key: String) throws -> String? {
-        try fetchScalar("SELECT value FROM preferences WHERE scope = ? AND key = ?", [scope, key], as: String.self)
+        try fetchText(
+            "SELECT value FROM preferences WHERE scope = ? AND key = ?", [scope, key], column: "value",
+            table: Self.preferencesTable)
     }
 
     /// Stores `value` under `scope`/`key` (`nil` removes it).
@@ -31,7 +36,8 @@ extension Database {
     public func preferences(scope: String) throws -> [String: String] {
         var result: [String: String] = [:]
         for row in try fetchAll("SELECT key, value FROM preferences WHERE scope = ?", [scope]) {
-            if let key = row.string("key") { result[key] = row.string("value") }
+            let columns = ColumnReader(row, table: Self.preferencesTable)
+            result[try columns.text("key")] = try columns.text("value")
         }
         return result
     }

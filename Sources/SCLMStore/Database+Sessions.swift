@@ -1,7 +1,7 @@
 import Foundation
 import SCLMCore
 
-/// Sessions, slide views and custom events (DESIGN §7 sessions, §9 outbox). Each change is written
+/// Sessions, slide views and custom events (the bridge's sessions, the analytics outbox). Each change is written
 /// when it happens, inside the caller's transaction, so nothing already answered to content is lost.
 extension Database {
     // MARK: - Sessions
@@ -18,38 +18,43 @@ extension Database {
         ).map(SessionRecord.init(row:))
     }
 
-    /// The session `sessionId`, if it exists.
-    ///
-    /// - Throws: ``StoreError``.
-    public func session(id sessionId: String) throws -> SessionRecord? {
-        try fetchOne("SELECT * FROM sessions WHERE sessionId = ?", [sessionId]).map(SessionRecord.init(row:))
-    }
-
-    /// Every session of `userId` on this device, oldest first.
-    ///
-    /// - Throws: ``StoreError``.
-    public func sessions(userId: String?) throws -> [SessionRecord] {
-        try fetchAll("SELECT * FROM sessions WHERE userId IS ? ORDER BY created, rowid", [userId])
-            .map(SessionRecord.init(row:))
-    }
-
     /// Stores a new session.
     ///
+    /// - Parameters:
+    ///   - synchronized: stores the row as already published, for a session the host keeps only to hold
+    ///     events of its own (the outbox then publishes its events but never the session).
     /// - Throws: ``StoreError``.
-    public func insertSession(_ session: SessionRecord) throws {
+    public func insertSession(_ session: SessionRecord, synchronized: Bool = false) throws {
         try execute(
             """
             INSERT INTO sessions(sessionId, presentationId, userId, state, complete, duration, completeSessionDuration,
                 slidesCount, lastOpenedSlideId, lastOpenedSlideName, created, updated, timeZone, latitude, longitude,
-                address, isRestored)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                address, isRestored, synchronized)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 session.sessionId, session.presentationId, session.userId, session.state.rawValue, session.complete,
                 session.duration, session.completeSessionDuration, session.slidesCount, session.lastOpenedSlideId,
                 session.lastOpenedSlideName, session.created, session.updated, session.timeZone, session.latitude,
-                session.longitude, session.address, session.isRestored,
+                session.longitude, session.address, session.isRestored, synchronized,
             ])
+    }
+
+    /// Whether session `sessionId` is stored.
+    ///
+    /// - Throws: ``StoreError``.
+    public func hasSession(id sessionId: String) throws -> Bool {
+        try fetchCount("SELECT count(*) FROM sessions WHERE sessionId = ?", [sessionId]) == 1
+    }
+
+    /// How many sessions are stored, and how many of them are unfinished.
+    ///
+    /// - Throws: ``StoreError``.
+    public func sessionCounts() throws -> SessionCounts {
+        SessionCounts(
+            sessions: try fetchCount("SELECT count(*) FROM sessions"),
+            unfinished: try fetchCount(
+                "SELECT count(*) FROM sessions WHERE state IN \(SessionRecord.State.unfinishedSQL)"))
     }
 
     /// Reopens an unfinished session: state 0, marked restored.
@@ -132,6 +137,13 @@ extension Database {
                 event.sessionId, event.presentationId, event.key,
             ])
         guard changedRowCount == 0 else { return }
+        try insertCustomEvent(event)
+    }
+
+    /// Stores `event` as a new row, beside any earlier event with the same key (OSAM logs each occurrence).
+    ///
+    /// - Throws: ``StoreError``.
+    public func insertCustomEvent(_ event: CustomEventRecord) throws {
         try execute(
             """
             INSERT INTO custom_events(id, sessionId, presentationId, userId, key, value, created, timeZone, latitude,
@@ -148,9 +160,9 @@ extension Database {
     ///
     /// - Throws: ``StoreError``.
     public func customEventValue(sessionId: String, presentationId: Int64, key: String) throws -> String? {
-        try fetchScalar(
+        try fetchText(
             "SELECT value FROM custom_events WHERE sessionId = ? AND presentationId = ? AND key = ?",
-            [sessionId, presentationId, key], as: String.self)
+            [sessionId, presentationId, key], column: "value", table: AnalyticsTable.customEvents.name)
     }
 
     /// Removes `key` from a session and presentation; returns whether it was set.
@@ -162,19 +174,5 @@ extension Database {
             "DELETE FROM custom_events WHERE sessionId = ? AND presentationId = ? AND key = ?",
             [sessionId, presentationId, key])
         return changedRowCount > 0
-    }
-
-    /// Every key and value of a session and presentation.
-    ///
-    /// - Throws: ``StoreError``.
-    public func customEvents(sessionId: String, presentationId: Int64) throws -> [String: String] {
-        var values: [String: String] = [:]
-        for row in try fetchAll(
-            "SELECT key, value FROM custom_events WHERE sessionId = ? AND presentationId = ? ORDER BY created, rowid",
-            [sessionId, presentationId])
-        {
-            if let key = row.string("key") { values[key] = row.string("value") ?? "" }
-        }
-        return values
     }
 }

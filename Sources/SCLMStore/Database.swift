@@ -26,19 +26,34 @@ public final class Database {
     /// How long a statement waits for another connection's lock before failing with `SQLITE_BUSY`.
     public static let defaultBusyTimeout: Int32 = 5_000
 
+    /// How a connection may use the file.
+    public enum Access: Sendable, Equatable {
+        /// Read and write, creating the file (mode 0600) when it does not exist.
+        case readWrite
+        /// Read only (SQLite's `mode=ro`); the file must exist. A WAL database still needs its `-shm` file to
+        /// exist or to be creatable (sqlite.org/wal.html, "Read-Only Databases").
+        case readOnly
+        /// Read only, trusting that nobody changes the file (SQLite's `immutable=1`): no locks and no `-wal` or
+        /// `-shm` files are used, so it works in a folder nothing can be created in. Content still in a `-wal`
+        /// file is not seen, so use it only when there is none.
+        case immutable
+    }
+
     /// Opens (creating if needed, with mode 0600) the database at `path` and applies sclm's pragmas.
     ///
     /// - Parameters:
     ///   - path: a file path, or `:memory:` for a private in-memory database.
-    ///   - readOnly: opens without write access (the file must exist).
+    ///   - access: read-write (the default), read-only or immutable (see ``Access``).
     ///   - busyTimeout: milliseconds to wait for a lock held by another connection.
     /// - Throws: ``StoreError`` (`.openFailed`) naming the file.
-    public init(path: String, readOnly: Bool = false, busyTimeout: Int32 = Database.defaultBusyTimeout) throws {
+    public init(path: String, access: Access = .readWrite, busyTimeout: Int32 = Database.defaultBusyTimeout) throws {
+        let readOnly = access != .readWrite
         if path != ":memory:" && !readOnly { try Database.createFile(path) }
         var handle: OpaquePointer?
         let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
-            | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
-        let code = sqlite3_open_v2(path, &handle, flags, nil)
+            | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE | (access == .immutable ? SQLITE_OPEN_URI : 0)
+        let name = access == .immutable ? Database.immutableURI(path) : path
+        let code = sqlite3_open_v2(name, &handle, flags, nil)
         guard code == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? ResultCode(rawValue: code).description
             sqlite3_close_v2(handle)
@@ -72,6 +87,13 @@ public final class Database {
         try execute("PRAGMA foreign_keys = ON")
         try execute("PRAGMA temp_store = MEMORY")
         try execute("PRAGMA cache_size = -65536")
+    }
+
+    /// `file:PATH?immutable=1`, the path percent-encoded per component (sqlite.org/uri.html).
+    private static func immutableURI(_ path: String) -> String {
+        let encoded = path.split(separator: "/", omittingEmptySubsequences: false)
+            .map { PercentEncoding.escape(String($0)) }.joined(separator: "/")
+        return "file:\(encoded)?immutable=1"
     }
 
     /// Creates the database file with mode 0600 before SQLite opens it; SQLite gives the `-wal` and

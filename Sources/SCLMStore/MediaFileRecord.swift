@@ -35,14 +35,17 @@ public struct MediaFileRecord: Sendable, Equatable, Codable {
     }
 
     /// Reads a record from a `media_files` row.
-    public init(row: Row) {
+    ///
+    /// - Throws: ``StoreError`` (`.decoding`) naming a missing or mistyped column.
+    public init(row: Row) throws {
+        let columns = ColumnReader(row, table: Self.table)
         self.init(
-            mediaFileId: row.int("mediaFileId") ?? 0, presentationId: row.int("presentationId") ?? 0,
-            position: row.int("position") ?? 0, revision: row.int("revision") ?? -1,
-            fileName: row.string("fileName") ?? "",
-            title: row.string("title"), blobId: row.string("blobId"), mimeType: row.string("mimeType"),
-            fileSize: row.int("fileSize") ?? 0, isAvailableForSharing: row.bool("isAvailableForSharing") ?? true,
-            created: row.string("created"), updatedDate: row.string("updatedDate"))
+            mediaFileId: try columns.int64("mediaFileId"), presentationId: try columns.int64("presentationId"),
+            position: try columns.int64("position"), revision: try columns.int64("revision"),
+            fileName: try columns.text("fileName"), title: try columns.optionalText("title"),
+            blobId: try columns.optionalText("blobId"), mimeType: try columns.optionalText("mimeType"),
+            fileSize: try columns.int64("fileSize"), isAvailableForSharing: try columns.bool("isAvailableForSharing"),
+            created: try columns.optionalText("created"), updatedDate: try columns.optionalText("updatedDate"))
     }
 }
 

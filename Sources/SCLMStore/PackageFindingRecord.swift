@@ -27,12 +27,19 @@ public struct PackageFindingRecord: Sendable, Equatable, Codable {
         self.message = message
     }
 
+    /// The table findings are stored in.
+    static let table = "package_findings"
+
     /// Reads a record from a `package_findings` row.
-    public init(row: Row) {
+    ///
+    /// - Throws: ``StoreError`` (`.decoding`) naming a missing or mistyped column.
+    public init(row: Row) throws {
+        let columns = ColumnReader(row, table: Self.table)
         self.init(
-            rule: row.string("rule") ?? "", severity: row.string("severity") ?? "",
-            ruleClass: row.string("class") ?? "", path: row.string("path"), line: row.int("line"),
-            message: row.string("message") ?? "")
+            rule: try columns.text("rule"), severity: try columns.text("severity"),
+            ruleClass: try columns.text("class"),
+            path: try columns.optionalText("path"), line: try columns.optionalInt64("line"),
+            message: try columns.text("message"))
     }
 
     /// `path:line` (or the parts that exist; `(package)` for the whole package), for text output.

@@ -92,19 +92,23 @@ extension PresentationRecord: UpsertableRecord {
     }
 
     /// Reads a record from a `presentations` row.
-    public init(row: Row) {
+    ///
+    /// - Throws: ``StoreError`` (`.decoding`) naming a missing or mistyped column.
+    public init(row: Row) throws {
+        let columns = ColumnReader(row, table: Self.table)
         self.init(
-            presentationId: row.int("presentationId") ?? 0, clientId: row.int("clientId") ?? 0,
-            name: row.string("name") ?? "", shortDescription: row.string("shortDescription"),
-            longDescription: row.string("longDescription"), imgId: row.string("imgId"),
-            thumbImgId: row.string("thumbImgId"), order: row.int("order") ?? -1, revision: row.int("revision") ?? -1,
-            created: row.string("created"), updatedDate: row.string("updatedDate"),
-            debugModeEnabled: row.bool("debugModeEnabled") ?? false, skip: row.bool("skip") ?? false,
-            lockout: row.bool("lockout") ?? false, mapEnabled: row.bool("mapEnabled") ?? true,
-            mapType: row.int("mapType") ?? 0, map: row.string("map"),
-            needConfirmation: row.bool("needConfirmation") ?? false, previewMode: row.int("previewMode") ?? 0,
-            visibility: row.bool("visibility") ?? true,
-            rawData: row.string("rawData"))
+            presentationId: try columns.int64("presentationId"), clientId: try columns.int64("clientId"),
+            name: try columns.text("name"), shortDescription: try columns.optionalText("shortDescription"),
+            longDescription: try columns.optionalText("longDescription"), imgId: try columns.optionalText("imgId"),
+            thumbImgId: try columns.optionalText("thumbImgId"), order: try columns.int64("order"),
+            revision: try columns.int64("revision"), created: try columns.optionalText("created"),
+            updatedDate: try columns.optionalText("updatedDate"),
+            debugModeEnabled: try columns.bool("debugModeEnabled"),
+            skip: try columns.bool("skip"), lockout: try columns.bool("lockout"),
+            mapEnabled: try columns.bool("mapEnabled"), mapType: try columns.int64("mapType"),
+            map: try columns.optionalText("map"), needConfirmation: try columns.bool("needConfirmation"),
+            previewMode: try columns.int64("previewMode"), visibility: try columns.bool("visibility"),
+            rawData: try columns.optionalText("rawData"))
     }
 }
 

@@ -15,8 +15,14 @@ public struct Row: Sendable, Hashable, CustomStringConvertible {
 
     /// The value of the first column named `name` (case-insensitive), or `.null` if absent.
     public subscript(name: String) -> DatabaseValue {
+        value(named: name) ?? .null
+    }
+
+    /// The value of the first column named `name` (an exact match first, then case-insensitive), or `nil`
+    /// when the row has no such column.
+    public func value(named name: String) -> DatabaseValue? {
         columns.first { $0.name == name }?.value
-            ?? columns.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value ?? .null
+            ?? columns.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
     }
 
     /// The column named `name` converted to `T`.
@@ -29,6 +35,8 @@ public struct Row: Sendable, Hashable, CustomStringConvertible {
         }
         return converted
     }
+
+    // The lenient readers below suit tests and ad-hoc reads; records decode through ``ColumnReader``.
 
     /// The column named `name` as an integer, or `nil` for `NULL` or a non-number.
     public func int(_ name: String) -> Int64? { Int64.fromDatabaseValue(self[name]) }

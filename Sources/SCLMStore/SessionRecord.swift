@@ -71,24 +71,28 @@ public struct SessionRecord: Sendable, Equatable {
         self.isRestored = false
     }
 
+    /// Reads a session from a `sessions` row.
+    ///
+    /// - Throws: ``StoreError`` (`.decoding`) naming a missing or mistyped column.
     init(row: Row) throws {
-        sessionId = try row.get("sessionId")
-        presentationId = try row.get("presentationId")
-        userId = row.string("userId")
-        state = State(rawValue: try row.get("state", as: Int64.self)) ?? .inProcess
-        complete = row.bool("complete") ?? false
-        duration = row.int("duration") ?? 0
-        completeSessionDuration = row.int("completeSessionDuration") ?? 0
-        slidesCount = row.int("slidesCount") ?? 0
-        lastOpenedSlideId = row.int("lastOpenedSlideId")
-        lastOpenedSlideName = row.string("lastOpenedSlideName")
-        created = try row.get("created")
-        updated = row.string("updated")
-        timeZone = row.int("timeZone") ?? 0
-        latitude = row.double("latitude")
-        longitude = row.double("longitude")
-        address = row.string("address")
-        isRestored = row.bool("isRestored") ?? false
+        let columns = ColumnReader(row, table: AnalyticsTable.sessions.name)
+        sessionId = try columns.text("sessionId")
+        presentationId = try columns.int64("presentationId")
+        userId = try columns.optionalText("userId")
+        state = try columns.value("state")
+        complete = try columns.bool("complete")
+        duration = try columns.int64("duration")
+        completeSessionDuration = try columns.int64("completeSessionDuration")
+        slidesCount = try columns.int64("slidesCount")
+        lastOpenedSlideId = try columns.optionalInt64("lastOpenedSlideId")
+        lastOpenedSlideName = try columns.optionalText("lastOpenedSlideName")
+        created = try columns.text("created")
+        updated = try columns.optionalText("updated")
+        timeZone = try columns.int64("timeZone")
+        latitude = try columns.optionalDouble("latitude")
+        longitude = try columns.optionalDouble("longitude")
+        address = try columns.optionalText("address")
+        isRestored = try columns.bool("isRestored")
     }
 }
 
@@ -130,19 +134,23 @@ public struct SlideActionRecord: Sendable, Equatable {
         self.longitude = longitude
     }
 
+    /// Reads a slide view from a `session_actions` row (`navigation` is never `NULL` from schema version 3).
+    ///
+    /// - Throws: ``StoreError`` (`.decoding`) naming a missing or mistyped column.
     init(row: Row) throws {
-        id = try row.get("id")
-        sessionId = try row.get("sessionId")
-        presentationId = try row.get("presentationId")
-        userId = row.string("userId")
-        slideId = row.int("slideId")
-        slideName = try row.get("slideName")
-        navigation = row.string("navigation") ?? ""
-        duration = row.int("duration") ?? 0
-        created = try row.get("created")
-        timeZone = row.int("timeZone") ?? 0
-        latitude = row.double("latitude")
-        longitude = row.double("longitude")
+        let columns = ColumnReader(row, table: AnalyticsTable.slideViews.name)
+        id = try columns.text("id")
+        sessionId = try columns.text("sessionId")
+        presentationId = try columns.int64("presentationId")
+        userId = try columns.optionalText("userId")
+        slideId = try columns.optionalInt64("slideId")
+        slideName = try columns.text("slideName")
+        navigation = try columns.text("navigation")
+        duration = try columns.int64("duration")
+        created = try columns.text("created")
+        timeZone = try columns.int64("timeZone")
+        latitude = try columns.optionalDouble("latitude")
+        longitude = try columns.optionalDouble("longitude")
     }
 }
 

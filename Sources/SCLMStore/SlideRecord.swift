@@ -35,13 +35,17 @@ public struct SlideRecord: Sendable, Equatable, Codable {
     }
 
     /// Reads a record from a `slides` row.
-    public init(row: Row) {
+    ///
+    /// - Throws: ``StoreError`` (`.decoding`) naming a missing or mistyped column.
+    public init(row: Row) throws {
+        let columns = ColumnReader(row, table: Self.table)
         self.init(
-            slideId: row.int("slideId") ?? 0, presentationId: row.int("presentationId") ?? 0,
-            position: row.int("position") ?? 0, revision: row.int("revision") ?? -1, name: row.string("name") ?? "",
-            pageSource: row.string("pageSource"), linkedSlides: row.string("linkedSlides"),
-            swipeNext: row.string("swipeNext"), swipePrevious: row.string("swipePrevious"),
-            created: row.string("created"), updatedDate: row.string("updatedDate"))
+            slideId: try columns.int64("slideId"), presentationId: try columns.int64("presentationId"),
+            position: try columns.int64("position"), revision: try columns.int64("revision"),
+            name: try columns.text("name"), pageSource: try columns.optionalText("pageSource"),
+            linkedSlides: try columns.optionalText("linkedSlides"), swipeNext: try columns.optionalText("swipeNext"),
+            swipePrevious: try columns.optionalText("swipePrevious"), created: try columns.optionalText("created"),
+            updatedDate: try columns.optionalText("updatedDate"))
     }
 }
 

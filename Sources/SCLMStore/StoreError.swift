@@ -54,6 +54,13 @@ public struct StoreError: CategorizedError, Equatable {
         }
     }
 
+    /// What to do about a damaged database file, and what is lost by replacing it: the rows only it holds
+    /// (unsent analytics, the login) are not on any server, and a new database needs a login before a sync.
+    static let damagedFileAdvice =
+        "; the file is damaged: move it aside (keep the copy: it holds the analytics sessions and events not yet "
+        + "sent and the login, which a new database will not have), then run `sclm login` and `sclm sync` to "
+        + "rebuild the catalog and content"
+
     public var description: String {
         var text = "database error: \(message)"
         if let resultCode { text += " (SQLite code \(resultCode.rawValue))" }
@@ -63,7 +70,7 @@ public struct StoreError: CategorizedError, Equatable {
         case .full?: text += "; free some disk space and retry"
         case .busy?, .locked?: text += "; another sclm process holds the database, retry when it finishes"
         case .readOnly?, .permission?, .cantOpen?: text += "; check the permissions of the sclm home"
-        case .corrupt?, .notADatabase?: text += "; move the file aside and run `sclm sync` to rebuild it"
+        case .corrupt?, .notADatabase?: text += Self.damagedFileAdvice
         default: break
         }
         return text

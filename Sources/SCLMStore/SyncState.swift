@@ -43,3 +43,12 @@ public enum SyncState: Int64, Sendable, Codable, CaseIterable, CustomStringConve
         self = state
     }
 }
+
+extension SyncState {
+    /// The state of a presentation after its metadata was stored: installed content is current or has an
+    /// update; otherwise it is ready to download, unless the server says to skip it.
+    public static func afterMetadata(revision: Int64, installedRevision: Int64?, skip: Bool) -> SyncState {
+        if let installedRevision { return installedRevision == revision ? .installed : .updateAvailable }
+        return skip ? .metadataOnly : .readyToDownload
+    }
+}

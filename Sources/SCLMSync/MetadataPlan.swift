@@ -82,6 +82,12 @@ public struct MetadataPlan: Sendable, Equatable {
     /// Listed presentations that need nothing.
     public var unchangedCount: Int
 
+    /// The clients stored once the plan is applied to a database holding `stored`: the selected ones and the
+    /// stored ones it does not remove. A presentation can only be stored under one of them.
+    public func clientIds(afterApplyingTo stored: Set<Int64>) -> Set<Int64> {
+        Set(clients.map(\.id)).union(stored).subtracting(removedClientIds)
+    }
+
     /// Plans a sync of `selection` given the server's `listing` and the stored presentations and clients.
     ///
     /// - Throws: ``SyncError`` (`.unknownClient`).
@@ -126,14 +132,5 @@ public struct MetadataPlan: Sendable, Equatable {
         }
         if selection.isAll { plan.removedClientIds = storedClientIds.subtracting(listingIds).sorted() }
         return plan
-    }
-}
-
-extension SyncState {
-    /// The state of a presentation after its metadata was stored: installed content is current or has an
-    /// update; otherwise it is ready to download, unless the server says to skip it.
-    public static func afterMetadata(revision: Int64, installedRevision: Int64?, skip: Bool) -> SyncState {
-        if let installedRevision { return installedRevision == revision ? .installed : .updateAvailable }
-        return skip ? .metadataOnly : .readyToDownload
     }
 }

@@ -42,7 +42,7 @@ struct MetadataUpdate: Sendable {
                 MediaFileRecord.self, fetched: presentation.fetchedMediaFiles.map(\.mediaFileId),
                 positions: presentation.mediaPositions, of: id, in: db)
             if presentation.package == nil {
-                try db.execute("DELETE FROM content_packages WHERE presentationId = ?", [id])
+                try db.deleteContentPackage(ofPresentation: id)
             }
             let state = SyncState.afterMetadata(
                 revision: presentation.record.revision, installedRevision: states[id]?.installedRevision,

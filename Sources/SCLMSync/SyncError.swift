@@ -7,7 +7,7 @@ public struct SyncError: CategorizedError {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Hashable, Sendable {
             case fetchFailed, badResponse, unknownClient, writeFailed, unknownPresentation, downloadFailed, badPackage
-            case installFailed
+            case installFailed, inconsistentRecord
         }
         private let base: Base
 
@@ -28,6 +28,9 @@ public struct SyncError: CategorizedError {
         public static let badPackage = Code(base: .badPackage)
         /// Unpacking or swapping in `subject` failed (see ``SyncError/cause``, which names the rule broken).
         public static let installFailed = Code(base: .installFailed)
+        /// The server's record of `subject` contradicts its listing (another id, an unknown client); the
+        /// record is skipped and the rest of the metadata stored.
+        public static let inconsistentRecord = Code(base: .inconsistentRecord)
 
         public var description: String { base.rawValue }
     }
@@ -52,7 +55,7 @@ public struct SyncError: CategorizedError {
     public var category: ErrorCategory {
         switch code {
         case .unknownClient, .unknownPresentation: .notFound
-        case .badResponse: .network
+        case .badResponse, .inconsistentRecord: .network
         case .badPackage: .archive
         default: cause?.category ?? .internal
         }
@@ -73,6 +76,9 @@ public struct SyncError: CategorizedError {
             return "cannot download \(subject): \(cause?.userMessage ?? detail ?? "unknown error")"
         case .badPackage:
             return "cannot install \(subject): \(detail ?? cause?.userMessage ?? "unusable server data")"
+        case .inconsistentRecord:
+            return
+                "skipped \(subject): \(detail ?? "its record contradicts the client list"); the rest was stored, and the server's administrators should fix the record"
         case .installFailed:
             return "cannot install \(subject): \(cause?.userMessage ?? detail ?? "unknown error")"
         default:

@@ -37,7 +37,8 @@ public struct SyncOptions: Sendable, Equatable {
 /// The metadata phase fetches the client list, then only presentations that are new or whose revision
 /// moved, at most `jobs` at a time, with the slides and media files whose revision moved; it stores
 /// everything in one transaction and removes what the server no longer lists (rows, then content
-/// folders). A presentation that cannot be fetched is reported and keeps its stored state; an
+/// folders). A presentation that cannot be fetched, or whose record contradicts the listing (another id,
+/// a client that is not synced), is reported and keeps its stored state; the others are stored; an
 /// ``AuthError`` or a cancellation stops the sync with nothing written.
 public actor SyncManager {
     private let service: SyncService
@@ -48,6 +49,7 @@ public actor SyncManager {
     private let retrier: Retrier
     private let clock: any WallClock
     private let logger: Logger?
+    private let blobProxy: BlobProxy?
 
     /// Creates a manager.
     ///
@@ -60,11 +62,13 @@ public actor SyncManager {
     ///   - retrier: how dropped or failed downloads are retried (they resume each time).
     ///   - clock: the current time, for `installedAt` and the sync preferences.
     ///   - logger: receives retries and removals.
+    ///   - blobProxy: the site cache packages and media files are fetched through (`sync.blobProxy`), if any.
     public init(
         service: SyncService, store: ContentStore, home: Home, transport: any HTTPTransport,
         installer: any PackageInstaller, retrier: Retrier = Retrier(policy: RetryPolicy()), clock: any WallClock = SystemClock(),
-        logger: Logger? = nil
+        logger: Logger? = nil, blobProxy: BlobProxy? = nil
     ) {
+        self.blobProxy = blobProxy
         self.service = service
         self.store = store
         self.home = home
@@ -115,7 +119,8 @@ public actor SyncManager {
         if !plan.fetches.isEmpty {
             logger?.info("fetching \(plan.fetches.count) new or changed presentation(s), \(options.jobs) at a time")
         }
-        let outcomes = try await fetch(plan.fetches, jobs: options.jobs)
+        let clientIds = plan.clientIds(afterApplyingTo: storedClients)
+        let outcomes = try await fetch(plan.fetches, jobs: options.jobs, clientIds: clientIds)
         let fetched = outcomes.compactMap(\.fetched)
         let failures = outcomes.compactMap(\.failure)
         let update = MetadataUpdate(plan: plan, fetched: fetched, synchronizedAt: Timestamp.string(from: clock.now))
@@ -124,7 +129,7 @@ public actor SyncManager {
         } catch let error as StoreError {
             throw SyncError(.writeFailed, subject: "the synced metadata", cause: error)
         }
-        removeContent(of: plan.removals)
+        await removeContent(of: plan.removals)
         return MetadataReport(
             clientIds: plan.clients.map(\.id), presentations: plan.listedCount,
             added: fetched.filter(\.isNew).map(\.record.presentationId),
@@ -143,7 +148,7 @@ public actor SyncManager {
         let plan = try ContentPlan.make(stored: stored, clientIds: clientIds, presentationIds: options.presentations)
         let phase = ContentPhase(
             store: store, home: home, service: service,
-            downloader: BlobDownloader(transport: transport, retrier: retrier, logger: logger),
+            downloader: BlobDownloader(transport: transport, retrier: retrier, logger: logger, blobProxy: blobProxy),
             installer: installer, clock: clock, events: ContentEventSink(events))
         return try await phase.run(plan, width: options.jobs)
     }
@@ -168,7 +173,9 @@ public actor SyncManager {
 
     // MARK: - Fetching
 
-    private func fetch(_ fetches: [MetadataPlan.Fetch], jobs: Int) async throws -> [FetchOutcome] {
+    private func fetch(_ fetches: [MetadataPlan.Fetch], jobs: Int, clientIds: Set<Int64>) async throws
+        -> [FetchOutcome]
+    {
         guard !fetches.isEmpty else { return [] }
         let known = try await store.read { db in
             (slides: try db.revisions(of: SlideRecord.self), media: try db.revisions(of: MediaFileRecord.self))
@@ -178,19 +185,24 @@ public actor SyncManager {
             do {
                 return FetchOutcome(
                     fetched: try await SyncManager.fetchPresentation(
-                        fetch, slides: known.slides, media: known.media, service: service))
+                        fetch, slides: known.slides, media: known.media, clientIds: clientIds, service: service))
             } catch let error as SyncError {
                 return FetchOutcome(failure: SyncFailure(presentationId: fetch.stub.id, error: error))
             }
         }
     }
 
+    /// Fetches one presentation with its changed slides and media files; a record that contradicts the
+    /// listing is refused before anything else is fetched for it.
     private static func fetchPresentation(
         _ fetch: MetadataPlan.Fetch, slides knownSlides: [Int64: Int64], media knownMedia: [Int64: Int64],
-        service: SyncService
+        clientIds: Set<Int64>, service: SyncService
     ) async throws -> FetchedPresentation {
         let response = try await service.presentation(fetch.stub.id)
         let presentation = response.value
+        if let problem = presentation.inconsistency(listedId: fetch.stub.id, clientIds: clientIds) {
+            throw SyncError(.inconsistentRecord, subject: "presentation \(fetch.stub.id)", detail: problem)
+        }
         let slides = try await fetchChanged(presentation.slides, known: knownSlides) {
             try await service.slide($0.id, of: presentation.id).record(presentationId: presentation.id, position: $1)
         }
@@ -230,7 +242,7 @@ public actor SyncManager {
     /// Removes the content folders and cache files of removed presentations, after their rows are gone.
     /// A presentation another sclm process is installing is left to it: its install finds the row gone
     /// and removes the folder itself.
-    private func removeContent(of removals: [MetadataPlan.Removal]) {
+    private func removeContent(of removals: [MetadataPlan.Removal]) async {
         guard !removals.isEmpty else { return }
         let cache = PackageCache(home: home)
         let cached = Dictionary(grouping: cache.entries(), by: \.presentationId)
@@ -239,7 +251,11 @@ public actor SyncManager {
             guard let lock = try? PresentationLock.acquire(id, in: home) else { continue }
             defer { lock.release() }
             do {
-                try cache.removeContent(of: id, clientId: removal.clientId, in: home, entries: cached[id] ?? [])
+                let (home, entries) = (self.home, cached[id] ?? [])
+                // Removing a tree blocks on the file system: off the cooperative pool.
+                try await BlockingWork.file("sclm.remove") {
+                    try cache.removeContent(of: id, clientId: removal.clientId, in: home, entries: entries)
+                }
             } catch {
                 logger?.warning("presentation \(id) was removed, but its content was not: \(error.userMessage)")
             }
@@ -250,8 +266,8 @@ public actor SyncManager {
     private func record(result: String) async {
         let now = clock.now
         let store = self.store
-        // A fresh task: a cancelled sync still records that it was cancelled.
-        await Task {
+        // Shielded: a cancelled sync still records that it was cancelled.
+        await withCancellationShield {
             try? await store.write { db in
                 try db.setPreference(
                     scope: PreferenceKey.sclmScope, key: PreferenceKey.lastSyncAt, value: Timestamp.string(from: now),
@@ -259,7 +275,7 @@ public actor SyncManager {
                 try db.setPreference(
                     scope: PreferenceKey.sclmScope, key: PreferenceKey.lastSyncResult, value: result, now: now)
             }
-        }.value
+        }
     }
 }
 

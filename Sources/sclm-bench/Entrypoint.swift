@@ -89,15 +89,13 @@ struct UpsertBenchmark {
         let db = try Database(path: databasePath)
         try Migrator.sclm.migrate(db)
         try db.write { db in
-            for client in 1...clients {
-                try db.execute("INSERT OR IGNORE INTO clients(clientId, name) VALUES (?, ?)", [client, "Client \(client)"])
-            }
+            try db.upsert((1...clients).map { ClientRecord(clientId: Int64($0), name: "Client \($0)") })
         }
         let records = (0..<rows).map { UpsertBenchmark.record($0, clients: clients) }
         let start = ContinuousClock.now
         try db.write { db in try db.upsertPresentations(records) }
         let elapsed = (ContinuousClock.now - start).inSeconds
-        let count = try db.fetchCount("SELECT count(*) FROM presentations")
+        let count = try db.catalogCounts().presentations
         print(#"{"seconds": \#(elapsed), "rows": \#(count)}"#)
     }
 }

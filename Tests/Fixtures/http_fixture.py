@@ -2,14 +2,17 @@
 """Loopback HTTP fixture for SCLMHTTP transport tests: the cases dev-server/ does not cover.
 
 Routes: /json, /echo (request headers and body back as JSON), /gzip, /cookie (Set-Cookie),
-/redirect-ok, /redirect-ftp, /redirect-loop, /stall (headers and a few bytes, then silence),
-/status/503 (Retry-After), /big?bytes=N. Prints its base URL as the first stdout line; with
-`--tls CERT KEY` it speaks https with that certificate.
-Python 3 standard library only; binds 127.0.0.1.
+/redirect-ok, /redirect-ftp, /redirect-loop, /redirect?to=URL&status=N (a hostile hop to anywhere),
+/header-cr (an ETag holding a bare CR and a header line),
+/stall (headers and a few bytes, then silence), /status/503 (Retry-After),
+/status/500-endless (an error body that never ends), /big?bytes=N. Prints its
+base URL as the first stdout line; with `--tls CERT KEY` it speaks https with that certificate.
+Python 3 standard library only; binds 127.0.0.1, or `--bind ::1` for IPv6 loopback.
 """
 import argparse
 import gzip
 import json
+import socket
 import ssl
 import sys
 import time
@@ -62,6 +65,11 @@ class Handler(BaseHTTPRequestHandler):
             self.send(302, b"", [("Location", "/json")])
         elif url.path == "/redirect-ftp":
             self.send(302, b"", [("Location", "ftp://127.0.0.1:1/secret.zip?sig=abc")])
+        elif url.path == "/redirect":
+            status = int(query.get("status", ["302"])[0])
+            self.send(status, b"", [("Location", query["to"][0])])
+        elif url.path == "/header-cr":
+            self.send(200, b"{}", [json_type, ("ETag", '"a\rX-Injected: 1"'), ("X-Fine", "yes")])
         elif url.path == "/redirect-loop":
             self.send(302, b"", [("Location", "/redirect-loop")])
         elif url.path == "/stall":
@@ -73,29 +81,51 @@ class Handler(BaseHTTPRequestHandler):
             time.sleep(float(query.get("seconds", ["20"])[0]))
         elif url.path == "/status/503":
             self.send(503, b'{"error":"busy"}', [json_type, ("Retry-After", "7")])
+        elif url.path == "/status/500-endless":
+            # No Content-Length: the body ends only when the client hangs up.
+            self.send_response(500)
+            self.send_header("Content-Type", "text/plain")
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.close_connection = True
+            try:
+                while True:
+                    self.wfile.write(b"e" * 65536)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
         elif url.path == "/big":
             self.send(200, b"b" * int(query.get("bytes", ["1000"])[0]))
         else:
             self.send(404, b'{"error":"not_found"}', [json_type])
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--tls", nargs=2, metavar=("CERT", "KEY"))
-    args = parser.parse_args()
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+def serve(handler, bind="127.0.0.1", tls=None):
+    """Serves `handler` on a free port of `bind` (with `tls` = (CERT, KEY), https) and prints the base URL."""
+    server_class = ThreadingHTTPServer
+    if ":" in bind:
+        server_class = type("IPv6Server", (ThreadingHTTPServer,), {"address_family": socket.AF_INET6})
+    server = server_class((bind, 0), handler)
     server.daemon_threads = True
     scheme = "http"
-    if args.tls:
+    if tls:
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-        context.load_cert_chain(*args.tls)
+        context.load_cert_chain(*tls)
         server.socket = context.wrap_socket(server.socket, server_side=True)
         scheme = "https"
-    print(f"{scheme}://127.0.0.1:{server.server_address[1]}", flush=True)
+    host = f"[{bind}]" if ":" in bind else bind
+    print(f"{scheme}://{host}:{server.server_address[1]}", flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:
         pass
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--tls", nargs=2, metavar=("CERT", "KEY"))
+    parser.add_argument("--bind", default="127.0.0.1")
+    args = parser.parse_args()
+    serve(Handler, args.bind, args.tls)
 
 
 if __name__ == "__main__":

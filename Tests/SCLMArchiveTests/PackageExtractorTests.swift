@@ -171,10 +171,11 @@ import Testing
     }
 
     /// Together with the hostile archives, the cases above trip every safety rule, so the two tests before
-    /// this one show that each safety rule refuses a package under both content policies.
+    /// this one show that each safety rule refuses a package under both content policies. `ENTRY-DEVICE` is for
+    /// special files in a package *folder*: a zip's declared FIFOs, sockets and devices are `ENTRY-SPECIAL`.
     @Test func everySafetyRuleHasAnArchiveThatExtractionRefuses() {
         let covered = Set(HostileArchive.all.map { $0.extractionRule ?? $0.rule } + Self.otherSafetyCases.map(\.rule))
-        let safety = Rule.all.filter { $0.ruleClass == .safety }.map(\.id)
+        let safety = Rule.all.filter { $0.ruleClass == .safety && $0 != .entryDevice }.map(\.id)
         #expect(safety.filter { !covered.contains($0) } == [], "add a HostileArchive for each")
     }
 

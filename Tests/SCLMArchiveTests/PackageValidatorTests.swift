@@ -24,6 +24,15 @@ import Testing
         #expect(report.kind == .folder)
     }
 
+    @Test func aFIFOInAPackageFolderIsADeviceEntryAndValidationDoesNotBlockOnIt() async throws {
+        let folder = TemporaryDirectory()
+        try PackageFixtures.writeValidFolder(at: folder.path)
+        #expect(mkfifo(folder.appending("img/pipe"), 0o644) == 0)
+        let report = try await PackageValidator().validate(folder.path)
+        #expect(report.findings.map(\.rule.id) == ["ENTRY-DEVICE"], "\(report.findings)")
+        #expect(report.findings.first?.path == "img/pipe")
+    }
+
     @Test(arguments: HostileArchive.all)
     func hostileArchivesYieldTheirRuleAndWriteNothing(_ hostile: HostileArchive) async throws {
         let folder = TemporaryDirectory()

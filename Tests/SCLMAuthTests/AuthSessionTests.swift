@@ -50,6 +50,36 @@ import Testing
         #expect(store.token?.refreshToken == "refresh-1")
     }
 
+    @Test func aRenewalThatAnswersAMalformedTokenStoresNothingAndSendsNothing() async throws {
+        let transport = FakeTransport { request in
+            isTokenRequest(request)
+                ? .json(#"{"access_token":"a2\r\nX-Injected: 1","expires_in":3600}"#, to: request)
+                : .json("[]", to: request)
+        }
+        let stale = token("a1", issued: Date().addingTimeInterval(-3590))
+        let store = MemoryTokenStore(stale)
+        let error = try await #require(throws: AuthError.self) {
+            try await session(transport, store: store).send(HTTPRequest(url: apiURL))
+        }
+        #expect(error.code == .malformedToken)
+        #expect(store.saves == 0)
+        #expect(store.token == stale)
+        #expect(transport.requests.allSatisfy(isTokenRequest))
+    }
+
+    @Test func malformedTokensInsteadOfContentAreNotAdopted() async throws {
+        let transport = FakeTransport { request in
+            .json(#"{"access_token":"a2\r\nX-Injected: 1","token_type":"Bearer","expires_in":3600}"#, to: request)
+        }
+        let store = MemoryTokenStore(token("a1"))
+        let error = try await #require(throws: AuthError.self) {
+            try await session(transport, store: store).send(HTTPRequest(url: apiURL))
+        }
+        #expect(error.code == .malformedToken)
+        #expect(store.saves == 0)
+        #expect(transport.requests.count == 1)
+    }
+
     @Test func fiftyConcurrentUnauthorizedRequestsShareOneRenewal() async throws {
         let transport = AuthSessionTests.server(valid: "a2")
         let store = MemoryTokenStore(token("a1"))

@@ -87,6 +87,49 @@ import Testing
         #expect(error.code == .badTokenResponse)
     }
 
+    struct MalformedCase: Sendable, CustomTestStringConvertible {
+        let name: String
+        let json: String
+        var testDescription: String { name }
+    }
+
+    static let malformed: [MalformedCase] = [
+        .init(name: "CR LF in the access token", json: #"{"access_token":"a\r\nX-Injected: 1","token_type":"Bearer"}"#),
+        .init(name: "LF in the access token", json: #"{"access_token":"a\nX-Injected: 1"}"#),
+        .init(name: "NUL in the access token", json: #"{"access_token":"a\u0000b"}"#),
+        .init(name: "a space in the access token", json: #"{"access_token":"a b"}"#),
+        .init(name: "DEL in the access token", json: #"{"access_token":"a\u007fb"}"#),
+        .init(name: "non-ASCII in the access token", json: #"{"access_token":"aé"}"#),
+        .init(name: "CR LF in the token type", json: #"{"access_token":"a","token_type":"Bearer\r\nX-Injected: 1"}"#),
+        .init(name: "a token type that is not a token", json: #"{"access_token":"a","token_type":"Bea rer"}"#),
+        .init(name: "an empty token type", json: #"{"access_token":"a","token_type":""}"#),
+        .init(name: "LF in the refresh token", json: #"{"access_token":"a","refresh_token":"r\nX: 1"}"#),
+    ]
+
+    @Test(arguments: malformed) func aMalformedTokenIsRefusedWithAClearError(_ example: MalformedCase) async throws {
+        let transport = FakeTransport { .json(example.json, to: $0) }
+        let error = try await #require(throws: AuthError.self) {
+            try await endpoint(transport).requestToken(.password(username: "u", password: "pw"))
+        }
+        #expect(error.code == .malformedToken)
+        #expect(error.category == .network)
+        #expect(error.description.contains("the auth server sent a malformed token"))
+        #expect(error.description.contains("auth.test:8080"))
+        #expect(!error.description.contains("X-Injected"))
+    }
+
+    @Test func wellFormedTokensOfEveryUsualShapePass() async throws {
+        let shapes = [
+            #"{"access_token":"\#(makeJWT(["sub": "u"]))","token_type":"bearer"}"#,
+            #"{"access_token":"abc+/=~._-","token_type":"Bearer","refresh_token":"CfDJ8=="}"#,
+            #"{"access_token":"opaque!#$%&'()*,;<>?@[]^`{|}","token_type":"DPoP"}"#,
+        ]
+        for shape in shapes {
+            let transport = FakeTransport { .json(shape, to: $0) }
+            #expect(try await endpoint(transport).requestToken(.clientCredentials).isWellFormed, "\(shape)")
+        }
+    }
+
     @Test func theConfigurationMustNameTheClient() throws {
         let configuration = Configuration(stored: ["auth.url": "http://auth.test"])
         let error = try #require(throws: AuthError.self) {

@@ -65,7 +65,7 @@ private struct Status: Command {
         (["fetch", "a", "--colour"], "unknown option '--colour'"),
         (["fetch"], "missing <what>"),
         (["fetch", "a", "b", "c"], nil),
-        (["fetsh"], "unknown command 'fetsh'"),
+        (["fetsh"], "unknown command 'fetsh'; did you mean `fetch`?"),
         (["--home"], "option '--home' needs a value"),
         (["status", "extra"], "unexpected argument 'extra'"),
     ] as [([String], String?)])

@@ -25,8 +25,8 @@ import Testing
                 unpackedBytes: 2000, downloadedBytes: 1000, mediaFilesDownloaded: 0, seconds: 0.2)),
     ]
 
-    /// Everything `style` writes for ``events`` followed by `finish()`.
-    static func output(_ style: SyncProgressPrinter.Style) throws -> String {
+    /// Everything `style` writes for `events` followed by `finish()`.
+    static func output(_ style: SyncProgressPrinter.Style, events: [ContentEvent] = events) throws -> String {
         var descriptors: [Int32] = [0, 0]
         try #require(pipe(&descriptors) == 0)
         let printer = SyncProgressPrinter(
@@ -71,6 +71,34 @@ import Testing
         // 50 events in 50 ms: one redraw, and every line printed once by the end.
         #expect(output.components(separatedBy: "\u{1B}[J").count <= 2)
         #expect(output.split(separator: "\n").count == 50)
+    }
+
+    @Test func theLiveDisplayShowsAHostileNameEscaped() throws {
+        let name = "Deck\u{1B}]0;pwned\u{07}\r\nforged\u{202E}"
+        let events = Self.events.map { event -> ContentEvent in
+            switch event {
+            case .started(let start):
+                .started(
+                    .init(
+                        presentationId: start.presentationId, clientId: start.clientId, name: name,
+                        revision: start.revision, installedRevision: nil, bytes: start.bytes, cachedBytes: 0))
+            case .installed(let installed):
+                .installed(
+                    .init(
+                        presentationId: installed.presentationId, name: name, revision: installed.revision,
+                        previousRevision: nil, path: installed.path, files: installed.files,
+                        unpackedBytes: installed.unpackedBytes, downloadedBytes: installed.downloadedBytes,
+                        mediaFilesDownloaded: 0, seconds: installed.seconds))
+            default: event
+            }
+        }
+        let output = try Self.output(.live, events: events)
+        // Only the display's own cursor movements remain once they are taken out.
+        let own = try Regex("\r\u{1B}\\[[0-9]+A\u{1B}\\[J")
+        let rest = output.replacing(own, with: "")
+        #expect(!rest.unicodeScalars.contains { $0 != "\n" && TerminalText.isUnsafe($0) }, "\(rest.debugDescription)")
+        #expect(rest.contains("101 Deck\\u{1b}]"), "the live label, cut to its width")
+        #expect(rest.contains("✓ Deck\\u{1b}]0;pwned\\u{7}\\u{d}\\u{a}forged\\u{202e} (101)"))
     }
 
     @Test func plainLinesNameFinishedPresentationsOnly() throws {

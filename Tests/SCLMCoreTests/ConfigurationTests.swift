@@ -69,3 +69,23 @@ import Testing
         #expect(error?.description.contains("api.url") == true)
     }
 }
+
+/// The format of a key is the one rule `config set` and the readers apply.
+@Suite(.tags(.small)) struct ConfigValueFormatTests {
+    @Test func typedKeysNormalizeWhatTheyAcceptAndRefuseTheRest() {
+        #expect(ConfigValueFormat.wholeNumber(atLeast: 0).normalized(" 7") == "7")
+        #expect(ConfigValueFormat.wholeNumber(atLeast: 1).normalized("0") == nil)
+        #expect(ConfigValueFormat.wholeNumber(atLeast: 0).normalized("abc") == nil)
+        #expect(ConfigValueFormat.httpURL.normalized("https://api.example") == "https://api.example")
+        #expect(ConfigValueFormat.httpURL.normalized("not-a-url") == nil)
+        #expect(ConfigValueFormat.httpURL.normalized("ftp://files.example") == nil)
+        #expect(ConfigValueFormat.choice(["IOS", "ANDROID"], ignoringCase: true).normalized("android") == "ANDROID")
+        #expect(ConfigValueFormat.choice(["install", "refuse"]).normalized("Refuse") == nil)
+    }
+
+    @Test func aBadValueFromTheEnvironmentNamesTheVariableToFix() {
+        let configuration = Configuration(environment: ["SCLM_BRIDGE_FLUSH_INTERVAL": "soon"])
+        let error = #expect(throws: SCLMError.self) { try configuration.wholeNumber(.bridgeFlushInterval) }
+        #expect(error?.description.contains("fix SCLM_BRIDGE_FLUSH_INTERVAL in the environment") == true)
+    }
+}

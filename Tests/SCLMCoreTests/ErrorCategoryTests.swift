@@ -5,7 +5,7 @@ import Testing
     @Test func exitCodesFollowTheCLIContract() {
         let expected: [ErrorCategory: Int32] = [
             .usage: 64, .auth: 77, .network: 69, .temporary: 75, .storage: 74, .archive: 1, .policy: 1,
-            .notFound: 1, .cancelled: 130, .internal: 70,
+            .notFound: 1, .noInput: 66, .cancelled: 130, .internal: 70,
         ]
         for category in ErrorCategory.allCases {
             #expect(category.exitCode == expected[category], "\(category)")

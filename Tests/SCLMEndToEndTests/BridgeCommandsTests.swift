@@ -301,7 +301,8 @@ import Testing
         let server = try ServerProcess(script: try scripts.write(Self.echoServer, to: "echo_http.py"))
         defer { server.stop() }
         let base = server.url.absoluteString
-        let bridge = try await BridgeSession()
+        // A loopback server is only reachable when listed (by default content reaches public hosts only).
+        let bridge = try await BridgeSession(settings: ["bridge.httpAllowedHosts": "127.0.0.1:\(server.url.port ?? 0)"])
         let got = await bridge.call("httpget", ["url": base + "/a?x=1", "headers": ["X-Deck": "cardiora"]])
         #expect(got?["ErrorCode"] as? Int == 200)
         #expect(got?["Status"] as? String == "no error")

@@ -78,6 +78,32 @@ import Testing
         #expect(result.stderr.contains("did not answer bridge.describe"))
     }
 
+    @Test func modulesDoNotInheritSecretVariablesButKeepTheRest() async throws {
+        let folder = TemporaryDirectory()
+        let script = try folder.write(
+            """
+            import json, os, sys
+            for line in sys.stdin:
+                m = json.loads(line)
+                data = {"commands": ["env.report"]} if m.get("Command") == "bridge.describe" else dict(os.environ)
+                print(json.dumps({"GUID": m.get("GUID"), "Status": "Success", "ErrorCode": 200, "ErrorMessage": "",
+                                  "Data": data}), flush=True)
+            """, to: "env.py")
+        let secrets = ConfigKey.all.filter(\.isSecret).compactMap(\.environmentVariable)
+        #expect(Set(secrets).isSuperset(of: ["SCLM_PASSWORD", "SCLM_CLIENT_SECRET", "SCLM_IOT_SECRET", "SCLM_OSAM_PASSWORD"]))
+        var environment = Dictionary(uniqueKeysWithValues: secrets.map { ($0, "hunter2-\($0)") })
+        environment["LANG"] = "C.UTF-8"
+        environment["SCLM_API_URL"] = "http://127.0.0.1:9/"
+        let bridge = try await BridgeSession(["--module", "env=python3 \(script)"], environment: environment)
+        let seen = try #require(await bridge.data("env.report") as? [String: String])
+        for name in secrets { #expect(seen[name] == nil, "\(name) reached the module") }
+        #expect(!seen.values.contains { $0.hasPrefix("hunter2") })
+        #expect(seen["LANG"] == "C.UTF-8")
+        #expect(seen["SCLM_API_URL"] == "http://127.0.0.1:9/")
+        #expect(seen["PATH"] != nil && seen["HOME"] != nil)
+        #expect(await bridge.process.finish() == 0)
+    }
+
     /// Polls `echo.say` until the restarted module answers (up to 5 s).
     private func waitForModule(_ bridge: BridgeSession) async -> Bool {
         for _ in 0..<100 {

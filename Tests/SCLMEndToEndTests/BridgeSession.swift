@@ -12,15 +12,20 @@ final class BridgeSession {
     /// The example external module, run with the system Python.
     static let echoModule = "echo=python3 \(ProcessRunner.packageRoot)/examples/bridge-modules/echo.py"
 
-    /// Installs `fixtures` (the first is opened) and starts the bridge with `arguments`, then reads the two
-    /// start-up events (`presentationOpened`, `slideChanged`).
+    /// Installs `fixtures` (the first is opened), stores `settings` with `sclm config set` and starts the
+    /// bridge with `arguments`, then reads the two start-up events (`presentationOpened`, `slideChanged`).
     init(
         _ arguments: [String] = [], fixtures: [InstalledPresentationFixture] = [InstalledPresentationFixture()],
-        environment: [String: String] = [:], output: BridgeProcess.OutputHandling = .read, login: Bool = false
+        environment: [String: String] = [:], output: BridgeProcess.OutputHandling = .read, login: Bool = false,
+        settings: [String: String] = [:]
     ) async throws {
         home = Home(root: folder.appending("home"))
         fixture = fixtures[0]
         for fixture in fixtures { try fixture.install(in: home) }
+        for (key, value) in settings {
+            let set = try ProcessRunner.sclm(["config", "set", key, value], home: home.root)
+            guard set.status == 0 else { throw SCLMError(.internal, "sclm config set \(key) failed: \(set.stderr)") }
+        }
         if login { try InstalledPresentationFixture.logIn(subject: "user-42", userName: "anna@example.com", in: home) }
         process = try BridgeSession.start(arguments, home: home, presentationId: fixture.presentationId, environment: environment, output: output)
         if output == .read { opened = try await takeStartEvents() }

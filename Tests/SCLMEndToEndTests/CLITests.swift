@@ -31,7 +31,7 @@ import Testing
         #expect(result.status == 0, "\(result)")
         let object = try #require(try result.json() as? [String: Any])
         #expect(object["home"] as? String == home)
-        #expect(object["schemaVersion"] as? Int == 2)
+        #expect(object["schemaVersion"] as? Int == 3)
         #expect(object["lastSync"] is NSNull)
         let counts = try #require(object["counts"] as? [String: Int])
         #expect(counts["presentations"] == 0)
@@ -73,6 +73,23 @@ import Testing
         let api = try #require(entries.first { $0["key"] as? String == "api.url" })
         #expect(api["value"] as? String == "http://127.0.0.1:1")
         #expect(api["source"] as? String == "environment")
+    }
+
+    @Test(arguments: ConfigKey.all.filter { $0.isSecret && $0.isStorable }.map(\.name))
+    func configSetTakesASecretOnlyFromStdin(_ key: String) throws {
+        let folder = TemporaryDirectory()
+        let home = folder.appending("home")
+        let literal = try ProcessRunner.sclm(["config", "set", key, "hunter2"], home: home)
+        #expect(literal.status == 64, "\(literal)")
+        #expect(literal.stderr.contains("\(key) is a secret and is not taken on the command line: give '-'"))
+        #expect(literal.stderr.contains("| sclm config set \(key) -"))
+        #expect(!literal.stderr.contains("hunter2"))
+        #expect(!FileSystem.exists(home + "/config.json"), "nothing was stored")
+        let piped = try ProcessRunner.sclm(["config", "set", key, "-", "--json"], home: home, stdin: "hunter2\n")
+        #expect(piped.status == 0, "\(piped)")
+        #expect(!piped.stdout.contains("hunter2"))
+        #expect(String(decoding: FileManager.default.contents(atPath: home + "/config.json") ?? Data(), as: UTF8.self)
+            .contains("hunter2"))
     }
 
     @Test func configRejectsUnknownKeysWithTheKnownOnes() throws {

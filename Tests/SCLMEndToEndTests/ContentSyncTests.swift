@@ -24,7 +24,7 @@ import Testing
         let result = try await harness.sclm(["sync"])
         #expect(result.status == 0, "\(result)")
         let listed = try await harness.list()
-        for deck in SampleDecks.all {
+        for deck in try SampleDecks.all {
             let sources = harness.presentationFolder(client: deck.clientId, presentation: deck.id) + "/sources"
             if deck.skip {
                 #expect(!FileSystem.exists(sources), "skip deck \(deck.id) was installed")
@@ -93,7 +93,7 @@ import Testing
         #expect(result.stdout.contains("ARCHIVE-CRC"))
         #expect(result.stdout.contains("Failed (1):"))
         #expect(result.stdout.contains("Cardiora 10 mg — Detail Aid (101): cannot install presentation 101"))
-        let deck = try #require(SampleDecks.deck(101))
+        let deck = try #require(try SampleDecks.deck(101))
         let folder = harness.presentationFolder(client: 1, presentation: 101)
         #expect(FileTree.differences(source: deck.folder, installed: folder + "/sources") == [])
         #expect((try? FileManager.default.contentsOfDirectory(atPath: folder)) == ["sources"])
@@ -128,7 +128,7 @@ import Testing
         #expect(SyncEvents(result.stdout).named("installed").first?["mediaFilesDownloaded"] as? Int == 1)
         let sources = harness.presentationFolder(client: 1, presentation: 101) + "/sources"
         #expect(FileTree.files(in: sources) == ["index.html", "mediafiles/cardiora-smpc.pdf"])
-        let deck = try #require(SampleDecks.deck(101))
+        let deck = try #require(try SampleDecks.deck(101))
         #expect(
             FileManager.default.contents(atPath: sources + "/mediafiles/cardiora-smpc.pdf")
                 == FileManager.default.contents(atPath: deck.folder + "/mediafiles/cardiora-smpc.pdf"))
@@ -142,7 +142,7 @@ import Testing
         try await harness.login()
         let first = try await harness.sclm(["sync", "--presentation", "201"])
         try #require(first.status == 0, "\(first)")
-        let deck = try #require(SampleDecks.deck(201))
+        let deck = try #require(try SampleDecks.deck(201))
         let folder = harness.presentationFolder(client: 2, presentation: 201)
         // One server, one hostile package after the other (each a new revision of presentation 201).
         for hostile in HostileArchive.all {
@@ -172,7 +172,7 @@ import Testing
         let result = try await harness.sclm(["sync"])
         #expect(result.status == 0, "\(result)")
         #expect(!FileSystem.exists(harness.presentationFolder(client: 1, presentation: 103)))
-        // The deleted presentation's part goes with it; the stale zip of an installed one is swept after the content phase.
+        // The deleted presentation's part goes with it; the stale zip of an installed one is swept before the content phase.
         #expect(harness.cacheFiles() == [])
         #expect(try await harness.list()[103] == nil)
     }
@@ -208,6 +208,21 @@ import Testing
         #expect(unknown.status == 1)
         let again = try await harness.sclm(["sync", "--json"])
         #expect(SyncEvents(again.stdout).ids("installed") == [101])
+    }
+
+    @Test func aRepeatedDeleteAndASkippedPresentationReadAsSentencesThatHelp() async throws {
+        try await installEverything()
+        _ = try await harness.sclm(["content", "delete", "101"])
+        let again = try await harness.sclm(["content", "delete", "101"])
+        #expect(again.status == 0, "\(again)")
+        #expect(
+            again.stdout.hasPrefix("Nothing was installed for Cardiora 10 mg — Detail Aid (101); nothing to delete."))
+        let skipped = try await harness.sclm(["content", "path", "202"])
+        #expect(skipped.status == 1)
+        #expect(skipped.stderr.contains("the server marks it skip"), "\(skipped)")
+        #expect(!skipped.stderr.contains("sclm sync --presentation"))
+        let shown = try await harness.sclm(["show", "202"])
+        #expect(shown.stdout.contains("the server marks it skip, so sync does not install it"), "\(shown)")
     }
 
     @Test func theJSONEventsDescribeEachPresentation() async throws {

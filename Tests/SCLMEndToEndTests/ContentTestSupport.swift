@@ -91,7 +91,7 @@ enum FileTree {
     }
 }
 
-/// The sample decks in `sample-content/`, by presentation id.
+/// The assembled sample decks (``SampleContent/assembledPath``), by presentation id.
 enum SampleDecks {
     struct Deck {
         let id: Int64
@@ -100,19 +100,21 @@ enum SampleDecks {
         let skip: Bool
     }
 
-    static let all: [Deck] = {
-        let root = ProcessRunner.packageRoot + "/sample-content"
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
-        return names.sorted().compactMap { name in
-            guard let data = FileManager.default.contents(atPath: "\(root)/\(name)/presentation.json"),
-                let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-                let id = object["id"] as? Int, let client = object["clientId"] as? Int
-            else { return nil }
-            return Deck(
-                id: Int64(id), clientId: Int64(client), folder: "\(root)/\(name)",
-                skip: object["skip"] as? Bool ?? false)
+    /// Every deck, in folder-name order.
+    static var all: [Deck] {
+        get throws {
+            let root = try SampleContent.assembledPath
+            return try FileManager.default.contentsOfDirectory(atPath: root).sorted().compactMap { name in
+                guard let data = FileManager.default.contents(atPath: "\(root)/\(name)/presentation.json"),
+                    let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+                    let id = object["id"] as? Int, let client = object["clientId"] as? Int
+                else { return nil }
+                return Deck(
+                    id: Int64(id), clientId: Int64(client), folder: "\(root)/\(name)",
+                    skip: object["skip"] as? Bool ?? false)
+            }
         }
-    }()
+    }
 
-    static func deck(_ id: Int64) -> Deck? { all.first { $0.id == id } }
+    static func deck(_ id: Int64) throws -> Deck? { try all.first { $0.id == id } }
 }

@@ -125,6 +125,54 @@ import Testing
         #expect(language.stdout.contains(#""language_disp":"ES""#), "the device language comes from LANG: \(language)")
     }
 
+    @Test func theLanguageIsParsedLikeOSAMAndALocaleTagPicksItsLanguage() async throws {
+        let session = try await Session()
+        try await session.admin(["version": Self.lazy()])
+        let cases: [(Any, String)] = [("ca-ES", "Nova"), ("es_ES", "Nueva"), ("EN", "New"), ("fr", "New"), ("", "New"), (42, "New")]
+        for (language, title) in cases {
+            let shown = try await session.data("osam.versionControl", ["language": language])
+            #expect((shown["alert"] as? [String: Any])?["title"] as? String == title, "language \(language)")
+            #expect(try await session.data("osam.versionControlAnswer", ["choice": "dismiss"])["response"] as? String == "DISMISSED")
+        }
+        #expect(await session.bridge.finish() == 0)
+    }
+
+    @Test func aDeviceClockBeforeTheLastOKKeepsTheThrottle() async throws {
+        let session = try await Session()
+        try await session.admin(["version": Self.lazy()])
+        let home = session.home.root
+        #expect(try ProcessRunner.sclm(["osam", "version-control", "--json"], home: home).stdout.contains(#""result":"SHOW""#))
+        let later = String(Timestamp.epochMilliseconds(Date()) + 2 * 3_600_000)
+        let answer = try ProcessRunner.sclm(["osam", "version-control-answer", "--choice", "ok", "--now", later], home: home)
+        #expect(answer.status == 0, "the OK was given on a clock 2 h ahead: \(answer)")
+        let check = try await session.data("osam.versionControl", ["language": "en"])
+        #expect(check["result"] as? String == "DISMISSED")
+        #expect(check["reason"] as? String == "throttled")
+        #expect(await session.bridge.finish() == 0)
+    }
+
+    @Test func aRatingRecordForAnUnknownPlatformAnswersError() async throws {
+        let session = try await Session()
+        try await session.admin(["rating": ["platform": "BLACKBERRY", "minutes": 0, "numAperture": 1]])
+        #expect(try await session.data("osam.rating")["response"] as? String == "ERROR")
+        try await session.admin(["rating": ["platform": "IOS", "minutes": 0, "numAperture": 1]])
+        #expect(try await session.data("osam.rating")["response"] as? String == "ACCEPTED")
+        #expect(await session.bridge.finish() == 0)
+    }
+
+    @Test func anAppUpdateAnswersTheLanguageTopicAsSubscribedWithTheNewVersionTopic() async throws {
+        let session = try await Session()
+        let before = try ProcessRunner.sclm(
+            ["osam", "topics", "first-time-or-update", "--language", "ca", "--version-code", "6", "--version-name", "1.9.0", "--json"],
+            home: session.home.root)
+        #expect(before.stdout.contains("bridge_1.9.0_6_CA"), "\(before)")
+        let update = try await session.data("osam.firstTimeOrUpdateEvent", ["language": "ca"])
+        #expect(update["response"] as? String == "SUCCESS")
+        #expect(update["subscribed"] as? [String] == ["bridge_2.0.0_7_CA", "CA"])
+        #expect(update["unsubscribed"] as? [String] == ["bridge_1.9.0_6_CA"])
+        #expect(await session.bridge.finish() == 0)
+    }
+
     @Test func withoutSettingsOSAMAnswers503AndTheRestOfTheBridgeWorks() async throws {
         let folder = TemporaryDirectory()
         let home = Home(root: folder.appending("home"))

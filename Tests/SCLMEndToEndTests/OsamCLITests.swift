@@ -54,7 +54,6 @@ import Testing
         UsageCase(arguments: ["osam", "version-control", "--package", "p", "--platform", "IOS", "--version-code", "0"], message: "--version-code needs an integer at least 1"),
         UsageCase(arguments: ["osam", "version-control", "--package", "p", "--platform", "IOS", "--version-code", "1"], message: "no OSAM endpoint"),
         UsageCase(arguments: ["osam", "version-control", "--package", "p", "--platform", "IOS", "--version-code", "1", "--endpoint", "ftp://x"], message: "must be an http(s) URL"),
-        UsageCase(arguments: ["osam", "version-control", "--package", "p", "--platform", "IOS", "--version-code", "1", "--offline", "--language", "fr"], message: "--language must be one of ca, es, en"),
         UsageCase(arguments: ["osam", "version-control-answer", "--package", "p"], message: "missing --choice"),
         UsageCase(arguments: ["osam", "version-control-answer", "--package", "p", "--choice", "later"], message: "--choice must be one of ok, cancel, dismiss"),
         UsageCase(arguments: ["osam", "rating", "--package", "p", "--platform", "IOS", "--now", "soon"], message: "--now needs an integer"),
@@ -96,6 +95,32 @@ import Testing
         #expect(change["unsubscribed"] as? [String] == ["demo_1.0.0_100_CA", "CA"])
         let custom = try Self.json(try ProcessRunner.sclm(["osam", "topics", "subscribe", "news", "--package", "cat.bcn.demo", "--json"], home: home.path))
         #expect(custom as NSDictionary == ["response": "SUCCESS", "subscribed": ["news"], "unsubscribed": [String]()] as NSDictionary)
+    }
+
+    @Test func anyLanguageIsAcceptedAndALocaleTagPicksItsLanguage() throws {
+        let app = ["--package", "cat.bcn.demo", "--version-code", "100", "--version-name", "1.0.0", "--json"]
+        for (language, expected) in [("ca-ES", "CA"), ("es_ES", "ES"), ("Es", "ES"), ("fr", "EN"), ("", "EN")] {
+            let home = TemporaryDirectory()
+            let result = try ProcessRunner.sclm(["osam", "topics", "first-time-or-update", "--language", language] + app, home: home.path)
+            #expect(result.status == 0, "--language '\(language)': \(result)")
+            #expect(try Self.json(result)["subscribed"] as? [String] == ["demo_1.0.0_100_\(expected)", expected], "--language '\(language)'")
+        }
+        let home = TemporaryDirectory()
+        let check = try ProcessRunner.sclm(
+            ["osam", "version-control", "--package", "p", "--platform", "IOS", "--version-code", "3", "--offline", "--language", "fr", "--json"],
+            home: home.path)
+        #expect(check.status == 0, "an unknown language is English, not a usage error: \(check)")
+    }
+
+    @Test func anAppUpdateSubscribesTheNewVersionTopicAndTheLanguageTopicAgain() throws {
+        let home = TemporaryDirectory()
+        let event = ["osam", "topics", "first-time-or-update", "--package", "cat.bcn.demo", "--language", "ca", "--json"]
+        let first = try ProcessRunner.sclm(event + ["--version-code", "100", "--version-name", "1.0.0"], home: home.path)
+        #expect(try Self.json(first)["subscribed"] as? [String] == ["demo_1.0.0_100_CA", "CA"])
+        let update = try Self.json(try ProcessRunner.sclm(event + ["--version-code", "110", "--version-name", "1.1.0"], home: home.path))
+        #expect(update["response"] as? String == "SUCCESS")
+        #expect(update["subscribed"] as? [String] == ["demo_1.1.0_110_CA", "CA"])
+        #expect(update["unsubscribed"] as? [String] == ["demo_1.0.0_100_CA"])
     }
 
     @Test func deviceInfoReportsThisMachine() throws {

@@ -78,6 +78,40 @@ import Testing
         #expect(try fixture.check() == ("SHOW", "armed", "LAZY"), "an admin edit re-arms")
     }
 
+    @Test func aDeviceClockSetBackAfterAnOKDoesNotBringTheAlertBackEarly() async throws {
+        let fixture = try Fixture()
+        try await fixture.admin(["version": Self.record("LAZY")])
+        let now = Timestamp.epochMilliseconds(Date())
+        #expect(try fixture.check(["--now", String(now)]) == ("SHOW", "armed", "LAZY"))
+        #expect(try fixture.sclm(["version-control-answer", "--choice", "ok", "--now", String(now)]).status == 0)
+        #expect(try fixture.check(["--now", String(now - 2 * Self.hour)]) == ("DISMISSED", "throttled", nil), "clock set back 2 h")
+        #expect(try fixture.check(["--now", String(now + Self.hour - 1)]) == ("DISMISSED", "throttled", nil))
+        #expect(try fixture.check(["--now", String(now + Self.hour)]) == ("SHOW", "armed", "LAZY"))
+    }
+
+    @Test func alertTextsFollowTheLanguageOrLocaleAndAnythingElseIsEnglish() async throws {
+        let fixture = try Fixture()
+        try await fixture.admin(["version": Self.record("FORCE")])
+        for (language, title) in [("ca-ES", "Actualitza"), ("ES", "Actualiza"), ("es_ES", "Actualiza"), ("fr", "Update"), ("", "Update")] {
+            let output = try fixture.sclm(["version-control", "--language", language])
+            #expect(output.status == 0, "--language '\(language)': \(output)")
+            let alert = try #require(try output.json() as? [String: Any])["alert"] as? [String: Any]
+            #expect(alert?["title"] as? String == title, "--language '\(language)'")
+            #expect(try fixture.answer("dismiss")["response"] as? String == "DISMISSED")
+        }
+    }
+
+    @Test func aRatingRecordForAnUnknownPlatformIsAnError() async throws {
+        let fixture = try Fixture()
+        try await fixture.admin(["rating": ["platform": "WINDOWS", "minutes": 0, "numAperture": 1]])
+        let refused = try fixture.sclm(["rating"])
+        #expect(refused.status == 69, "\(refused)")
+        #expect(refused.stdout == #"{"response":"ERROR"}"# + "\n")
+        #expect(refused.stderr.contains("unknown platform 'WINDOWS'"), "\(refused.stderr)")
+        try await fixture.admin(["rating": ["platform": "ANDROID", "minutes": 0, "numAperture": 1]])
+        #expect(try fixture.sclm(["rating"]).stdout == #"{"response":"ACCEPTED"}"# + "\n")
+    }
+
     @Test func forceComesBackAndServesFromTheCacheWhenTheBackendIsGone() async throws {
         let fixture = try Fixture()
         try await fixture.admin(["version": Self.record("FORCE")])

@@ -187,6 +187,43 @@ import Testing
         #expect((packages[1]["error"] as? String)?.contains("No such file or directory") == true)
     }
 
+    @Test(arguments: [
+        ("FIFO entry", "ENTRY-SPECIAL pipe"), ("hard link (PKWARE Unix extra field)", "ENTRY-HARDLINK img/copy.png"),
+    ])
+    func entriesDeclaredSpecialInTheCentralDirectoryAreErrors(_ name: String, _ finding: String) async throws {
+        // libarchive 3.6 reads both entries as regular files: only the declared mode and 0x000d field tell.
+        let hostile = try #require(HostileArchive.all.first { $0.name == name })
+        let folder = TemporaryDirectory()
+        let zip = folder.appending("special.zip")
+        try await hostile.write(to: zip)
+        let result = try ProcessRunner.sclm(["validate", zip])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stdout.contains("error \(finding):"), "\(result)")
+        #expect(result.stdout.contains("  failed: 1 error, 0 warnings"), "only the declared type: \(result)")
+    }
+
+    @Test func aFIFOPathExits66WithoutOpeningIt() throws {
+        let folder = TemporaryDirectory()
+        let clean = try Self.cleanPackage(in: folder)
+        let fifo = folder.appending("pipe.zip")
+        try #require(mkfifo(fifo, 0o600) == 0)
+        // Opening a FIFO for reading blocks until a writer comes: a blocked sclm is killed at the timeout
+        // (status 137), so exit 66 proves the path was answered without waiting.
+        let result = try ProcessRunner.run(
+            ProcessRunner.sclmPath, ["validate", "--format", "json", clean.zip, fifo], timeout: 10)
+        #expect(result.status == 66, "\(result)")
+        #expect(result.stderr.contains("\(fifo) is not a file or folder (it is a FIFO)"), "\(result)")
+        let document = try #require(try result.json() as? [String: Any])
+        let packages = try #require(document["packages"] as? [[String: Any]])
+        #expect(packages.map { $0["passed"] as? Bool } == [true, false])
+        let text = try ProcessRunner.run(ProcessRunner.sclmPath, ["validate", fifo], timeout: 10)
+        #expect(text.status == 66, "\(text)")
+        #expect(text.stdout.contains("unreadable: \(fifo) is not a file or folder"), "\(text)")
+        let device = try ProcessRunner.run(ProcessRunner.sclmPath, ["validate", "/dev/null"], timeout: 10)
+        #expect(device.status == 66, "\(device)")
+        #expect(device.stderr.contains("/dev/null is not a file or folder (it is a character device)"), "\(device)")
+    }
+
     @Test func aRatioBombStopsWithBoundedMemory() throws {
         let folder = TemporaryDirectory()
         let zip = folder.appending("bomb.zip")
@@ -211,10 +248,10 @@ import Testing
         #expect(lines.dropLast().joined().contains("\"rule\":\"BUDGET-RATIO\""))
     }
 
-    /// Every deck in `sample-content/` (a folder with an index.html) and its zip validate with no findings,
-    /// warnings included.
+    /// Every assembled sample deck (a folder with an index.html) and its zip validate with no findings,
+    /// warnings included: each package is self-contained.
     @Test func everySampleContentDeckValidatesClean() throws {
-        let root = ProcessRunner.packageRoot + "/sample-content"
+        let root = try SampleContent.assembledPath
         let decks = try FileManager.default.contentsOfDirectory(atPath: root).sorted().filter {
             FileManager.default.fileExists(atPath: root + "/" + $0 + "/index.html")
         }

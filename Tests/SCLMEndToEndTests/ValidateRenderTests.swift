@@ -98,7 +98,7 @@ extension ChromiumTests {
 
         @Test func cleanSampleDeckRendersWithoutErrorsAndOnePNGPerSlide() async throws {
             let folder = TemporaryDirectory()
-            let deck = ProcessRunner.packageRoot + "/sample-content/northwind-vaccination"
+            let deck = try SampleContent.assembledPath + "/northwind-vaccination"
             let shots = folder.appending("shots")
             let result = try await ProcessRunner.sclmInBackground(
                 ["validate", "--render", "--screenshots", shots, "--viewport", "800x600", "--format", "json", deck])

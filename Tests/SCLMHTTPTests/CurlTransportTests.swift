@@ -69,6 +69,26 @@ import Testing
         #expect(error.description.contains(fixture.url.hostDescription))
     }
 
+    @Test func refusesToSendAHeaderValueThatWouldForgeHeaderLines() async throws {
+        for value in ["Bearer a\r\nX-Injected: 1", "Bearer a\nX-Injected: 1", "Bearer a\u{0}b"] {
+            let request = HTTPRequest(url: url("/echo"), headers: ["Authorization": value])
+            let error = try await #require(throws: HTTPError.self) { try await transport.send(request) }
+            #expect(error.code == .unsafeHeader)
+            #expect(error.description.contains("\"Authorization\""))
+            #expect(!error.description.contains("X-Injected"))
+        }
+        let badName = HTTPRequest(url: url("/echo"), headers: ["X-A\r\nX-Injected": "1"])
+        #expect(try await #require(throws: HTTPError.self) { try await transport.send(badName) }.code == .unsafeHeader)
+        #expect(try await echo(HTTPRequest(url: url("/echo"), headers: ["X-Tab": "a\tb"]))["headers"]?["x-tab"] == "a\tb")
+    }
+
+    @Test func dropsAReceivedHeaderWhoseValueHoldsABareCR() async throws {
+        let response = try await transport.send(HTTPRequest(url: url("/header-cr")))
+        #expect(response.status == 200)
+        #expect(response.headers["ETag"] == nil)
+        #expect(response.headers["X-Fine"] == "yes")
+    }
+
     @Test func refusesURLsThatAreNotHTTP() async throws {
         let error = try await #require(throws: HTTPError.self) {
             try await transport.send(HTTPRequest(url: URL(fileURLWithPath: "/etc/passwd")))
@@ -127,6 +147,16 @@ import Testing
         #expect(response.status == 503)
         #expect(response.retryAfter() == .seconds(7))
         #expect(response.serverReason == "busy")
+    }
+
+    @Test func aDownloadAnsweredWithAnEndlessErrorBodyStopsAndReportsTheStatus() async throws {
+        // Without a stop, this transfer never ends (the suite's time limit fails it).
+        let folder = TemporaryDirectory()
+        let path = folder.appending("package.zip.part")
+        let request = DownloadRequest(HTTPRequest(url: url("/status/500-endless")), to: path, maxFileBytes: 1000)
+        let error = try await #require(throws: HTTPError.self) { try await transport.download(request, progress: nil) }
+        #expect(error.status == 500, "\(error)")
+        #expect(FileSystem.size(of: path) == 0)
     }
 
     @Test func servesManyConcurrentRequests() async throws {

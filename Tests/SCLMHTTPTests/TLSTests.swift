@@ -11,17 +11,10 @@ import Testing
     var certificate: String { folder.appending("cert.pem") }
 
     init() throws {
-        let generated = try ProcessRunner.run(
-            "/usr/bin/env",
-            [
-                "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-                "-keyout", folder.appending("key.pem"), "-out", folder.appending("cert.pem"), "-days", "1",
-                "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
-            ])
-        try #require(generated.status == 0, "\(generated)")
+        let generated = try SelfSignedCertificate(in: folder)
         fixture = try ServerProcess(
             script: "Tests/Fixtures/http_fixture.py",
-            arguments: ["--tls", folder.appending("cert.pem"), folder.appending("key.pem")])
+            arguments: ["--tls", generated.certificatePath, generated.keyPath])
     }
 
     @Test func refusesACertificateNobodyTrusts() async throws {

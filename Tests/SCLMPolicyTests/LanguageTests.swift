@@ -2,7 +2,7 @@ import SCLMPolicy
 import SCLMTestSupport
 import Testing
 
-/// `Language.parse` (§5): case-insensitive names, no trimming or locale parsing, English by default.
+/// `Language.parse`: case-insensitive names, no trimming, English by default; a locale tag picks its language.
 @Suite(.tags(.small)) struct LanguageTests {
     struct Case: Sendable, CustomTestStringConvertible {
         let input: String
@@ -17,8 +17,15 @@ import Testing
         Case(input: "Ca", fallback: nil, expected: .ca),
         Case(input: "es", fallback: nil, expected: .es),
         Case(input: "EN", fallback: nil, expected: .en),
-        Case(input: "ca-ES", fallback: nil, expected: .en),
-        Case(input: "es_ES", fallback: nil, expected: .en),
+        Case(input: "ca-ES", fallback: nil, expected: .ca),
+        Case(input: "es_ES", fallback: nil, expected: .es),
+        Case(input: "ES-es", fallback: nil, expected: .es),
+        Case(input: "ca_ES.UTF-8", fallback: nil, expected: .ca),
+        Case(input: "ca@valencia", fallback: nil, expected: .ca),
+        Case(input: "en-GB", fallback: .ca, expected: .en),
+        Case(input: "fr-FR", fallback: nil, expected: .en),
+        Case(input: "cat", fallback: nil, expected: .en),
+        Case(input: "-ca", fallback: nil, expected: .en),
         Case(input: "fr", fallback: nil, expected: .en),
         Case(input: "", fallback: nil, expected: .en),
         Case(input: " ca", fallback: nil, expected: .en),
@@ -26,7 +33,7 @@ import Testing
         Case(input: "ES", fallback: .ca, expected: .es),
     ]
 
-    @Test(arguments: cases) func parsesLikeOSAM(_ test: Case) {
+    @Test(arguments: cases) func parsesCaseInsensitivelyWithLocaleTagsAndFallsBack(_ test: Case) {
         let parsed = test.fallback.map { Language.parse(test.input, default: $0) } ?? Language.parse(test.input)
         #expect(parsed == test.expected)
     }

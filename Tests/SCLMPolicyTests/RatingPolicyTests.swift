@@ -50,6 +50,8 @@ import Testing
              fetch: .fetched(RatingRecord(minutes: 0, numAperture: 0)), response: .dismissed, reason: .declinedForever, after: (101, 1)),
         Case(name: "minutes 0 and numAperture 1: every call prompts", before: (0, now - 1), fetch: .fetched(RatingRecord(minutes: 0, numAperture: 1)),
              response: .accepted, reason: .due, after: (0, now)),
+        Case(name: "a device clock set back before the last prompt waits (now − last < minutes)", before: (57, now + 900 * minute),
+             fetch: .fetched(config), response: .dismissed, reason: .tooSoon, after: (58, now + 900 * minute)),
         Case(name: "an absurd minutes value never prompts instead of overflowing", before: (100, 1),
              fetch: .fetched(RatingRecord(minutes: .max, numAperture: 1)), response: .dismissed, reason: .tooSoon, after: (101, 1)),
     ]

@@ -4,7 +4,7 @@ import SCLMPolicy
 import SCLMTestSupport
 import Testing
 
-/// Reading backend answers (§2.2, §2.3) with the README's optional fields (DESIGN §8) and ALVersionControl.
+/// Reading backend answers (version and rating records) with the README's optional fields and ALVersionControl.
 @Suite(.tags(.small)) struct RecordDecodingTests {
     static let readmeSample = """
         {"data":{"id":109,"appId":400,"packageName":"cat.bcn.commonmodule","versionCode":2021050000,"versionName":"1.0.0",
@@ -139,6 +139,8 @@ import Testing
         #expect(full == RatingRecord(minutes: 2880, numAperture: 5, message: LocalizedText(ca: "MESSAGE_CA", es: "MESSAGE_ES", en: "MESSAGE_EN")))
         let withoutMessage = try RatingRecord(json: Self.json(#"{"data":{"minutes":90,"numAperture":20}}"#))
         #expect(withoutMessage == RatingRecord(minutes: 90, numAperture: 20))
+        let lowercasePlatform = try RatingRecord(json: Self.json(#"{"data":{"platform":"ios","minutes":1,"numAperture":2}}"#))
+        #expect(lowercasePlatform == RatingRecord(minutes: 1, numAperture: 2))
     }
 
     @Test(arguments: [
@@ -146,6 +148,9 @@ import Testing
         (#"{"data":{"minutes":5}}"#, "has no 'numAperture'"),
         (#"{"data":{"minutes":"5","numAperture":5}}"#, "'minutes' must be an integer"),
         (#"{"minutes":5,"numAperture":5}"#, "no 'data' object"),
+        (#"{"data":{"platform":"WINDOWS","minutes":5,"numAperture":5}}"#, "unknown platform 'WINDOWS'"),
+        (#"{"data":{"platform":"","minutes":5,"numAperture":5}}"#, "unknown platform ''"),
+        (#"{"data":{"platform":7,"minutes":5,"numAperture":5}}"#, "'platform' must be a string"),
     ])
     func rejectsUnusableRatingRecords(_ text: String, _ message: String) throws {
         let json = try Self.json(text)

@@ -81,12 +81,12 @@ import Testing
     }
 
     static let updates: [UpdateCase] = [
-        UpdateCase(name: "a new versionName moves to its topic and leaves the language topic",
+        UpdateCase(name: "a new versionName moves to its topic and re-subscribes the language topic, as OSAM does",
                    updated: InstalledApp(packageName: app.packageName, versionCode: 2021060000, versionName: "1.1.0"),
-                   subscribe: ["commonmodule_1.1.0_2021060000_CA"], unsubscribe: [topicCA]),
+                   subscribe: ["commonmodule_1.1.0_2021060000_CA", "CA"], unsubscribe: [topicCA]),
         UpdateCase(name: "fixed: a versionCode-only update moves too (OSAM answers UNCHANGED)",
                    updated: InstalledApp(packageName: app.packageName, versionCode: 2021050001, versionName: "1.0.0"),
-                   subscribe: ["commonmodule_1.0.0_2021050001_CA"], unsubscribe: [topicCA]),
+                   subscribe: ["commonmodule_1.0.0_2021050001_CA", "CA"], unsubscribe: [topicCA]),
     ]
 
     @Test(arguments: updates) func anUpdateUnsubscribesTheTopicReallySubscribed(_ test: UpdateCase) {
@@ -104,7 +104,7 @@ import Testing
         state.previousVersionName = "0.9.0"
         state.selectedLanguage = "CA"
         let plan = TopicPolicy.firstTimeOrUpdate(language: .ca, app: Self.app, deviceLanguage: "ca", state: state)
-        #expect(plan.subscribe == [Self.topicCA])
+        #expect(plan.subscribe == [Self.topicCA, "CA"])
         #expect(plan.unsubscribe == ["commonmodule_0.9.0_2021050000_CA"])
         #expect(plan.state.managedTopics == [Self.topicCA, "CA"])
     }

@@ -2,7 +2,7 @@ import SCLMPolicy
 import SCLMTestSupport
 import Testing
 
-/// The decision table of `reference/osam.md` §3.8, one case per row and boundary.
+/// The OSAM version-control decision table, one case per row and boundary.
 @Suite(.tags(.small)) struct VersionControlPolicyTests {
     typealias Input = VersionControlPolicy.Input
 
@@ -111,12 +111,18 @@ import Testing
         Case(name: "8: an absurd dialogDisplayDuration throttles instead of overflowing",
              state: Fixtures.state(caching: Fixtures.record(.lazy) { $0.displayDuration = .max }, lastAccept: 1),
              input: online(Fixtures.record(.lazy) { $0.displayDuration = .max }), result: .dismissed, reason: .throttled),
+        Case(name: "8: a device clock set back 2 h before the last OK still throttles (now − lastOK < duration)",
+             state: Fixtures.state(caching: lazy, lastAccept: now + 2 * Fixtures.hour), input: online(lazy), result: .dismissed, reason: .throttled),
+        Case(name: "8: a device clock set back a year before the last OK still throttles",
+             state: Fixtures.state(caching: lazy, lastAccept: now + 365 * 24 * Fixtures.hour), input: online(lazy), result: .dismissed, reason: .throttled),
         // Row 9
         Case(name: "9: INFO armed → SHOW", state: Fixtures.state(caching: info), input: online(info), result: .show, reason: .armed),
         Case(name: "9: INFO after \"don't show again\" → DISMISSED", state: Fixtures.state(caching: info, armed: false),
              input: online(info), result: .dismissed, reason: .dontShowAgain),
         Case(name: "9: INFO accepted 10 minutes ago → DISMISSED",
              state: Fixtures.state(caching: info, lastAccept: now - 10 * Fixtures.minute), input: online(info), result: .dismissed, reason: .throttled),
+        Case(name: "9: INFO with the device clock set back before the last OK → DISMISSED",
+             state: Fixtures.state(caching: info, lastAccept: now + 3 * Fixtures.hour), input: online(info), result: .dismissed, reason: .throttled),
         // Fresh install
         Case(name: "a fresh install is armed by its first online fetch", state: OSAMState(), input: online(lazy),
              result: .show, reason: .armed),

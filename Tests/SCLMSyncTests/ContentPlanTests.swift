@@ -29,11 +29,7 @@ import Testing
     ]
 
     static func summary(_ id: Int64, state: SyncState) -> PresentationSummary {
-        PresentationSummary(
-            row: Row(columns: [
-                ("presentationId", .integer(id)), ("clientId", .integer(1)), ("revision", .integer(3)),
-                ("syncState", .integer(state.rawValue)),
-            ]))
+        PresentationSummary(presentationId: id, clientId: 1, revision: 3, syncState: state)
     }
 
     static let cases = [

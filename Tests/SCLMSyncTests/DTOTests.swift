@@ -37,6 +37,15 @@ import Testing
         #expect(record.updatedDate == "2016-12-27T11:09:49.1870000")
     }
 
+    @Test func aRecordContradictingItsListingSaysHow() throws {
+        let presentation = try decode(PresentationDTO.self, DTOTests.presentationJSON)
+        #expect(presentation.inconsistency(listedId: 17, clientIds: [1, 2]) == nil)
+        #expect(presentation.inconsistency(listedId: 16, clientIds: [1])?.contains("presentation 17 instead") == true)
+        #expect(presentation.inconsistency(listedId: 17, clientIds: [2])?.contains("names client 1") == true)
+        let clientless = try decode(PresentationDTO.self, #"{"id":17,"revision":1}"#)
+        #expect(clientless.inconsistency(listedId: 17, clientIds: []) == nil, "the listing's client is used")
+    }
+
     @Test func serverDatesWithoutAZoneAreKeptAsSentAndReadAsUTC() throws {
         let presentation = try decode(PresentationDTO.self, DTOTests.presentationJSON)
         let created = try #require(presentation.created.flatMap(Timestamp.date(from:)))

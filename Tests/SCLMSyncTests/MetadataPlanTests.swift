@@ -17,12 +17,9 @@ import Testing
     static func stored(_ id: Int64, client: Int64, revision: Int64, skip: Bool = false, installed: Int64? = nil)
         -> PresentationSummary
     {
-        let row = Row(columns: [
-            ("presentationId", .integer(id)), ("clientId", .integer(client)), ("revision", .integer(revision)),
-            ("skip", .integer(skip ? 1 : 0)), ("installedRevision", installed.map(DatabaseValue.integer) ?? .null),
-            ("syncState", .integer(installed == nil ? 1 : 5)),
-        ])
-        return PresentationSummary(row: row)
+        PresentationSummary(
+            presentationId: id, clientId: client, revision: revision, installedRevision: installed,
+            syncState: installed == nil ? .readyToDownload : .installed, skip: skip)
     }
 
     @Test func fetchesNewAndChangedPresentationsOnly() throws {
@@ -38,6 +35,16 @@ import Testing
         #expect(plan.fetches.map(\.isNew) == [false, true])
         #expect(plan.unchangedCount == 1 && plan.listedCount == 3)
         #expect(plan.removals.isEmpty && plan.removedClientIds.isEmpty)
+    }
+
+    @Test func presentationsCanBeStoredUnderSelectedAndKeptClientsOnly() throws {
+        let listing = [try Self.client(1, "Demo", []), try Self.client(2, "Other", [])]
+        let all = try MetadataPlan.make(
+            listing: listing, selection: ClientSelection(), stored: [], storedClientIds: [2, 3])
+        #expect(all.clientIds(afterApplyingTo: [2, 3]) == [1, 2], "client 3 is no longer listed: removed")
+        let one = try MetadataPlan.make(
+            listing: listing, selection: ClientSelection(["1"]), stored: [], storedClientIds: [3])
+        #expect(one.clientIds(afterApplyingTo: [3]) == [1, 3], "client 2 is listed but neither selected nor stored")
     }
 
     @Test func aNoOpPlanDoesNothing() throws {

@@ -6,15 +6,26 @@ import Synchronization
 public final class FakeTransport: HTTPTransport {
     /// Answers one request.
     public typealias Handler = @Sendable (HTTPRequest) async throws -> HTTPResponse
+    /// Answers one download, written to its file the way ``CurlTransport`` writes it (``FakeDownload``).
+    public typealias DownloadHandler = @Sendable (DownloadRequest) async throws -> FakeDownload
 
     private let handler: Handler
+    private let downloads: DownloadHandler?
     private let recorded = Mutex<[HTTPRequest]>([])
+    private let recordedDownloads = Mutex<[DownloadRequest]>([])
 
-    /// Creates a transport answering with `handler`.
-    public init(_ handler: @escaping Handler) { self.handler = handler }
+    /// Creates a transport answering requests with `handler` and downloads with `downloads` (without it, a
+    /// download writes `handler`'s body as a 200).
+    public init(_ handler: @escaping Handler, downloads: DownloadHandler? = nil) {
+        self.handler = handler
+        self.downloads = downloads
+    }
 
-    /// Every request sent so far, in order.
+    /// Every request sent so far, in order (downloads answered by `handler` included).
     public var requests: [HTTPRequest] { recorded.withLock { $0 } }
+
+    /// Every download answered by the download handler, in order.
+    public var downloadRequests: [DownloadRequest] { recordedDownloads.withLock { $0 } }
 
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         recorded.withLock { $0.append(request) }
@@ -25,6 +36,10 @@ public final class FakeTransport: HTTPTransport {
     public func download(_ request: DownloadRequest, progress: (@Sendable (DownloadProgress) -> Void)?) async throws
         -> DownloadResult
     {
+        if let downloads {
+            recordedDownloads.withLock { $0.append(request) }
+            return try await downloads(request).write(for: request, progress: progress)
+        }
         let response = try await send(request.request)
         try response.body.write(to: URL(fileURLWithPath: request.destinationPath))
         let size = Int64(response.body.count)

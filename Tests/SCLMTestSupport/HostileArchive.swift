@@ -120,9 +120,25 @@ public struct HostileArchive: Sendable, CustomTestStringConvertible {
                 try $0.rename("img/a_b.png", to: Array("img/a\nb.png".utf8))
             }
         },
-        HostileArchive(name: "character device", rule: "ENTRY-DEVICE") { path in
+        HostileArchive(name: "character device", rule: "ENTRY-SPECIAL") { path in
             try package(at: path, extra: { $0.file("dev/null", "") }) {
                 try $0.setUnixMode(0o020644, onEntry: "dev/null")
+            }
+        },
+        // libarchive 3.6 unpacks a FIFO entry as a regular file; the mode in the central directory says FIFO.
+        HostileArchive(name: "FIFO entry", rule: "ENTRY-SPECIAL") { path in
+            try package(at: path, extra: { $0.file("pipe", "") }) { try $0.setUnixMode(0o010644, onEntry: "pipe") }
+        },
+        HostileArchive(name: "socket entry", rule: "ENTRY-SPECIAL") { path in
+            try package(at: path, extra: { $0.file("socket", "") }) {
+                try $0.setUnixMode(0o140755, onEntry: "socket")
+            }
+        },
+        // libarchive 3.6 ignores the PKWARE Unix extra field and unpacks the entry's own data.
+        HostileArchive(name: "hard link (PKWARE Unix extra field)", rule: "ENTRY-HARDLINK") { path in
+            try package(at: path, extra: { $0.file("img/copy.png", "placeholder") }) {
+                try $0.setUnixMode(0o100644, onEntry: "img/copy.png")
+                try $0.addUnixExtraField(Array("img/logo.png".utf8), onEntry: "img/copy.png")
             }
         },
         HostileArchive(name: "bzip2 compression", rule: "ARCHIVE-METHOD") { path in

@@ -18,13 +18,23 @@ public struct InstalledPresentationFixture: Sendable {
         public var linkedSlides: [String]
         public var swipeNext: String?
         public var swipePrevious: String?
+        /// The markup inside the file's `<head>`; `nil` writes a `clm-swipe-next` meta naming ``swipeNext``
+        /// (empty without one).
+        public var head: String?
+        /// Whether the package holds the file (`false`: a slide the server lists but the package lacks).
+        public var isPackaged: Bool
 
         /// Declares a slide.
-        public init(_ name: String, linkedSlides: [String] = [], swipeNext: String? = nil, swipePrevious: String? = nil) {
+        public init(
+            _ name: String, linkedSlides: [String] = [], swipeNext: String? = nil, swipePrevious: String? = nil,
+            head: String? = nil, isPackaged: Bool = true
+        ) {
             self.name = name
             self.linkedSlides = linkedSlides
             self.swipeNext = swipeNext
             self.swipePrevious = swipePrevious
+            self.head = head
+            self.isPackaged = isPackaged
         }
     }
 
@@ -55,6 +65,8 @@ public struct InstalledPresentationFixture: Sendable {
     public var mediaFiles: [MediaFile]
     /// `false` writes the rows only (no `installedRevision`, no package folder): a synced but not downloaded presentation.
     public var isInstalled: Bool
+    /// Other package files by path (`"extra.html": "<html>…"`), written with the slides.
+    public var extraFiles: [String: String] = [:]
 
     /// Declares a presentation; by default three linked slides and one PDF, installed.
     public init(
@@ -128,25 +140,35 @@ public struct InstalledPresentationFixture: Sendable {
         }
         guard isInstalled else { return }
         let sources = sourcesDirectory(in: home)
+        try writePackage(to: sources)
+    }
+
+    /// Writes the package files: the packaged slides, ``extraFiles`` and the media files.
+    private func writePackage(to sources: String) throws {
         try FileSystem.makeDirectory(sources + "/mediafiles", mode: 0o755)
-        for slide in slides {
+        for slide in slides where slide.isPackaged {
+            let head = slide.head ?? #"<meta name="clm-swipe-next" content="\#(slide.swipeNext ?? "")">"#
             let html = """
                 <!DOCTYPE html>
-                <html><head><meta name="clm-swipe-next" content="\(slide.swipeNext ?? "")"></head>
+                <html><head>\(head)</head>
                 <body><h1>\(slide.name)</h1><script src="js/storyclm.js"></script></body></html>
 
                 """
             try Data(html.utf8).write(to: URL(fileURLWithPath: sources + "/" + slide.name))
+        }
+        for (path, contents) in extraFiles {
+            try Data(contents.utf8).write(to: URL(fileURLWithPath: sources + "/" + path))
         }
         for file in mediaFiles {
             try Data(file.contents.utf8).write(to: URL(fileURLWithPath: sources + "/mediafiles/" + file.fileName))
         }
     }
 
-    /// Stores a login (`auth_tokens` row) so the bridge reports `subject`/`userName` as the user.
+    /// Stores a login (`auth_tokens` row) so the bridge reports `subject`/`userName` as the user;
+    /// `grantType` `client_credentials` is a service login.
     ///
     /// - Throws: store errors.
-    public static func logIn(subject: String, userName: String, in home: Home) throws {
+    public static func logIn(subject: String, userName: String, grantType: String = "password", in home: Home) throws {
         try home.prepare()
         let db = try Database(path: home.databasePath)
         try Migrator.sclm.migrate(db)
@@ -154,8 +176,8 @@ public struct InstalledPresentationFixture: Sendable {
             try db.execute(
                 """
                 INSERT OR REPLACE INTO auth_tokens(id, grantType, accessToken, refreshToken, expiresAt, issuedAt, subject, userName)
-                VALUES (1, 'password', 'test-access-token', 'test-refresh-token', 4102444800, 1767225600, ?, ?)
-                """, [subject, userName])
+                VALUES (1, ?, 'test-access-token', 'test-refresh-token', 4102444800, 1767225600, ?, ?)
+                """, [grantType, subject, userName])
         }
     }
 }

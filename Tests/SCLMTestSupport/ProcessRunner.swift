@@ -66,10 +66,24 @@ public enum ProcessRunner {
         _ arguments: [String], home: String? = nil, stdin: String = "", environment: [String: String] = [:],
         timeout: TimeInterval = 60
     ) async throws -> ProcessResult {
+        let homeArguments = home.map { ["--home", $0] } ?? []
+        return try await runInBackground(
+            sclmPath, homeArguments + arguments, stdin: Data(stdin.utf8), environment: environment, timeout: timeout)
+    }
+
+    /// Runs `executable` like ``run(_:_:stdin:environment:timeout:)`` on a thread of its own.
+    ///
+    /// - Throws: when the process cannot be started.
+    public static func runInBackground(
+        _ executable: String, _ arguments: [String], stdin: Data = Data(), environment: [String: String] = [:],
+        timeout: TimeInterval = 60
+    ) async throws -> ProcessResult {
         try await withCheckedThrowingContinuation { continuation in
             Thread {
                 continuation.resume(
-                    with: Result { try sclm(arguments, home: home, stdin: stdin, environment: environment, timeout: timeout) })
+                    with: Result {
+                        try run(executable, arguments, stdin: stdin, environment: environment, timeout: timeout)
+                    })
             }.start()
         }
     }

@@ -61,6 +61,32 @@ public struct ZipBytes {
         setUInt32(mode << 16, at: central + 38)
     }
 
+    /// Adds a PKWARE Unix extra field (APPNOTE 4.5.7, id 0x000d) to entry `name`'s central-directory record:
+    /// atime, mtime (4 bytes each), uid, gid (2 bytes each), then `data` — a hard or symbolic link's target,
+    /// or a device's major and minor numbers. The directory grows by the field; the end record follows.
+    public mutating func addUnixExtraField(_ data: [UInt8], onEntry name: String) throws {
+        let (_, central) = try headers(of: name)
+        var field: [UInt8] = []
+        for value in [UInt16(0x000d), UInt16(12 + data.count)] { field += [UInt8(value & 0xFF), UInt8(value >> 8)] }
+        field += [UInt8](repeating: 0, count: 8) + [0xE8, 0x03, 0xE8, 0x03] + data  // times 0, uid and gid 1000
+        let extraLength = Int(uint16(at: central + 30))
+        let insertion = central + 46 + Int(uint16(at: central + 28)) + extraLength
+        bytes.insert(contentsOf: field, at: insertion)
+        setUInt16(UInt16(extraLength + field.count), at: central + 30)
+        let end = try endRecord()
+        setUInt32(uint32(at: end + 12) + UInt32(field.count), at: end + 12)
+    }
+
+    /// The offset of the end-of-central-directory record (the last `PK\5\6`).
+    private func endRecord() throws -> Int {
+        var index = bytes.count - 22
+        while index >= 0 {
+            if uint32(at: index) == 0x0605_4B50 { return index }
+            index -= 1
+        }
+        throw ZipBuilderError("no end-of-central-directory record")
+    }
+
     /// Points entry `name`'s central-directory record at the local header of entry `other`, or `skipping`
     /// bytes past it: 0 makes the two share one stored file, more makes their data overlap.
     public mutating func pointEntry(_ name: String, intoEntry other: String, skipping: Int = 0) throws {

@@ -8,7 +8,7 @@ const fs = require("fs");
 const http = require("http");
 const path = require("path");
 const { connect, ErrorCodes } = require("../storyclm.js");
-const { installedHome, bridgeBinary, removeHome } = require("./home.js");
+const { installedHome, allowHosts, bridgeBinary, removeHome } = require("./home.js");
 
 const binary = bridgeBinary();
 
@@ -46,6 +46,7 @@ if (binary.skip) {
   test("StoryCLM calls against sclm bridge", async (t) => {
     const home = installedHome(sclm);
     t.after(() => removeHome(home));
+    allowHosts(sclm, home, "127.0.0.1");  // the Http calls go to a test server on loopback
     const events = [];
     const clm = connect({ sclm, home, presentation: 101, timeout: 15000 });
     clm.on("*", (data, name) => events.push([name, data]));
@@ -187,6 +188,7 @@ if (binary.skip) {
       assert.equal(seen[1].body.toString("utf8"), "héllo");
       assert.equal(seen[2].body.toString("utf8"), "{\"a\":1}");
       await failsWith(clm.Http.Get("file:///etc/passwd"), 400);
+      await failsWith(clm.Http.Get(base.replace("127.0.0.1", "localhost") + "/a"), 403);
     });
 
     await t.test("OSAM calls are answered", { skip: declared.has("osam.versionControl") ? false : "this sclm bridge has no OSAM module yet" }, async () => {

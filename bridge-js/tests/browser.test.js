@@ -6,7 +6,7 @@ const test = require("node:test");
 const assert = require("node:assert/strict");
 const fs = require("fs");
 const path = require("path");
-const { installedHome, bridgeBinary, removeHome } = require("./home.js");
+const { installedHome, allowHosts, bridgeBinary, removeHome } = require("./home.js");
 const { findChromium, launchChromium, decodePNG, imageStatistics, temporaryFolder } = require("./chromium.js");
 const { REPO, startServer, pythonExecutable, until } = require("./support.js");
 
@@ -34,6 +34,7 @@ test("a sample deck in headless Chromium through host.js", { skip: skip || false
   });
   backend = await startServer(pythonExecutable(), [path.join(REPO, "dev-server", "server.py"), "--quiet", "--exit-with-parent",
     "--osam", path.join(REPO, "sample-content", "osam.json")]);
+  allowHosts(binary.sclm, home, new URL(backend.url).host);  // the deck's HTTP call goes to this backend
   host = await startServer(process.execPath, [HOST, "--home", home, "--presentation", "101", "--sclm", binary.sclm, "--quiet", "--exit-with-parent"]);
   browser = await launchChromium(chromium, folder);
   const errors = [];

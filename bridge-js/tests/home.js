@@ -1,22 +1,22 @@
 "use strict";
 // Test fixture: an sclm home with sample decks installed as `sclm sync` installs them — the rows in
 // sclm.db (schema from `sclm status`, rows written with Python's sqlite3, slides ordered by the
-// dev-server's own rules) and each package unpacked in content/<client>/<presentation>/sources.
+// dev-server's own rules) and each assembled package unpacked in content/<client>/<presentation>/sources.
 const childProcess = require("child_process");
 const fs = require("fs");
 const os = require("os");
 const path = require("path");
-const { REPO } = require("./support.js");
+const { REPO, assembledSamples } = require("./support.js");
 
 /** The decks of client 1 (101, 102, 103) and client 2 (201). */
 const DECKS = ["cardiora-detail-aid", "respira-inhaler-training", "glucobalance-congress", "northwind-vaccination"];
 
 const INSTALL = String.raw`
 import datetime, json, mimetypes, pathlib, shutil, sqlite3, sys
-home, repo, *decks = sys.argv[1:]
+home, repo, samples, *decks = sys.argv[1:]
 sys.path.insert(0, str(pathlib.Path(repo, "dev-server")))
 from devserver.slides import read_links, slide_order
-samples = pathlib.Path(repo, "sample-content")
+samples = pathlib.Path(samples)
 clients = {client["id"]: client for client in json.loads((samples / "clients.json").read_text())}
 now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
 db = sqlite3.connect(pathlib.Path(home, "sclm.db"))
@@ -59,9 +59,18 @@ function installedHome(sclm, decks = DECKS) {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), "sclm-bridgejs-"));
   const status = childProcess.spawnSync(sclm, ["--home", home, "status"], { encoding: "utf8" });
   if (status.status !== 0) { throw new Error(`sclm status failed: ${status.stderr || status.error}`); }
-  const install = childProcess.spawnSync("python3", ["-c", INSTALL, home, REPO, ...decks], { encoding: "utf8" });
+  const install = childProcess.spawnSync("python3", ["-c", INSTALL, home, REPO, assembledSamples(), ...decks], { encoding: "utf8" });
   if (install.status !== 0) { throw new Error(`installing the sample decks failed: ${install.stderr || install.error}`); }
   return home;
+}
+
+/**
+ * Lets content in `home` send HTTP commands to `hosts` (`bridge.httpAllowedHosts`): by default the bridge
+ * reaches public hosts only, and the tests' servers are on loopback.
+ */
+function allowHosts(sclm, home, hosts) {
+  const set = childProcess.spawnSync(sclm, ["--home", home, "config", "set", "bridge.httpAllowedHosts", hosts], { encoding: "utf8" });
+  if (set.status !== 0) { throw new Error(`sclm config set bridge.httpAllowedHosts failed: ${set.stderr || set.error}`); }
 }
 
 /** The sclm executable to test: $SCLM_BIN, else this checkout's debug or release build; null when none is built. */
@@ -90,4 +99,4 @@ function removeHome(home) {
   fs.rmSync(home, { recursive: true, force: true });
 }
 
-module.exports = { DECKS, installedHome, builtSclm, bridgeBinary, removeHome };
+module.exports = { DECKS, installedHome, allowHosts, builtSclm, bridgeBinary, removeHome };

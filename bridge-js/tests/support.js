@@ -159,4 +159,15 @@ function pythonExecutable() {
   return childProcess.execFileSync("python3", ["-c", "import sys; print(sys.executable)"], { encoding: "utf8" }).trim();
 }
 
-module.exports = { LIBRARY, REPO, recordingTransport, escapeEcmaScript, simulatedWebView, delay, until, startServer, pythonExecutable };
+/**
+ * The sample decks assembled into complete packages (sample-content/tools/assemble.py, a no-op when they are
+ * up to date): the folder's path, `.build/sample-content`. Read decks there, never in sample-content/.
+ */
+function assembledSamples() {
+  const childProcess = require("child_process");
+  const result = childProcess.spawnSync("python3", [path.join(REPO, "sample-content", "tools", "assemble.py")], { encoding: "utf8" });
+  if (result.status !== 0) { throw new Error(`assembling the sample decks failed: ${result.stderr || result.error}`); }
+  return result.stdout.trim();
+}
+
+module.exports = { LIBRARY, REPO, recordingTransport, escapeEcmaScript, simulatedWebView, delay, until, startServer, pythonExecutable, assembledSamples };

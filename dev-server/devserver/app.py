@@ -16,17 +16,15 @@ from .faults import FaultBook
 from .handler import Handler
 from .iot import IotHub
 from .osam import OsamStore
+from .samples import assembled_samples
 from .stats import Stats
 from .synthetic import SyntheticSpec, add_synthetic
-
-REPOSITORY = pathlib.Path(__file__).resolve().parents[2]
-DEFAULT_CONTENT = REPOSITORY / "sample-content"
 
 
 @dataclass
 class Options:
     port: int = 0
-    content: pathlib.Path | None = None  # None: sample-content/, unless synthetic content is asked for
+    content: pathlib.Path | None = None  # None: the assembled sample decks, unless synthetic content is asked for
     blob_dir: pathlib.Path | None = None  # None: a temporary folder removed at exit
     synthetic: SyntheticSpec | None = None
     access_token_lifetime: float = 3600
@@ -46,6 +44,7 @@ class State:
     stats: Stats
     iot: IotHub
     osam: OsamStore
+    patches: dict = field(default_factory=dict)  # content route path -> JSON fields laid over its answer
 
 
 class DevServer(ThreadingHTTPServer):
@@ -104,7 +103,7 @@ def _build_state(options: Options, blob_dir: pathlib.Path) -> State:
     catalog = Catalog(blob_dir, blobs)
     content = options.content
     if content is None and options.synthetic is None:
-        content = DEFAULT_CONTENT
+        content = assembled_samples()
     if content is not None:
         load_content(content, catalog)
     if options.synthetic is not None:

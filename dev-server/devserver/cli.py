@@ -7,7 +7,7 @@ import signal
 import sys
 import threading
 
-from .app import DEFAULT_CONTENT, DevServer, Options
+from .app import DevServer, Options
 from .auth import DEMO_CLIENT_ID, DEMO_CLIENT_SECRET, DEMO_FULLNAME, DEMO_PASSWORD, DEMO_SUB, DEMO_USERNAME
 from .content import ContentError
 from .control import ACTION_NAMES
@@ -40,7 +40,8 @@ def parser() -> argparse.ArgumentParser:
                                 epilog=EPILOG)
     p.add_argument("--port", type=int, default=0, help="TCP port on 127.0.0.1 (default 0 = a free port)")
     p.add_argument("--content", type=pathlib.Path,
-                   help=f"content folder (default {DEFAULT_CONTENT.name}/ unless synthetic content is asked for)")
+                   help="content folder (default: sample-content/ assembled into .build/sample-content/, "
+                        "unless synthetic content is asked for)")
     p.add_argument("--blob-dir", type=pathlib.Path,
                    help="where package zips and media blobs live (default: a temporary folder removed at exit; "
                         "a persistent folder keeps generated synthetic packages between runs)")

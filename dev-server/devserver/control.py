@@ -71,6 +71,23 @@ def _stall(state, action):
                            after_bytes=None if after is None else _number(action, "afterBytes")))
 
 
+def _pad(state, action):
+    state.faults.add(Fault("pad", _count(action), _path(action), extra_bytes=_number(action, "bytes")))
+
+
+def _patch(state, action):
+    path = _path(action)
+    fields = action.get("fields")
+    if path is None or not path.startswith("/v1/"):
+        raise ValueError("path must be a content route such as /v1/presentations/101")
+    if fields is None:
+        state.patches.pop(path.rstrip("/"), None)
+        return
+    if not isinstance(fields, dict):
+        raise ValueError("fields must be a JSON object (or null to remove the patch)")
+    state.patches[path.rstrip("/")] = {**state.patches.get(path.rstrip("/"), {}), **fields}
+
+
 def _tokens_instead(state, action):
     state.faults.add(Fault("tokensInsteadOfContent", _count(action), _path(action)))
 
@@ -132,7 +149,8 @@ def _clear_iot(state, action):
 
 
 _ACTIONS = {
-    "fail": _fail, "drop": _drop, "stall": _stall, "tokensInsteadOfContent": _tokens_instead,
+    "fail": _fail, "drop": _drop, "stall": _stall, "pad": _pad, "patch": _patch,
+    "tokensInsteadOfContent": _tokens_instead,
     "expireTokens": _expire_tokens, "bumpRevision": _bump, "deletePresentation": _delete,
     "setPackage": _set_package, "corruptPackage": _corrupt, "expireSas": _expire_sas, "osam": _osam,
     "iotFail": _iot_fail, "reset": _reset, "resetStats": _reset_stats, "clearIot": _clear_iot,

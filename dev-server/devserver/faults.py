@@ -2,7 +2,7 @@
 import threading
 from dataclasses import dataclass, field
 
-KINDS = ("fail", "drop", "stall", "tokensInsteadOfContent")
+KINDS = ("fail", "drop", "stall", "tokensInsteadOfContent", "pad")
 UNLIMITED = -1
 
 
@@ -15,6 +15,7 @@ class Fault:
     retry_after: float | None = None
     after_bytes: int | None = None
     seconds: float = 0.0
+    extra_bytes: int = 0  # pad: bytes sent after a blob's body, without Content-Length
 
     def matches(self, path: str) -> bool:
         return self.count != 0 and (self.path is None or path.startswith(self.path))

@@ -210,7 +210,9 @@ class Handler(BaseHTTPRequestHandler):
         for pattern, render in _CONTENT_ROUTES:
             if match := pattern.match(path):
                 try:
-                    return self._json(200, render(self, int(match.group(1)) if match.groups() else None))
+                    answer = render(self, int(match.group(1)) if match.groups() else None)
+                    patch = self.state.patches.get(path.rstrip("/"))
+                    return self._json(200, {**answer, **patch} if patch and isinstance(answer, dict) else answer)
                 except NotFound as missing:
                     return self._json(404, {"error": "not_found", "message": f"no {missing}"})
         return self._json(404, {"error": "not_found", "message": f"no content route {path}"})
@@ -337,9 +339,11 @@ class Handler(BaseHTTPRequestHandler):
         self.send_response(status)
         for name, value in headers.items():
             self.send_header(name, value)
-        self.send_header("Content-Length", str(length))
+        pad = self._faults.get("pad") if blob_id is not None else None
+        if not pad:
+            self.send_header("Content-Length", str(length))
         drop = self._faults.get("drop")
-        if drop:
+        if drop or pad:
             self.send_header("Connection", "close")
         self.end_headers()
         if self.command == "HEAD":
@@ -361,6 +365,22 @@ class Handler(BaseHTTPRequestHandler):
                 self._shutdown_write()
                 return
         self._write(body, offset + position, length - position, blob_id)
+        if pad:
+            self._pad(pad.extra_bytes, blob_id)
+
+    def _pad(self, count: int, blob_id: str):
+        """Sends `count` zero bytes after a blob's body (the body then ends when the connection closes)."""
+        self.close_connection = True
+        self._flush()
+        chunk = bytes(1 << 20)
+        try:
+            while count > 0:
+                sent = self.connection.send(memoryview(chunk)[:min(count, len(chunk))])
+                count -= sent
+                self._sent += sent
+                self.state.stats.blob_bytes(blob_id, sent)
+        except (BrokenPipeError, ConnectionResetError, ConnectionAbortedError) as error:
+            raise ClientGone() from error
 
     def _write(self, body, offset: int, count: int, blob_id: str | None):
         if count <= 0:

@@ -6,9 +6,10 @@ import unittest
 import urllib.parse
 from dataclasses import dataclass
 
-from devserver.app import DEFAULT_CONTENT, DevServer, Options
+from devserver.app import DevServer, Options
+from devserver.samples import assembled_samples
 
-SAMPLE = DEFAULT_CONTENT
+SAMPLE = assembled_samples()  # the complete decks the server serves by default
 DEMO_FORM = {"grant_type": "password", "username": "demo@storyclm.test", "password": "demo-pass",
              "client_id": "sclm-demo", "client_secret": "demo-secret"}
 

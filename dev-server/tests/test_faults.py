@@ -82,6 +82,49 @@ class DropTests(ServerTestCase):
         self.assertEqual(self.get("/v1/clients").status, 200)
 
 
+class PadTests(ServerTestCase):
+    def test_pad_sends_extra_bytes_after_the_blob_without_content_length(self):
+        sas = self.package_sas(101)
+        size = self.get_json("/v1/contentpackages/101")["fileSize"]
+        plain = self.request("GET", sas).body
+        self.control("pad", bytes=5000, path="/blobs/packages/")
+        response = self.request("GET", sas)
+        self.assertEqual(response.status, 200)
+        self.assertIsNone(response.headers["Content-Length"])
+        self.assertEqual(response.headers["Connection"], "close")
+        self.assertEqual(response.body, plain + bytes(5000))
+        blob_id = sas.split("/")[-1].split("?")[0]
+        self.assertEqual(self.stats()["blobBytes"][blob_id], 2 * size + 5000)
+        self.assertEqual(self.request("GET", sas).body, plain, "the fault lasts count requests")
+
+    def test_pad_leaves_json_routes_alone(self):
+        self.bearer()
+        self.control("pad", bytes=10, path="/v1/clients")
+        response = self.get("/v1/clients")
+        self.assertEqual(int(response.headers["Content-Length"]), len(response.body))
+
+
+class PatchTests(ServerTestCase):
+    def test_patch_lays_fields_over_one_content_route(self):
+        self.bearer()
+        self.control("patch", path="/v1/contentpackages/101", fields={"fileSize": "abc"})
+        self.control("patch", path="/v1/contentpackages/101/", fields={"mimeType": None})
+        package = self.get_json("/v1/contentpackages/101")
+        self.assertEqual((package["fileSize"], package["mimeType"]), ("abc", None))
+        self.assertEqual(package["revision"], self.get_json("/v1/presentations/101")["sourcesFolder"]["revision"])
+        self.assertIsInstance(self.get_json("/v1/contentpackages/102")["fileSize"], int)
+        self.control("patch", path="/v1/presentations/103", fields={"id": 105, "clientId": 9})
+        presentation = self.get_json("/v1/presentations/103")
+        self.assertEqual((presentation["id"], presentation["clientId"]), (105, 9))
+        self.control("patch", path="/v1/presentations/103", fields=None)
+        self.assertEqual(self.get_json("/v1/presentations/103")["id"], 103)
+
+    def test_patch_needs_a_content_route_and_an_object(self):
+        for fields in ({"path": "/blobs/x", "fields": {}}, {"path": "/v1/clients", "fields": [1]}, {"fields": {}}):
+            with self.subTest(fields=fields):
+                self.control("patch", expect=400, **fields)
+
+
 class StallTests(ServerTestCase):
     def test_stall_before_answering(self):
         self.bearer()

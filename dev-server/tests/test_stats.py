@@ -1,4 +1,6 @@
 """GET /_control/stats: request keys, grant types, failed requests, blob bytes, resetStats."""
+import urllib.parse
+
 from .support import DEMO_FORM, ServerTestCase
 
 
@@ -41,3 +43,21 @@ class StatsTests(ServerTestCase):
         self.control("resetStats")
         self.assertEqual(self.stats(), {"requests": {}, "statuses": {}, "blobBytes": {}, "totalBlobBytes": 0,
                                         "sessionCookies": {"issued": 0, "presented": 0, "unknown": 0}})
+
+
+class RevisionBumpAtTheSamePathTests(ServerTestCase):
+    """What a site cache in front of the blobs relies on: a bumped package keeps its blob path (so only a
+    key with the revision tells the versions apart), and the bytes sent are counted per blob."""
+
+    def test_a_bumped_package_keeps_its_blob_path_with_new_bytes_and_both_downloads_are_counted(self):
+        before = self.get_json("/v1/contentpackages/101")
+        first = self.request("GET", before["sas"])
+        self.control("bumpRevision", presentationId=101)
+        after = self.get_json("/v1/contentpackages/101")
+        second = self.request("GET", after["sas"])
+        self.assertEqual(after["revision"], before["revision"] + 1)
+        self.assertEqual(urllib.parse.urlsplit(after["sas"]).path, urllib.parse.urlsplit(before["sas"]).path)
+        self.assertEqual(after["blobId"], before["blobId"])
+        self.assertNotEqual(first.body, second.body)
+        self.assertNotEqual(first.headers["ETag"], second.headers["ETag"])
+        self.assertEqual(self.stats()["blobBytes"], {before["blobId"]: len(first.body) + len(second.body)})

@@ -2,8 +2,6 @@ import Foundation
 import SCLMBridge
 import SCLMBridgeModules
 import SCLMCore
-import SCLMHTTP
-import SCLMOSAM
 import SCLMStore
 
 extension SCLM {
@@ -24,6 +22,9 @@ extension SCLM {
                 built in. When stdin ends, running commands get 5 s to finish, then sclm exits 0 and the
                 session stays unfinished (the next run restores it).
 
+                HTTP commands reach public hosts only (no loopback, private, link-local or unspecified address,
+                on any redirect hop or behind any name) unless bridge.httpAllowedHosts lists what they may reach.
+
                 With bridge.flushInterval N (seconds) and StoryIoT configured (iot.*), completed sessions are
                 published every N seconds while the bridge runs, as by `sclm events flush`.
 
@@ -32,10 +33,11 @@ extension SCLM {
                 running requests 502 and restarts it with backoff.
                 """,
             options: [
-                .option("--presentation", value: "id", help: "The installed presentation to open."),
+                .option("--presentation", value: "id", help: "The installed presentation to open.", required: true),
                 .option(
                     "--slide", value: "name",
-                    help: "The slide to start on (default: index.html, or where an unfinished session stopped)."),
+                    help: "The slide to start on (default: index.html, else the server's first slide, "
+                        + "or where an unfinished session stopped)."),
                 .option(
                     "--module", value: "name=program",
                     help: "Route the commands of an external module program (repeatable).",
@@ -85,12 +87,17 @@ extension SCLM {
         }
 
         public func run(_ context: CommandContext) async throws {
-            let configuration = try context.configuration()
+            try await context.withServices { try await host(with: $0) }
+            try Task.checkCancellation()
+        }
+
+        /// Hosts the presentation on `services` until stdin ends.
+        private func host(with services: Services) async throws {
+            let context = services.context
             let id = presentationId
             let output = BridgeOutput()
-            let (presentation, host) = try await BridgeAssembly.host(
-                presentationId: id, context: context, configuration: configuration, output: output)
-            let flusher = try await BackgroundFlush.start(context: context, configuration: configuration)
+            let (presentation, host) = try await services.makePresentationHost(presentationId: id, output: output)
+            let flusher = try await BackgroundFlush.start(services: services)
             defer { flusher?.cancel() }
             var external: [ExternalModule] = []
             do {
@@ -99,22 +106,20 @@ extension SCLM {
                         try await ExternalModule.start(
                             name: module.name, program: module.program, output: output, logger: context.logger))
                 }
-                let registry = try BridgeAssembly.registry(
-                    host: host, configuration: configuration, context: context, extra: external)
+                let registry = try services.makeModuleRegistry(host: host, external: external)
                 let server = BridgeServer(
                     registry: registry, output: output, limits: limits, logger: context.logger,
                     serverInfo: ["name": "sclm", "version": .string(SCLMVersion.current), "presentationId": .int(id)])
                 try await host.start(presentation, slide: slide)
                 await server.run(input: 0)
                 // Not cancelled with the command (Ctrl-C): the slide on screen is still recorded.
-                await Task { await host.finish() }.value
+                await withCancellationShield { await host.finish() }
             } catch {
                 for module in external { await module.stop() }
                 throw error
             }
             for module in external { await module.stop() }
             await output.drain(timeout: .seconds(1))
-            try Task.checkCancellation()
         }
     }
 }

@@ -24,7 +24,7 @@ extension SCLM.Config {
     public struct Get: Command {
         public static let configuration = CommandConfiguration(
             commandName: "get", abstract: "Print the effective value of a setting.",
-            arguments: [ArgumentSpec("key", help: "The setting, e.g. api.url.")])
+            arguments: [ArgumentSpec.configKey("The setting, e.g. api.url.")])
 
         let key: ConfigKey
 
@@ -37,7 +37,7 @@ extension SCLM.Config {
             if context.wantsJSON {
                 context.printJSON(entry)
             } else {
-                context.print(entry.value ?? "")
+                context.print("\(entry.value ?? "")")
             }
         }
     }
@@ -46,10 +46,13 @@ extension SCLM.Config {
     public struct Set: Command {
         public static let configuration = CommandConfiguration(
             commandName: "set", abstract: "Store a setting in config.json.",
-            discussion: "Give '-' as the value to read it from stdin, so secrets stay out of the process list.",
+            discussion: """
+                Give '-' as the value to read it from stdin, so secrets stay out of the process list and the
+                shell history. Secret settings (auth.clientSecret, iot.secret, osam.password) accept only '-'.
+                """,
             arguments: [
-                ArgumentSpec("key", help: "The setting, e.g. auth.clientId."),
-                ArgumentSpec("value", help: "The new value, or '-' to read one line from stdin."),
+                ArgumentSpec.configKey("The setting, e.g. auth.clientId."),
+                .configValue,
             ])
 
         let key: ConfigKey
@@ -58,6 +61,15 @@ extension SCLM.Config {
         public init(parsing arguments: ParsedArguments) throws {
             key = try ConfigEntry.key(named: arguments.positional(0, named: "key"))
             value = try arguments.positional(1, named: "value")
+        }
+
+        /// Refuses a secret given on the command line, where every user of the machine can read it
+        /// (`/proc/PID/cmdline`, `ps`) and the shell history keeps it; the value is not repeated in the message.
+        public func validate() throws {
+            guard key.isSecret, key.isStorable, value != "-" else { return }
+            throw ValidationError(
+                "\(key.name) is a secret and is not taken on the command line: give '-' and pipe the value on stdin, "
+                    + "e.g. printf '%s\\n' \"$SECRET\" | sclm config set \(key.name) -")
         }
 
         public func run(_ context: CommandContext) async throws {
@@ -75,7 +87,7 @@ extension SCLM.Config {
     public struct Unset: Command {
         public static let configuration = CommandConfiguration(
             commandName: "unset", abstract: "Remove a setting from config.json (its default applies again).",
-            arguments: [ArgumentSpec("key", help: "The setting to remove.")])
+            arguments: [ArgumentSpec.configKey("The setting to remove.")])
 
         let key: ConfigKey
 
@@ -110,6 +122,20 @@ extension SCLM.Config {
     }
 }
 
+extension ArgumentSpec {
+    /// The `value` positional of `sclm config set`, completed with the choices of the key before it.
+    static var configValue: ArgumentSpec {
+        var spec = ArgumentSpec("value", help: "The new value, or '-' to read one line from stdin.")
+        spec.choicesAfter = Dictionary(uniqueKeysWithValues: ConfigKey.all.map { ($0.name, $0.allowedValues ?? []) })
+        return spec
+    }
+
+    /// The `key` positional of `sclm config get|set|unset`, completed with every setting's name.
+    static func configKey(_ help: String) -> ArgumentSpec {
+        ArgumentSpec("key", help: help, choices: ConfigKey.all.map(\.name))
+    }
+}
+
 /// One setting as shown to the user (secrets masked).
 struct ConfigEntry: Encodable, Equatable {
     let key: String
@@ -129,14 +155,17 @@ struct ConfigEntry: Encodable, Equatable {
 
     static func key(named name: String) throws -> ConfigKey {
         guard let key = ConfigKey.named(name) else {
-            throw ValidationError(
-                "unknown setting '\(name)'; known settings: \(ConfigKey.all.map(\.name).joined(separator: ", "))")
+            let names = ConfigKey.all.map(\.name)
+            if let nearest = NearestName.suggestion(for: name, in: names) {
+                throw ValidationError("unknown setting '\(name)'; did you mean `\(nearest)`?")
+            }
+            throw ValidationError("unknown setting '\(name)'; known settings: \(names.joined(separator: ", "))")
         }
         return key
     }
 
     static func update(context: CommandContext, _ change: (inout Configuration) throws -> Void) throws {
-        try context.home.prepare()
+        try context.prepareHomeForWriting()
         var configuration = try context.configuration()
         try change(&configuration)
         try configuration.save(to: context.home.configPath)

@@ -50,20 +50,24 @@ extension SCLM.Content {
             let path: String
             let installedRevision: Int64
             let revision: Int64
-            var text: String { path }
+            var text: TerminalText { "\(path)" }
         }
 
         public func run(_ context: CommandContext) async throws {
             let id = presentationId
-            let summary = try await SCLM.Content.summary(of: id, in: try context.store())
+            let summary = try await SCLM.Content.summary(of: id, in: try context.readingStore())
             let path = context.home.sourcesDirectory(clientId: summary.clientId, presentationId: id)
             guard let installed = summary.installedRevision, FileSystem.isDirectory(path) else {
-                throw SCLMError(
-                    .notFound,
-                    "presentation \(id) has no content installed; install it with `sclm sync --presentation \(id)`")
+                throw SCLMError(.notFound, "presentation \(id) has no content installed; \(Self.installHint(summary))")
             }
             context.emit(
                 Output(presentationId: id, path: path, installedRevision: installed, revision: summary.revision))
+        }
+
+        /// How to get content installed: sync it, unless the server marks it skip (sync would not install it).
+        static func installHint(_ summary: PresentationSummary) -> String {
+            guard summary.skip else { return "install it with `sclm sync --presentation \(summary.presentationId)`" }
+            return "the server marks it skip, so `sclm sync` does not install it (the server must clear skip first)"
         }
     }
 
@@ -88,9 +92,16 @@ extension SCLM.Content {
             let name: String
             let deletedRevision: Int64?
             let path: String
-            var text: String {
-                let what = deletedRevision.map { "revision \($0) of " } ?? "nothing was installed for "
-                return "Deleted \(what)\(name) (\(presentationId)); `sclm sync` installs it again."
+            /// Whether the server marks the presentation skip (sync does not install it).
+            let isSkipped: Bool
+            var text: TerminalText {
+                let next: TerminalText =
+                    isSkipped
+                    ? "the server marks it skip, so `sclm sync` does not install it" : "`sclm sync` installs it again"
+                guard let deletedRevision else {
+                    return "Nothing was installed for \(name) (\(presentationId)); nothing to delete."
+                }
+                return "Deleted revision \(deletedRevision) of \(name) (\(presentationId)); \(next)."
             }
         }
 
@@ -106,11 +117,15 @@ extension SCLM.Content {
             // The record goes first: if removing the files is interrupted, a later sync replaces the rest.
             _ = try await store.write { db in try db.forgetInstall(presentationId: id) }
             let cache = PackageCache(home: context.home)
-            try cache.removeContent(of: id, clientId: summary.clientId, in: context.home, entries: cache.entries())
+            let home = context.home
+            try await BlockingWork.file("sclm.remove") {
+                try cache.removeContent(of: id, clientId: summary.clientId, in: home, entries: cache.entries())
+            }
             context.emit(
                 Output(
                     presentationId: id, name: summary.name, deletedRevision: summary.installedRevision,
-                    path: context.home.sourcesDirectory(clientId: summary.clientId, presentationId: id)))
+                    path: context.home.sourcesDirectory(clientId: summary.clientId, presentationId: id),
+                    isSkipped: summary.skip))
         }
     }
 }

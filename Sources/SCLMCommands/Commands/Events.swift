@@ -1,6 +1,7 @@
 import Foundation
 import SCLMAnalytics
 import SCLMCore
+import SCLMStore
 
 extension SCLM {
     /// `sclm events`: the analytics outbox (sessions, slide views, custom events) and its delivery to StoryIoT.
@@ -43,7 +44,7 @@ extension SCLM.Events {
         }
 
         public func run(_ context: CommandContext) async throws {
-            let outbox = Outbox(store: try context.store())
+            let outbox = Outbox(store: try context.readingStore())
             let listing = EventListing(
                 events: try await outbox.items(unpublishedOnly: unpublishedOnly), summary: try await outbox.summary())
             context.emit(listing)
@@ -73,7 +74,10 @@ extension SCLM.Events {
         }
 
         public func run(_ context: CommandContext) async throws {
-            let services = try APIServices(context: context)
+            try await context.withServices { try await flush(with: try $0.api(), context: context) }
+        }
+
+        private func flush(with services: APIServices, context: CommandContext) async throws {
             guard let publisher = try await services.analyticsPublisher(context: context) else {
                 let queued = try await Outbox(store: services.store).summary()
                 throw AnalyticsError(
@@ -116,7 +120,7 @@ struct EventListing: CommandOutput {
         try container.encode(counts, forKey: .counts)
     }
 
-    var text: String {
+    var text: TerminalText {
         guard !events.isEmpty else {
             return summary.counts.isEmpty ? "No analytics rows." : "No unpublished analytics rows (all rows: \(summary.text))."
         }
@@ -157,14 +161,14 @@ struct FlushOutcome: CommandOutput {
         try container.encode(seconds, forKey: .seconds)
     }
 
-    var text: String {
+    var text: TerminalText {
         var parts = ["published \(report.published)"]
         if report.parked > 0 { parts.append("parked \(report.parked)") }
         if report.failed > 0 { parts.append("failed \(report.failed)") }
         var pending = "\(report.pending) pending"
         if report.waiting > 0 { pending += " (\(report.waiting) waiting for their session to complete)" }
         parts.append(pending)
-        var lines = ["Analytics: " + parts.joined(separator: ", ") + "."]
+        var lines: [TerminalText] = ["Analytics: \(parts.joined(separator: ", "))."]
         if report.parkedTotal > 0 {
             lines.append(
                 "\(report.parkedTotal) parked row(s) wait for `sclm events flush --retry-parked` once the cause is fixed.")

@@ -22,7 +22,7 @@ extension SCLM {
 
         public func run(_ context: CommandContext) async throws {
             let selection = ClientSelection(clients)
-            let listing = try await context.store().read { db in
+            let listing = try await context.readingStore().read { db in
                 try CatalogListing.read(from: db, selection: selection)
             }
             context.emit(listing)
@@ -104,7 +104,7 @@ struct CatalogListing: CommandOutput {
             })
     }
 
-    var text: String {
+    var text: TerminalText {
         guard !clients.isEmpty else { return "No clients stored yet; run `sclm sync --metadata-only` to fetch them." }
         return clients.map { client in
             let rows = client.presentations.map { presentation in
@@ -116,7 +116,7 @@ struct CatalogListing: CommandOutput {
                     presentation.findingsText,
                 ]
             }
-            let table =
+            let table: TerminalText =
                 rows.isEmpty
                 ? "  (no presentations)"
                 : TextTable.indented(

@@ -43,7 +43,10 @@ extension SCLM {
         }
 
         public func run(_ context: CommandContext) async throws {
-            let services = try APIServices(context: context)
+            try await context.withServices { try await logIn(with: try $0.api(), context: context) }
+        }
+
+        private func logIn(with services: APIServices, context: CommandContext) async throws {
             let endpoint = try services.tokenEndpoint()
             let (grant, grantType, login) =
                 try asService
@@ -90,7 +93,7 @@ extension SCLM {
             return password
         }
 
-        private func ask(_ prompt: String, echo: Bool, missing: String) throws -> String {
+        private func ask(_ prompt: TerminalText, echo: Bool, missing: String) throws -> String {
             guard TerminalPrompt.isAvailable else {
                 throw AuthError(.notConfigured, detail: "sclm login needs \(missing)")
             }
@@ -147,18 +150,18 @@ struct LoginStatus: CommandOutput, Equatable {
     }
 
     /// The `sclm whoami` form.
-    var text: String {
+    var text: TerminalText {
         let expiry = Timestamp.string(from: expiresAt)
         let validity =
             expired
             ? "expired at \(expiry)\(renewable ? " (renewed on the next request)" : " — run `sclm login`")"
             : "valid until \(expiry)"
         return TextTable.keyValues([
-            ("user", displayName),
-            ("id", subject ?? "unknown"),
+            ("user", "\(displayName)"),
+            ("id", "\(subject ?? "unknown")"),
             ("grant", grant == GrantType.password.rawValue ? "password" : "client credentials (service)"),
-            ("server", authURL.flatMap { URL(string: $0)?.hostDescription } ?? "unknown"),
-            ("access token", validity),
+            ("server", "\(authURL.flatMap { URL(string: $0)?.hostDescription } ?? "unknown")"),
+            ("access token", "\(validity)"),
         ])
     }
 

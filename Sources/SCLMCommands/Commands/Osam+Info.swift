@@ -19,7 +19,11 @@ extension SCLM.Osam {
             if context.wantsJSON {
                 context.printJSON(info.jsonValue)
             } else {
-                context.print(TextTable.keyValues([("platform", info.platformName), ("version", info.platformVersion), ("model", info.platformModel)]))
+                context.print(
+                    TextTable.keyValues([
+                        ("platform", "\(info.platformName)"), ("version", "\(info.platformVersion)"),
+                        ("model", "\(info.platformModel)"),
+                    ]))
             }
         }
     }
@@ -55,7 +59,11 @@ extension SCLM.Osam {
             if context.wantsJSON {
                 context.printJSON(info.jsonValue)
             } else {
-                context.print(TextTable.keyValues([("name", info.appName), ("version", info.appVersionName), ("build", info.appVersionCode)]))
+                context.print(
+                    TextTable.keyValues([
+                        ("name", "\(info.appName)"), ("version", "\(info.appVersionName)"),
+                        ("build", "\(info.appVersionCode)"),
+                    ]))
             }
         }
     }

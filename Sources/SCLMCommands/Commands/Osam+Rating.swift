@@ -27,8 +27,11 @@ extension SCLM.Osam {
             let configuration = try context.configuration()
             let packageName = try options.package(configuration)
             let platform = try options.platform(configuration)
-            let service = try context.osamService(options, configuration: configuration, needsBackend: true)
-            let decision = try await service.rating(package: packageName, platform: platform, connectivity: options.connectivity)
+            let decision = try await context.withOSAMService(
+                options, configuration: configuration, needsBackend: true
+            ) {
+                try await $0.rating(package: packageName, platform: platform, connectivity: options.connectivity)
+            }
             if context.wantsJSON {
                 context.printJSON(decision.jsonValue)
             } else {

@@ -53,15 +53,16 @@ extension OsamTopicCommand {
 
     func run(_ context: CommandContext) async throws {
         let configuration = try context.configuration()
-        let service = try context.osamService(options, configuration: configuration)
-        let outcome = try await send(to: service, configuration: configuration, environment: context.environment)
+        let outcome = try await context.withOSAMService(options, configuration: configuration) {
+            try await send(to: $0, configuration: configuration, environment: context.environment)
+        }
         if context.wantsJSON {
             context.printJSON(outcome.jsonValue)
         } else {
             var text = outcome.response.rawValue
             if !outcome.subscribed.isEmpty { text += "; subscribed: " + outcome.subscribed.joined(separator: ", ") }
             if !outcome.unsubscribed.isEmpty { text += "; unsubscribed: " + outcome.unsubscribed.joined(separator: ", ") }
-            context.print(text)
+            context.print("\(text)")
         }
         if outcome.response == .error { throw ExitCode.failure }
     }

@@ -19,8 +19,12 @@ extension SCLM.Osam {
             options: [
                 OsamOptions.endpoint, OsamOptions.package, OsamOptions.platform, OsamOptions.versionCode,
                 OsamOptions.versionName,
-                .option("--os-version", value: "version", help: "Device OS version for the record's filter (default: VERSION_ID of os-release)."),
-                .option("--model", value: "model", help: "Device model for the record's filter (default: DMI product name or machine)."),
+                .option(
+                    "--os-version", value: "version",
+                    help: "Device OS version for the record's filter (default: VERSION_ID of os-release)."),
+                .option(
+                    "--model", value: "model",
+                    help: "Device model for the record's filter (default: DMI product name or machine)."),
                 OsamOptions.language, OsamOptions.offline, OsamOptions.now,
             ])
 
@@ -38,9 +42,12 @@ extension SCLM.Osam {
             let configuration = try context.configuration()
             let app = try options.installedApp(configuration, osVersion: osVersion, model: model)
             let platform = try options.platform(configuration)
-            let service = try context.osamService(options, configuration: configuration, needsBackend: true)
-            let decision = try await service.versionControl(
-                app: app, platform: platform, language: options.language, connectivity: options.connectivity)
+            let decision = try await context.withOSAMService(
+                options, configuration: configuration, needsBackend: true
+            ) {
+                try await $0.versionControl(
+                    app: app, platform: platform, language: options.language, connectivity: options.connectivity)
+            }
             if context.wantsJSON {
                 context.printJSON(decision.jsonValue)
             } else {
@@ -49,15 +56,18 @@ extension SCLM.Osam {
             if decision.result == .error { throw ExitCode(ErrorCategory.network.exitCode) }
         }
 
-        static func text(_ decision: VersionControlDecision) -> String {
+        static func text(_ decision: VersionControlDecision) -> TerminalText {
             guard let alert = decision.alert else {
-                return "\(decision.result.rawValue): \(decision.failure ?? decision.reason.explanation) (\(decision.reason.rawValue))"
+                return
+                    "\(decision.result.rawValue): \(decision.failure ?? decision.reason.explanation) (\(decision.reason.rawValue))"
             }
-            var lines = ["SHOW \(alert.mode.rawValue): \(alert.title)", "  \(alert.message)"]
-            lines.append("  buttons: [\(alert.ok)]" + (alert.cancel.map { " [\($0)]" } ?? ""))
+            var lines: [TerminalText] = ["SHOW \(alert.mode.rawValue): \(alert.title)", "  \(alert.message)"]
+            lines.append("  buttons: [\(alert.ok)]\(alert.cancel.map { " [\($0)]" } ?? "")")
             if let url = alert.url { lines.append("  OK opens: \(url)") }
             if let label = alert.checkboxLabel { lines.append("  checkbox: [ ] \(label)") }
-            lines.append("Answer with: sclm osam version-control-answer --choice ok|\(alert.cancel == nil ? "" : "cancel|")dismiss")
+            lines.append(
+                "Answer with: sclm osam version-control-answer --choice ok|\(alert.cancel == nil ? "" : "cancel|")dismiss"
+            )
             return lines.joined(separator: "\n")
         }
     }
@@ -76,7 +86,9 @@ extension SCLM.Osam {
                 """,
             options: [
                 OsamOptions.package,
-                .option("--choice", value: "ok|cancel|dismiss", help: "The button the user pressed, or dismiss."),
+                .option(
+                    "--choice", help: "The button the user pressed, or dismiss.", required: true,
+                    choices: AlertChoice.allCases.map(\.rawValue)),
                 .flag("--dont-show-again", help: "The user ticked \"don't show again\"."),
                 OsamOptions.now,
             ])
@@ -96,12 +108,14 @@ extension SCLM.Osam {
 
         public func run(_ context: CommandContext) async throws {
             let configuration = try context.configuration()
-            let service = try context.osamService(options, configuration: configuration)
-            let answer = try await service.answer(package: try options.package(configuration), choice: choice, dontShowAgain: dontShowAgain)
+            let package = try options.package(configuration)
+            let answer = try await context.withOSAMService(options, configuration: configuration) {
+                try await $0.answer(package: package, choice: choice, dontShowAgain: dontShowAgain)
+            }
             if context.wantsJSON {
                 context.printJSON(answer.jsonValue)
             } else {
-                context.print(answer.response.rawValue + (answer.openURL.map { ": open \($0)" } ?? ""))
+                context.print("\(answer.response.rawValue)\(answer.openURL.map { ": open \($0)" } ?? "")")
             }
         }
     }

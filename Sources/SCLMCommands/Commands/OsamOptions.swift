@@ -5,16 +5,23 @@ import SCLMPolicy
 
 /// The options the `sclm osam` subcommands share, each falling back to its `osam.*` setting.
 struct OsamOptions: Sendable {
-    static let endpoint = OptionSpec.option("--endpoint", value: "url", help: "OSAM backend base URL (default: osam.endpoint).")
-    static let package = OptionSpec.option("--package", value: "package", help: "Package (application or bundle id) (default: osam.package).")
-    static let platform = OptionSpec.option("--platform", value: "IOS|ANDROID", help: "Platform of the app (default: osam.platform).")
+    static let endpoint = OptionSpec.option(
+        "--endpoint", value: "url", help: "OSAM backend base URL (default: osam.endpoint).")
+    static let package = OptionSpec.option(
+        "--package", value: "package", help: "Package (application or bundle id) (default: osam.package).")
+    static let platform = OptionSpec.option(
+        "--platform", help: "Platform of the app (default: osam.platform).", choices: Platform.allCases.map(\.rawValue))
     static let versionCode = OptionSpec.option(
         "--version-code", value: "n", help: "Installed build number (default: osam.versionCode).")
     static let versionName = OptionSpec.option(
         "--version-name", value: "name", help: "Installed version name (default: osam.versionName, then app.version).")
-    static let language = OptionSpec.option("--language", value: "ca|es|en", help: "Language of texts and topics (default: en).")
-    static let offline = OptionSpec.flag("--offline", help: "Do not contact the backend; use what the last check cached.")
-    static let now = OptionSpec.option("--now", value: "epoch-ms", help: "Device time in ms since 1970 (default: the clock).")
+    static let language = OptionSpec.option(
+        "--language", value: "ca|es|en",
+        help: "Language of texts and topics, any case or a locale such as ca-ES; anything else is en (default: en).")
+    static let offline = OptionSpec.flag(
+        "--offline", help: "Do not contact the backend; use what the last check cached.")
+    static let now = OptionSpec.option(
+        "--now", value: "epoch-ms", help: "Device time in ms since 1970 (default: the clock).")
 
     var endpoint: String?
     var package: String?
@@ -31,7 +38,8 @@ struct OsamOptions: Sendable {
         platform = try arguments.value("--platform").map(OsamOptions.platform(named:))
         versionCode = try arguments.integer("--version-code", in: 1...Int.max).map(Int64.init)
         versionName = arguments.value("--version-name")
-        language = try arguments.choice("--language", from: Language.allCases.map(\.code)).map { Language.parse($0) } ?? .default
+        // Never a usage error: hosts pass the device locale through unchanged, and OSAM falls back to English.
+        language = arguments.value("--language").map { Language.parse($0) } ?? .default
         isOffline = arguments.flag("--offline")
         now = try arguments.integer("--now", in: 0...Int.max).map(Int64.init)
     }
@@ -49,7 +57,7 @@ struct OsamOptions: Sendable {
     /// The platform, from `--platform` or `osam.platform`.
     func platform(_ configuration: Configuration) throws -> Platform {
         if let platform { return platform }
-        guard let value = configuration.value(.osamPlatform) else {
+        guard let value = try configuration.choice(.osamPlatform) else {
             throw ValidationError("no platform: pass --platform IOS|ANDROID or set osam.platform")
         }
         return try OsamOptions.platform(named: value)
@@ -58,13 +66,10 @@ struct OsamOptions: Sendable {
     /// The installed build, from `--version-code` or `osam.versionCode`.
     func versionCode(_ configuration: Configuration) throws -> Int64 {
         if let versionCode { return versionCode }
-        guard let text = configuration.value(.osamVersionCode) else {
+        guard let value = try configuration.wholeNumber(.osamVersionCode) else {
             throw ValidationError("no version code: pass --version-code N or set osam.versionCode")
         }
-        guard let value = Int64(text), value >= 1 else {
-            throw ValidationError("osam.versionCode must be a positive integer, got '\(text)'")
-        }
-        return value
+        return Int64(value)
     }
 
     /// The version name, from `--version-name`, `osam.versionName` or `app.version`.
@@ -73,7 +78,9 @@ struct OsamOptions: Sendable {
     }
 
     /// The installed app as the checks see it, with the device's OS version and model unless given.
-    func installedApp(_ configuration: Configuration, osVersion: String? = nil, model: String? = nil) throws -> InstalledApp {
+    func installedApp(_ configuration: Configuration, osVersion: String? = nil, model: String? = nil) throws
+        -> InstalledApp
+    {
         let device = osVersion == nil || model == nil ? DeviceInformation.current() : nil
         return InstalledApp(
             packageName: try package(configuration), versionCode: try versionCode(configuration),

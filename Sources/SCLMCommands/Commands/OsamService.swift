@@ -5,36 +5,51 @@ import SCLMOSAM
 import SCLMPolicy
 
 extension CommandContext {
+    /// Runs `body` with the OSAM service of one `sclm osam` command (``Services/osamService(_:needsBackend:)``)
+    /// inside ``withServices(configuration:logger:_:)``.
+    ///
+    /// - Throws: ``ValidationError`` for a missing or malformed endpoint; `StoreError`; what `body` throws.
+    func withOSAMService<T>(
+        _ options: OsamOptions, configuration: Configuration, needsBackend: Bool = false,
+        _ body: (OSAMService) async throws -> T
+    ) async throws -> T {
+        try await withServices(configuration: configuration) { services in
+            try await body(try services.osamService(options, needsBackend: needsBackend))
+        }
+    }
+}
+
+extension Services {
     /// The OSAM service for one `sclm osam` command, with the `--now` clock.
     ///
     /// - Parameter needsBackend: whether the command contacts the backend (then an endpoint is required
     ///   unless `--offline` was given).
-    /// - Throws: ``ValidationError`` for a missing or malformed endpoint; `StoreError` when the store cannot open.
-    func osamService(_ options: OsamOptions, configuration: Configuration, needsBackend: Bool = false) throws -> OSAMService {
+    /// - Throws: ``ValidationError`` for a missing or malformed endpoint.
+    func osamService(_ options: OsamOptions, needsBackend: Bool = false) throws -> OSAMService {
         var endpoint: URL?
         if needsBackend && !options.isOffline {
             endpoint = try osamURL(
                 options.endpoint ?? configuration.value(.osamEndpoint), what: "OSAM endpoint",
                 hint: "pass --endpoint URL, set osam.endpoint, or use --offline")
         }
-        return try osamService(configuration: configuration, endpoint: endpoint, clock: options.clock(self))
+        return try osamService(endpoint: endpoint, clock: options.clock(context))
     }
 
     /// The OSAM service of the bridge: the endpoint of `osam.endpoint` (none: checks answer 503), the context's clock.
     ///
-    /// - Throws: ``ValidationError`` for a malformed `osam.endpoint`; `StoreError`.
-    func osamService(configuration: Configuration) throws -> OSAMService {
+    /// - Throws: ``ValidationError`` for a malformed `osam.endpoint`.
+    func osamService() throws -> OSAMService {
         let endpoint = try configuration.value(.osamEndpoint).flatMap { text in
             text.isEmpty ? nil : try osamURL(text, what: "osam.endpoint", hint: "")
         }
-        return try osamService(configuration: configuration, endpoint: endpoint, clock: clock)
+        return try osamService(endpoint: endpoint, clock: context.clock)
     }
 
     /// The home's store, the HTTP backend at `endpoint` (none without one), the store-backed analytics and
     /// messaging providers (with the `osam.topicsWebhook` notifier) and `clock`.
-    private func osamService(configuration: Configuration, endpoint: URL?, clock: any WallClock) throws -> OSAMService {
+    private func osamService(endpoint: URL?, clock: any WallClock) throws -> OSAMService {
         let store = try store()
-        let transport = osamTransport(configuration)
+        let transport = try osamTransport()
         let backend = endpoint.map { endpoint in
             HTTPOSAMBackend(
                 endpoint: endpoint,
@@ -53,11 +68,11 @@ extension CommandContext {
 
     /// A transport for OSAM's small requests: short connect and stall limits, the configured CA bundle,
     /// and no cookie jar (the OSAM backend is not the StoryCLM one).
-    private func osamTransport(_ configuration: Configuration) -> CurlTransport {
-        CurlTransport(
-            configuration: CurlTransport.Configuration(
-                caBundlePath: configuration.value(.caBundle), connectTimeout: .seconds(5), stallTimeout: .seconds(10)),
-            logger: logger)
+    private func osamTransport() throws -> CurlTransport {
+        makeTransport(
+            CurlTransport.Configuration(
+                caBundlePath: configuration.value(.caBundle), connectTimeout: .seconds(5), stallTimeout: .seconds(10),
+                proxy: try APIServices.proxyChoice(in: configuration)))
     }
 
     private func osamURL(_ text: String?, what: String, hint: String) throws -> URL {

@@ -28,10 +28,11 @@ extension SCLM {
                 how to install it and exits 69.
                 """,
             options: [
-                .option("--presentation", value: "id", help: "The installed presentation to play."),
+                .option("--presentation", value: "id", help: "The installed presentation to play.", required: true),
                 .option(
                     "--slide", value: "name",
-                    help: "The slide to start on (default: index.html, or where an unfinished session stopped)."),
+                    help: "The slide to start on (default: index.html, else the server's first slide, "
+                        + "or where an unfinished session stopped)."),
                 .flag("--kiosk", help: "Fullscreen on the current display; restart the browser if it dies."),
                 .flag("--headless", help: "No window (the default)."),
                 .option("--timeout", value: "seconds", help: "Give up after this long (exit 124)."),
@@ -64,15 +65,18 @@ extension SCLM {
             let options = BrowserOptions(
                 executable: BrowserOptions.executable(option: browser, environment: context.environment),
                 mode: isKiosk ? .kiosk : .headless, showsBrowserLogs: context.globals.verbose)
-            let player = Player(
-                presentationId: presentationId, slide: slide, options: options, timeout: timeout,
-                failsOnError: failsOnError,
-                context: context)
-            var outcome = try await player.run()
-            while isKiosk, case .crashed(let reason) = outcome, !Task.isCancelled {
-                context.logger.warning("\(reason); restarting the browser")
-                try await Task.sleep(for: .seconds(1))
-                outcome = try await player.run()
+            // One services scope for the whole run: kiosk restarts reuse its curl engine.
+            let outcome = try await context.withServices { services in
+                let player = Player(
+                    presentationId: presentationId, slide: slide, options: options, timeout: timeout,
+                    failsOnError: failsOnError, services: services)
+                var outcome = try await player.run()
+                while isKiosk, case .crashed(let reason) = outcome, !Task.isCancelled {
+                    context.logger.warning("\(reason); restarting the browser")
+                    try await Task.sleep(for: .seconds(1))
+                    outcome = try await player.run()
+                }
+                return outcome
             }
             try Self.exit(for: outcome, context: context)
         }

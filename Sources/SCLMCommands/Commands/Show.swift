@@ -23,7 +23,7 @@ extension SCLM {
 
         public func run(_ context: CommandContext) async throws {
             let id = presentationId
-            let details = try await context.store().read { db in try PresentationDetails.read(id, from: db) }
+            let details = try await context.readingStore().read { db in try PresentationDetails.read(id, from: db) }
             guard let details else {
                 throw SCLMError(
                     .notFound,
@@ -62,8 +62,7 @@ struct PresentationDetails: CommandOutput {
             return nil
         }
         presentation.rawData = nil
-        let client = try db.fetchScalar(
-            "SELECT name FROM clients WHERE clientId = ?", [presentation.clientId], as: String.self)
+        let client = try db.clientName(id: presentation.clientId)
         let slides = try db.slides(ofPresentation: id).map { slide in
             Slide(
                 slideId: slide.slideId, name: slide.name, revision: slide.revision, swipeNext: slide.swipeNext,
@@ -80,15 +79,15 @@ struct PresentationDetails: CommandOutput {
             findings: StoredFindings(records: try db.packageFindings(ofPresentation: id)))
     }
 
-    var text: String {
+    var text: TerminalText {
         let state = SyncState(name: syncState) ?? .metadataOnly
-        var lines = [
+        var lines: [TerminalText] = [
             "Presentation \(presentation.presentationId): \(presentation.name)",
             TextTable.keyValues([
                 ("client", "\(clientName ?? "?") (\(presentation.clientId))"),
                 ("revision", "\(presentation.revision) (installed: \(installedRevision.map(String.init) ?? "none"))"),
-                ("state", state.description + (presentation.skip ? ", skipped by the server" : "")),
-                ("updated", presentation.updatedDate ?? "unknown"),
+                ("state", "\(state.description)\(presentation.skip ? ", skipped by the server" : "")"),
+                ("updated", "\(presentation.updatedDate ?? "unknown")"),
                 ("visible", presentation.visibility ? "yes" : "no"),
                 (
                     "package",
@@ -119,9 +118,14 @@ struct PresentationDetails: CommandOutput {
     }
 
     /// The "Package findings" section: the stored findings, or why there are none to show.
-    private var findingLines: [String] {
+    private var findingLines: [TerminalText] {
         let id = presentation.presentationId
-        guard let revision = installedRevision else { return ["Package findings: none (nothing installed)."] }
+        guard let revision = installedRevision else {
+            let why =
+                presentation.skip
+                ? "nothing installed: the server marks it skip, so sync does not install it" : "nothing installed"
+            return ["Package findings: none (\(why))."]
+        }
         guard let records = findings.records else {
             return [
                 "Package findings: not recorded (revision \(revision) was installed by an earlier sclm).",

@@ -9,13 +9,14 @@ extension SCLM {
         public static let configuration = CommandConfiguration(
             commandName: "status",
             abstract: "Show the sclm home, database schema, stored counts and the last sync.",
-            discussion: "Creates the home and an empty database when they do not exist yet."
+            discussion:
+                "Creates the home and an empty database when they do not exist yet; reads a read-only home without changing it."
         )
 
         public init(parsing arguments: ParsedArguments) throws {}
 
         public func run(_ context: CommandContext) async throws {
-            let store = try context.store()
+            let store = try context.readingStore()
             context.emit(try await store.read { db in try StatusReport.read(from: db, home: context.home) })
         }
     }
@@ -66,17 +67,11 @@ struct StatusReport: CommandOutput, Equatable {
     }
 
     static func read(from db: Database, home: Home) throws -> StatusReport {
-        var counts = Counts()
-        counts.clients = try db.fetchCount("SELECT count(*) FROM clients")
-        counts.presentations = try db.fetchCount("SELECT count(*) FROM presentations")
-        counts.installed = try db.fetchCount("SELECT count(*) FROM presentations WHERE installedRevision IS NOT NULL")
-        counts.updatesAvailable = try db.fetchCount(
-            "SELECT count(*) FROM presentations WHERE syncState = ?", [SyncState.updateAvailable.rawValue])
-        counts.slides = try db.fetchCount("SELECT count(*) FROM slides")
-        counts.mediaFiles = try db.fetchCount("SELECT count(*) FROM media_files")
-        counts.sessions = try db.fetchCount("SELECT count(*) FROM sessions")
-        counts.unfinishedSessions = try db.fetchCount(
-            "SELECT count(*) FROM sessions WHERE state IN \(SessionRecord.State.unfinishedSQL)")
+        let (catalog, sessions) = (try db.catalogCounts(), try db.sessionCounts())
+        var counts = Counts(
+            clients: catalog.clients, presentations: catalog.presentations, installed: catalog.installed,
+            updatesAvailable: catalog.updatesAvailable, slides: catalog.slides, mediaFiles: catalog.mediaFiles,
+            sessions: sessions.sessions, unfinishedSessions: sessions.unfinished)
         counts.pendingEvents = try Outbox.summary(in: db).unpublished
         let findings = try db.packageFindingCounts().values
         counts.installedWithFindings = findings.count { $0.total > 0 }
@@ -89,9 +84,9 @@ struct StatusReport: CommandOutput, Equatable {
             lastSyncResult: try db.preference(scope: PreferenceKey.sclmScope, key: PreferenceKey.lastSyncResult))
     }
 
-    var text: String {
+    var text: TerminalText {
         TextTable.keyValues([
-            ("home", home),
+            ("home", "\(home)"),
             ("database", "\(database) (schema v\(schemaVersion))"),
             ("clients", "\(counts.clients)"),
             ("presentations", "\(counts.presentations) (\(counts.installed) installed, \(counts.updatesAvailable) updates available)"),
@@ -105,11 +100,11 @@ struct StatusReport: CommandOutput, Equatable {
     }
 
     /// `1 error, 2 warnings in 2 presentations (1 not recorded)`.
-    private var findingsText: String {
+    private var findingsText: TerminalText {
         let total = PackageFindingCounts(error: counts.findingErrors, warning: counts.findingWarnings)
         let flagged = counts.installedWithFindings
         let presentations = flagged == 1 ? "1 presentation" : "\(flagged) presentations"
-        var text = total.total == 0 ? "none" : "\(total.text()) in \(presentations)"
+        var text: TerminalText = total.total == 0 ? "none" : "\(total.text()) in \(presentations)"
         if counts.findingsUnknown > 0 {
             text += " (\(counts.findingsUnknown) installed before findings were recorded: unknown)"
         }

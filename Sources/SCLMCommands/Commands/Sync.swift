@@ -20,7 +20,8 @@ extension SCLM {
                 the server does not mark skip) is downloaded into the cache (resuming an interrupted
                 download), checked, unpacked under the package policy beside its folder and swapped in with
                 rename(2); media files the package lacks are downloaded into sources/mediafiles/. A
-                presentation another sclm process is working on is reported busy and left to it.
+                presentation another sclm process is working on is reported busy and left to it. With
+                sync.blobProxy set, packages and media files come through that site cache (README: Sync a fleet).
 
                 On a terminal a live display shows each transfer and the total; --json prints one JSON event
                 per line instead. Ctrl-C stops within a second, keeps partial downloads for the next run and
@@ -68,13 +69,20 @@ extension SCLM {
             let logger = printer.style == .live ? context.logger.redirected(to: printer.printAbove) : context.logger
             if printer.style == .live { context.setNoticeWriter(printer.printAbove) }
             defer { context.setNoticeWriter(nil) }
-            let services = try APIServices(context: context, logger: logger)
+            try await context.withServices(logger: logger) { services in
+                try await sync(with: try services.api(), printer: printer, logger: logger, context: context)
+            }
+        }
+
+        private func sync(
+            with services: APIServices, printer: SyncProgressPrinter, logger: Logger, context: CommandContext
+        ) async throws {
             let manager = SyncManager(
                 service: try services.syncService(clock: context.clock), store: services.store, home: context.home,
                 transport: services.transport,
                 installer: ArchivePackageInstaller(policy: try APIServices.packagePolicy(in: services.configuration)),
                 retrier: services.retrier,
-                clock: context.clock, logger: logger)
+                clock: context.clock, logger: logger, blobProxy: try APIServices.blobProxy(in: services.configuration))
             let width = try jobs ?? min(64, max(1, APIServices.number(.syncJobs, in: services.configuration)))
             let options = SyncOptions(
                 clients: ClientSelection(clients), presentations: presentations, jobs: width, metadataOnly: metadataOnly

@@ -26,11 +26,18 @@ extension SCLM {
                 index.html contact sheet.
 
                 Exit codes: 0 every package passed, 1 errors (or warnings with --strict),
-                64 usage, 69 --render without a browser, 74 a path could not be read.
+                64 usage, 66 a path is not a file or folder (a FIFO, socket or device; answered
+                at once, never opened), 69 --render without a browser, 74 a path could not be read.
                 """,
-            arguments: [ArgumentSpec("path", help: "A package zip or an unpacked package folder.", repeating: true)],
+            arguments: [
+                ArgumentSpec(
+                    "path", help: "A package zip, an unpacked package folder, or a folder of packages.",
+                    repeating: true, path: true)
+            ],
             options: [
-                .option("--format", value: "text|json|junit", help: "Output format (default text; --json means json)."),
+                .option(
+                    "--format", help: "Output format (default text; --json means json).",
+                    choices: ["text", "json", "junit"]),
                 .flag("--strict", help: "Treat warnings as failures."),
                 .option("--max-size", value: "bytes", help: "Budget for the unpacked size, e.g. 500M (default 2GiB)."),
                 .option("--max-entries", value: "n", help: "Budget for the number of entries (default 20000)."),
@@ -109,7 +116,7 @@ extension SCLM {
             let format = try resolvedFormat(json: context.wantsJSON)
             let validator = PackageValidator(policy: policy)
             var outcomes: [ValidationOutcome] = []
-            for path in paths {
+            for path in PackageFolder.expand(paths, note: { context.logger.info($0) }) {
                 outcomes.append(try await validate(path, with: validator, context: context))
             }
             if let render {
@@ -131,7 +138,9 @@ extension SCLM {
             case .junit:
                 context.stdout.write(JUnitReport(outcomes: outcomes, strict: isStrict, rendered: render != nil).xml)
             }
-            if outcomes.contains(where: { $0.readError != nil }) { throw ExitCode(ErrorCategory.storage.exitCode) }
+            if let unread = outcomes.first(where: { $0.readError != nil }) {
+                throw ExitCode((unread.readErrorCategory ?? .storage).exitCode)
+            }
             if !outcomes.allSatisfy({ $0.passes(strict: isStrict) }) { throw ExitCode.failure }
         }
 
@@ -152,9 +161,11 @@ extension SCLM {
                 let report = try await validator.validate(path)
                 context.logger.debug("validated \(path) in \(seconds()) s")
                 return ValidationOutcome(path: path, report: report, readError: nil, seconds: seconds())
-            } catch let error as ArchiveError where error.code == .unreadable {
+            } catch let error as ArchiveError where [.unreadable, .notFileOrFolder].contains(error.code) {
                 context.logger.error(error.message)
-                return ValidationOutcome(path: path, report: nil, readError: error.message, seconds: seconds())
+                return ValidationOutcome(
+                    path: path, report: nil, readError: error.message, readErrorCategory: error.category,
+                    seconds: seconds())
             }
         }
     }

@@ -12,7 +12,7 @@ extension SCLM {
         public init(parsing arguments: ParsedArguments) throws {}
 
         public func run(_ context: CommandContext) async throws {
-            guard let token = try await DatabaseTokenStore(store: try context.store()).load() else {
+            guard let token = try await DatabaseTokenStore(store: try context.readingStore()).load() else {
                 throw AuthError(.notLoggedIn)
             }
             context.emit(LoginStatus(token: token, now: context.clock.now))
@@ -32,7 +32,8 @@ extension SCLM {
             let tokens = DatabaseTokenStore(store: try context.store())
             let wasLoggedIn = try await tokens.load() != nil
             try await tokens.clear()
-            try FileSystem.removeTree(context.home.cookieJarPath)
+            let jar = context.home.cookieJarPath
+            try await BlockingWork.file("sclm.remove") { try FileSystem.removeTree(jar) }
             if context.wantsJSON {
                 context.printJSON(["loggedOut": true, "wasLoggedIn": wasLoggedIn])
             } else {

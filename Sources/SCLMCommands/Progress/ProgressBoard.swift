@@ -5,12 +5,13 @@ import SCLMSync
 /// The content phase as its events describe it, and the text that shows it: permanent lines for
 /// finished presentations, live lines (one per presentation in progress plus a total) for a terminal.
 ///
-/// A value type fed by ``apply(_:at:)``; the views own one behind a lock.
+/// A value type fed by ``apply(_:at:)``; the views own one behind a lock. Labels and lines are ``TerminalText``, so
+/// the names and messages a server sent are escaped before they reach the live display.
 struct ProgressBoard {
     /// A presentation being worked on.
     struct Active {
         let presentationId: Int64
-        let label: String
+        let label: TerminalText
         /// The package size (0 when unknown).
         let packageBytes: Int64
         var phase: ContentEvent.Phase = .download
@@ -43,7 +44,7 @@ struct ProgressBoard {
     struct FinishedLine: Equatable {
         enum Kind { case installed, failed, skipped, busy }
         let kind: Kind
-        let text: String
+        let text: TerminalText
     }
 
     /// Updates the board with `event`, received at `now`.
@@ -137,7 +138,7 @@ struct ProgressBoard {
 
 /// One live line: `  label  phase [bar] pct done/total rate ETA`.
 private struct Row {
-    let label: String
+    let label: TerminalText
     let phase: String
     let done: Int64
     let total: Int64
@@ -160,7 +161,7 @@ private struct Row {
         let labelWidth = min(32, max(10, room - 10))
         let barWidth = min(30, max(8, room - labelWidth))
         let bar = ProgressFormat.bar(total > 0 ? Double(done) / Double(total) : 0, width: barWidth)
-        let line = "  \(ProgressFormat.padded(label, to: labelWidth)) \(phaseText) \(bar) \(figures)"
+        let line = "  \(ProgressFormat.padded(label.rendered, to: labelWidth)) \(phaseText) \(bar) \(figures)"
         return ProgressFormat.truncated(line, to: width)
     }
 }

@@ -63,7 +63,7 @@ final class SyncProgressPrinter: Sendable {
             case .json:
                 stdout.writeLine(JSONOutput.line(event))
             case .lines:
-                for line in state.board.takeFinishedLines() { stdout.writeLine(line.text) }
+                for line in state.board.takeFinishedLines() { stdout.writeLine(line.text.rendered) }
             case .live:
                 // Finished lines wait for the next redraw (or `finish()`), so a burst of small presentations
                 // does not redraw more than ten times a second either.
@@ -92,7 +92,7 @@ final class SyncProgressPrinter: Sendable {
             if style == .live {
                 stdout.write(eraseLiveArea(&state) + finishedText(&state))
             } else if style == .lines {
-                for line in state.board.takeFinishedLines() { stdout.writeLine(line.text) }
+                for line in state.board.takeFinishedLines() { stdout.writeLine(line.text.rendered) }
             }
             state.isFinished = true
         }
@@ -126,7 +126,8 @@ final class SyncProgressPrinter: Sendable {
     }
 
     private func colored(_ line: ProgressBoard.FinishedLine) -> String {
-        guard usesColor, let first = line.text.first else { return line.text }
+        let text = line.text.rendered
+        guard usesColor, let first = text.first else { return text }
         let code =
             switch line.kind {
             case .installed: "32"
@@ -134,7 +135,7 @@ final class SyncProgressPrinter: Sendable {
             case .busy: "33"
             case .skipped: "2"
             }
-        return "\u{1B}[\(code)m\(first)\u{1B}[0m" + line.text.dropFirst()
+        return "\u{1B}[\(code)m\(first)\u{1B}[0m" + text.dropFirst()
     }
 
     private static func name(in event: ContentEvent) -> String? {

@@ -36,16 +36,17 @@ struct SyncSummary {
         }
     }
 
-    /// The text form.
-    var lines: [String] {
+    /// The text form (names and failure messages escaped for the terminal).
+    var lines: [TerminalText] {
         let metadata = report.metadata
         let clients = metadata.clientIds.count == 1 ? "1 client" : "\(metadata.clientIds.count) clients"
-        var lines = [
+        let synced: TerminalText =
             "Synced \(clients), \(metadata.presentations) presentation(s): \(metadata.added.count) new, "
-                + "\(metadata.updated.count) updated, \(metadata.removed.count) removed, \(metadata.unchanged) unchanged"
-                + (metadata.failures.isEmpty ? "" : ", \(metadata.failures.count) failed") + "."
-        ]
+            + "\(metadata.updated.count) updated, \(metadata.removed.count) removed, \(metadata.unchanged) unchanged"
+            + (metadata.failures.isEmpty ? "" : ", \(metadata.failures.count) failed")
+        var lines: [TerminalText] = []
         if let content = report.content {
+            lines.append(synced + ".")
             var parts = ["\(content.installed.count) installed"]
             if !content.failures.isEmpty { parts.append("\(content.failures.count) failed") }
             if !content.busy.isEmpty { parts.append("\(content.busy.count) busy in another sclm") }
@@ -59,8 +60,7 @@ struct SyncSummary {
                     + "\(installed.findings.text(qualifier: "content")) (sclm show \(installed.presentationId))"
             }
         } else {
-            lines[0].removeLast()
-            lines[0] += " in \(ProgressFormat.seconds(elapsed.inSeconds))."
+            lines.append(synced + " in \(ProgressFormat.seconds(elapsed.inSeconds)).")
             if !report.pendingContent.isEmpty {
                 lines.append("\(report.pendingContent.count) presentation(s) have content to download or update.")
             }
@@ -68,7 +68,7 @@ struct SyncSummary {
         let failures = metadata.failures + (report.content?.failures ?? [])
         if !failures.isEmpty {
             lines.append("Failed (\(failures.count)):")
-            lines += failures.map { failure in
+            lines += failures.map { failure -> TerminalText in
                 let who = failure.presentationId.map { id in names[id].map { "\($0) (\(id))" } ?? "presentation \(id)" }
                 return "  \(who.map { "\($0): " } ?? "")\(failure.message)"
             }

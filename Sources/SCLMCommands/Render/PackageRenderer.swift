@@ -23,20 +23,21 @@ struct PackageRenderer: Sendable {
     func render(_ outcomes: [ValidationOutcome]) async throws -> [ValidationOutcome] {
         let renderHome = try RenderHome.make(like: context)
         defer { renderHome.remove() }
-        let configuration = try renderHome.context.configuration()
         var sheet = ContactSheet(viewport: options.viewport)
-        let rendered = try await Browser.withBrowser(options, environment: context.environment, logger: context.logger)
-        {
-            browser in
-            var result: [ValidationOutcome] = []
-            for (index, outcome) in outcomes.enumerated() {
-                let renderer = SlideRenderer(
-                    browser: browser, renderHome: renderHome, configuration: configuration, limits: limits)
-                result.append(
-                    try await render(
-                        outcome, presentationId: Int64(index + 1), renderer: renderer, home: renderHome, sheet: &sheet))
+        // The throwaway home's services: its store and configuration, one curl engine for every page's modules.
+        let rendered = try await renderHome.context.withServices { services in
+            try await Browser.withBrowser(options, environment: context.environment, logger: context.logger) {
+                browser in
+                var result: [ValidationOutcome] = []
+                for (index, outcome) in outcomes.enumerated() {
+                    let renderer = SlideRenderer(browser: browser, services: services, limits: limits)
+                    result.append(
+                        try await render(
+                            outcome, presentationId: Int64(index + 1), renderer: renderer, home: renderHome,
+                            sheet: &sheet))
+                }
+                return result
             }
-            return result
         }
         if let screenshots { try sheet.write(to: screenshots) }
         return rendered

@@ -16,8 +16,8 @@ struct SlideRenderer: Sendable {
     }
 
     let browser: Browser
-    let renderHome: RenderHome
-    let configuration: Configuration
+    /// The services of the throwaway home (``RenderHome``): its store, configuration and curl engine.
+    let services: Services
     let limits: Limits
 
     /// What one slide produced.
@@ -30,14 +30,12 @@ struct SlideRenderer: Sendable {
     ///
     /// - Throws: ``BrowserError`` when the browser fails; store errors.
     func render(_ slide: String, presentationId: Int64, screenshot: Bool) async throws -> Result {
-        let context = renderHome.context
         let page = try await browser.newPage()
         let issues = Mutex<[PageIssue]>([])
         let bridge = try PageBridge(
             page: page, mode: .render, report: { issue in issues.withLock { $0.append(issue) } })
-        let (settled, image, site) = try await BridgeAssembly.hostPage(
-            bridge, presentationId: presentationId, slide: slide, siteHost: "package.sclm.invalid", context: context,
-            configuration: configuration
+        let (settled, image, site) = try await services.hostPage(
+            bridge, presentationId: presentationId, slide: slide, siteHost: "package.sclm.invalid"
         ) { _, site in
             let settled = await waitUntilSettled(bridge)
             return (settled, screenshot ? try? await page.screenshot() : nil, site)

@@ -1,4 +1,5 @@
 import SCLMArchive
+import SCLMCore
 
 /// What `sclm validate` learned about one path: a report, or why the path could not be read.
 struct ValidationOutcome: Sendable {
@@ -6,8 +7,10 @@ struct ValidationOutcome: Sendable {
     let path: String
     /// The findings, when the package could be read.
     let report: PackageReport?
-    /// Why the path could not be read (missing, permission denied), when it could not.
+    /// Why the path could not be read (missing, permission denied, not a file or folder), when it could not.
     let readError: String?
+    /// The category of that failure: `storage` (exit 74) or `noInput` (not a file or folder, exit 66).
+    var readErrorCategory: ErrorCategory? = nil
     /// How long validation took, in seconds (JUnit `time`).
     let seconds: Double
 

@@ -1,4 +1,5 @@
 import SCLMArchive
+import SCLMCore
 
 /// The human-readable `sclm validate` output: findings grouped per package, each package's verdict, and a
 /// summary line. Colour (when allowed) marks severities and verdicts only.
@@ -7,14 +8,14 @@ struct ValidationTextReport {
     let strict: Bool
     let usesColor: Bool
 
-    var text: String {
-        var lines: [String] = []
+    var text: TerminalText {
+        var lines: [TerminalText] = []
         for outcome in outcomes {
             lines += package(outcome)
             lines.append("")
         }
         let summary = ValidationSummary(outcomes, strict: strict)
-        var last =
+        var last: TerminalText =
             "\(ValidationSummary.plural(summary.packages, "package")) checked: \(summary.passed) passed, "
             + "\(summary.failed) failed (\(summary.countsText))"
         if summary.unreadable > 0 { last += ", \(summary.unreadable) unreadable" }
@@ -23,12 +24,12 @@ struct ValidationTextReport {
         return lines.joined(separator: "\n")
     }
 
-    private func package(_ outcome: ValidationOutcome) -> [String] {
+    private func package(_ outcome: ValidationOutcome) -> [TerminalText] {
         guard let report = outcome.report else {
-            return [outcome.path, "  " + paint("unreadable", .red) + ": " + (outcome.readError ?? "")]
+            return ["\(outcome.path)", "  \(paint("unreadable", .red)): \(outcome.readError ?? "")"]
         }
         let size = ByteCount.format(report.byteCount)
-        var lines = ["\(report.path) (\(report.kind.rawValue), \(report.entryCount) entries, \(size))"]
+        var lines: [TerminalText] = ["\(report.path) (\(report.kind.rawValue), \(report.entryCount) entries, \(size))"]
         for finding in report.findings {
             let severity = paint(finding.severity.rawValue, finding.severity == .error ? .red : .yellow)
             lines.append("  \(severity) \(finding.rule.id) \(finding.location): \(finding.message)")
@@ -38,7 +39,7 @@ struct ValidationTextReport {
             "\(ValidationSummary.plural(report.errorCount, "error")), "
             + ValidationSummary.plural(report.warningCount, "warning")
         let verdict = outcome.passes(strict: strict) ? paint("passed", .green) : paint("failed", .red)
-        lines.append("  \(verdict): " + (report.findings.isEmpty ? "no findings" : counts))
+        lines.append("  \(verdict): \(report.findings.isEmpty ? "no findings" : counts)")
         return lines
     }
 
@@ -46,7 +47,8 @@ struct ValidationTextReport {
         case red = "31", yellow = "33", green = "32"
     }
 
-    private func paint(_ text: String, _ color: Color) -> String {
-        usesColor ? "\u{1B}[\(color.rawValue)m\(text)\u{1B}[0m" : text
+    /// `text` (sclm's own word) in `color` when colour is allowed; the escape codes are trusted.
+    private func paint(_ text: String, _ color: Color) -> TerminalText {
+        TerminalText(trusted: usesColor ? "\u{1B}[\(color.rawValue)m\(text)\u{1B}[0m" : text)
     }
 }

@@ -56,5 +56,5 @@ public struct Migrator: Sendable {
 
 extension Migrator {
     /// sclm's schema history.
-    public static let sclm = Migrator(migrations: [Schema.version1, Schema.version2])
+    public static let sclm = Migrator(migrations: [Schema.version1, Schema.version2, Schema.version3])
 }

@@ -14,6 +14,14 @@ public enum Schema {
     /// same as a clean package.
     public static let version2 = Migration(version: 2, name: "package findings", sql: version2SQL)
 
+    /// Version 3: values strict row decoding requires that earlier schemas allowed to be `NULL`.
+    ///
+    /// Records decode a missing or `NULL` required column as an error, so this fills what versions 1 and 2
+    /// could hold as `NULL`: a slide view's `navigation` (a nullable column that ``SlideActionRecord`` reads
+    /// as text) becomes `''`, and a `preferences` row with a `NULL` value (a value that was never set, which
+    /// ``Database/setPreference(scope:key:value:now:)`` stores by deleting the row) is removed.
+    public static let version3 = Migration(version: 3, name: "fill values left NULL", sql: version3SQL)
+
     private static let version1SQL = """
         CREATE TABLE clients (
             clientId INTEGER PRIMARY KEY,
@@ -222,5 +230,10 @@ public enum Schema {
             message TEXT NOT NULL,
             PRIMARY KEY (presentationId, position)
         ) STRICT, WITHOUT ROWID;
+        """
+
+    private static let version3SQL = """
+        UPDATE session_actions SET navigation = '' WHERE navigation IS NULL;
+        DELETE FROM preferences WHERE value IS NULL;
         """
 }

@@ -15,39 +15,42 @@ import Synchronization
 public struct BlobLink: Sendable, Equatable {
     /// The URL; its query carries the signature, so it is never logged or shown.
     public var url: URL
-    /// The size the server announced (0 when unknown).
+    /// The size the server announced; ``BlobDownloader`` refuses a link without a positive one.
     public var fileSize: Int64
     /// The blob's id, to tell whether a partial download is of the same blob.
     public var blobId: String?
+    /// What changes whenever the blob's bytes do (`101-3`: presentation 101's package, revision 3), sent to a
+    /// site cache (``BlobProxy``), which keys on it.
+    public var revisionTag: String?
 
     /// Creates a link.
-    public init(url: URL, fileSize: Int64, blobId: String?) {
+    public init(url: URL, fileSize: Int64, blobId: String?, revisionTag: String? = nil) {
         self.url = url
         self.fileSize = fileSize
         self.blobId = blobId
+        self.revisionTag = revisionTag
     }
 }
 
 /// Downloads one blob (a package or a media file) into a `.part` file in the cache, continuing whatever
 /// an earlier attempt or run left there.
 ///
-/// - An existing part is resumed with `Range` + `If-Range` when its ``ResumeRecord`` matches the blob;
-///   the server's 200 instead of 206 means the resource changed and the part is rewritten from byte 0 in
-///   the same request; 416 with the part at full size means it was already complete.
+/// The I/O shell of ``DownloadStateMachine``, which holds the rules (resume, 200 instead of 206, 416, link
+/// renewal, retries, the size limit, a link without a valid size, a full disk): this type fetches links,
+/// runs transfers, looks at the part and deletes it as the machine's actions say.
+///
 /// - The `ETag` is recorded beside the part as soon as the first bytes arrive, so a run that is killed
 ///   can be resumed by the next one.
-/// - A 403 (the signed URL expired, e.g. during a long download or before a resume) fetches a fresh link
-///   and continues from the bytes on disk, at most ``maxLinkRenewals`` times in a row.
-/// - A dropped connection, a stall or a 5xx is retried under the retry policy, resuming each time; any
-///   progress resets the attempt count, so a long download over a flaky link still finishes.
-/// - The finished part must have exactly the announced size; otherwise it is deleted and the blob fails.
+/// - No transfer goes past the announced size: the transport stops at the first byte beyond it.
 struct BlobDownloader: Sendable {
     /// Fresh links fetched in a row without any byte arriving in between, before giving up.
-    static let maxLinkRenewals = 3
+    static let maxLinkRenewals = DownloadStateMachine.maxLinkRenewals
 
     let transport: any HTTPTransport
     let retrier: Retrier
     let logger: Logger?
+    /// The site cache blobs are fetched through, if any.
+    var blobProxy: BlobProxy? = nil
 
     /// Downloads the blob `link` names into `partPath`.
     ///
@@ -57,77 +60,89 @@ struct BlobDownloader: Sendable {
     ///   - link: fetches a fresh signed link (called once at the start and after each 403).
     ///   - progress: called on the transport thread with the file's size and the link in use.
     /// - Returns: the body bytes received by this call (0 when the part was already complete).
-    /// - Throws: ``SyncError`` (`.downloadFailed`, `.badPackage`), what `link` throws, `CancellationError`.
+    /// - Throws: ``SyncError`` (`.downloadFailed`, `.badPackage` also for a link without a positive size),
+    ///   what `link` throws, `CancellationError`.
     func download(
         _ subject: String, to partPath: String, link: @Sendable () async throws -> BlobLink,
         progress: @escaping @Sendable (DownloadProgress, BlobLink) -> Void
     ) async throws -> Int64 {
-        var current = try await link()
-        var received: Int64 = 0
-        var renewals = 0
-        var attempt = 1
-        var restarted = false
+        var machine = DownloadStateMachine()
+        var action = DownloadStateMachine.start
+        // The last failure, for the retry policy, the log and the final error.
+        var cause: (any Error)?
         while true {
-            let (offset, validator) = resumePoint(partPath, for: current)
-            do {
-                let result = try await transfer(current, to: partPath, from: offset, ifRange: validator, progress)
-                received += result.receivedBytes
-                if case .rangeNotSatisfiable(let size) = result.outcome,
-                    size != result.fileBytes || (current.fileSize > 0 && size != current.fileSize)
-                {
-                    // The part is longer than the blob: it cannot be continued, only replaced.
-                    guard !restarted else { throw sizeMismatch(subject, partPath, got: result.fileBytes, of: current) }
-                    restarted = true
-                    PackageCache.removePart(partPath)
-                    continue
-                }
-                guard current.fileSize <= 0 || result.fileBytes == current.fileSize else {
-                    throw sizeMismatch(subject, partPath, got: result.fileBytes, of: current)
-                }
+            let event: DownloadStateMachine.Event
+            switch action {
+            case .renewLink:
+                if let cause { logger?.debug("\(subject): \(Self.summary(of: cause)); fetching a fresh download link") }
+                event = .linked(try await link())
+            case .fetch(let current, let offset, let validator):
+                (event, cause) = try await fetch(
+                    current, into: partPath, from: offset, ifRange: validator, progress, cause)
+            case .restart:
+                PackageCache.removePart(partPath)
+                event = .partRemoved
+            case .backOff(let attempt):
+                event = .backedOff(retried: try await backOff(after: cause, attempt: attempt, subject, partPath))
+            case .done:
                 unlink(PackageCache.resumeRecordPath(forPart: partPath))
-                return received
-            } catch let error as HTTPError {
-                let gained = max(0, (FileSystem.size(of: partPath) ?? 0) - offset)
-                received += gained
-                if gained > 0 {
-                    attempt = 1
-                    renewals = 0
-                }
-                if error.status == 403, renewals < BlobDownloader.maxLinkRenewals {
-                    renewals += 1
-                    logger?.debug("\(subject): \(error.summary); fetching a fresh download link")
-                    current = try await link()
-                    continue
-                }
-                let retried = try await retrier.backOff(after: error, attempt: attempt, idempotent: true) { _, _, pause in
-                    logger?.warning(
-                        "\(subject): \(error.summary); resuming at byte \(FileSystem.size(of: partPath) ?? 0) in \(pause.shortDescription)"
-                    )
-                }
-                guard retried else { throw SyncError(.downloadFailed, subject: subject, cause: error) }
-                attempt += 1
-            } catch let error as SCLMError {
-                throw SyncError(.downloadFailed, subject: subject, cause: error)
+                return machine.received
+            case .fail(let failure):
+                if failure.dropsPart { PackageCache.removePart(partPath) }
+                throw Self.error(failure, subject: subject, cause: cause)
             }
+            action = machine.handle(event, part: Self.inspect(partPath))
         }
     }
 
-    /// Where a download of `link` can continue: the part's size and the validator to send, or (0, nil).
-    private func resumePoint(_ partPath: String, for link: BlobLink) -> (offset: Int64, validator: String?) {
-        guard let size = FileSystem.size(of: partPath), size > 0, let record = ResumeRecord.load(forPart: partPath),
-            record.matches(blobId: link.blobId, fileSize: link.fileSize),
-            link.fileSize <= 0 || size <= link.fileSize
-        else { return (0, nil) }
-        return (size, record.entityTag)
+    /// One transfer, as the machine's event, with the failure that ended it (else `cause` unchanged).
+    ///
+    /// - Throws: `CancellationError` and any error that is neither an HTTP nor a storage failure.
+    private func fetch(
+        _ link: BlobLink, into partPath: String, from offset: Int64, ifRange validator: String?,
+        _ progress: @escaping @Sendable (DownloadProgress, BlobLink) -> Void, _ cause: (any Error)?
+    ) async throws -> (DownloadStateMachine.Event, (any Error)?) {
+        do {
+            let result = try await transfer(link, to: partPath, from: offset, ifRange: validator, progress)
+            return (
+                .transferred(result.outcome, fileBytes: result.fileBytes, receivedBytes: result.receivedBytes), cause
+            )
+        } catch let error as HTTPError {
+            return (.transferFailed(status: error.status, budgetExceeded: error.code == .budgetExceeded), error)
+        } catch let error as SCLMError {
+            return (.writeFailed(outOfSpace: FileSystem.isOutOfSpace(error.systemError)), error)
+        }
+    }
+
+    /// The part on disk: its size and resume record.
+    static func inspect(_ partPath: String) -> DownloadStateMachine.Part {
+        DownloadStateMachine.Part(size: FileSystem.size(of: partPath), record: ResumeRecord.load(forPart: partPath))
+    }
+
+    /// Asks the retry policy about `cause` (sleeping its pause) and logs the retry.
+    private func backOff(after cause: (any Error)?, attempt: Int, _ subject: String, _ partPath: String) async throws
+        -> Bool
+    {
+        guard let cause else { return false }
+        return try await retrier.backOff(after: cause, attempt: attempt, idempotent: true) { _, _, pause in
+            logger?.warning(
+                "\(subject): \(Self.summary(of: cause)); resuming at byte \(FileSystem.size(of: partPath) ?? 0) in \(pause.shortDescription)"
+            )
+        }
+    }
+
+    private static func summary(of error: any Error) -> String {
+        (error as? HTTPError)?.summary ?? error.userMessage
     }
 
     private func transfer(
         _ link: BlobLink, to partPath: String, from offset: Int64, ifRange validator: String?,
         _ progress: @escaping @Sendable (DownloadProgress, BlobLink) -> Void
     ) async throws -> DownloadResult {
+        // Through a site cache, the request goes to the cache with the revision it keys on.
+        let http = blobProxy?.request(for: link) ?? HTTPRequest(url: link.url)
         let request = DownloadRequest(
-            HTTPRequest(url: link.url), to: partPath, resumeOffset: offset, ifRange: validator,
-            maxFileBytes: link.fileSize > 0 ? link.fileSize : nil)
+            http, to: partPath, resumeOffset: offset, ifRange: validator, maxFileBytes: link.fileSize)
         let recorded = Mutex<String?>(validator)
         let logger = self.logger
         return try await transport.download(request) { update in
@@ -144,12 +159,28 @@ struct BlobDownloader: Sendable {
         }
     }
 
-    private func sizeMismatch(_ subject: String, _ partPath: String, got size: Int64, of link: BlobLink) -> SyncError {
-        PackageCache.removePart(partPath)
-        return SyncError(
-            .badPackage, subject: subject,
-            detail:
-                "the server sent \(size) bytes but announced \(link.fileSize); the download was discarded, run `sclm sync` again"
-        )
+    /// The error a download that gives up for `failure` throws.
+    static func error(_ failure: DownloadStateMachine.Failure, subject: String, cause: (any Error)?) -> SyncError {
+        switch failure {
+        case .noValidSize:
+            SyncError(
+                .badPackage, subject: subject,
+                detail:
+                    "the server gave no valid size for it (fileSize must be a positive number); nothing was downloaded")
+        case .oversize(let announced):
+            SyncError(
+                .badPackage, subject: subject,
+                detail:
+                    "the server sent more than the \(announced) bytes it announced; the transfer was stopped there and discarded"
+            )
+        case .sizeMismatch(let got, let announced):
+            SyncError(
+                .badPackage, subject: subject,
+                detail:
+                    "the server sent \(got) bytes but announced \(announced); the download was discarded, run `sclm sync` again"
+            )
+        case .gaveUp, .writeFailed:
+            SyncError(.downloadFailed, subject: subject, cause: cause)
+        }
     }
 }

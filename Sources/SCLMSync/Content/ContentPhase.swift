@@ -12,16 +12,17 @@ import SCLMStore
     import Darwin
 #endif
 
-/// The content phase of a sync (DESIGN §5): download, verify and install the planned presentations, at
+/// The content phase of a sync: download, verify and install the planned presentations, at
 /// most `width` at a time, each under its presentation lock.
 ///
 /// Per presentation: take the lock (or report it busy), repair what an interrupted install left, mark it
 /// downloading, fetch a fresh `sas` and download the package into the cache (resuming), check its size,
 /// unpack it under the package policy into a staging folder beside `sources`, add the media files the
 /// package lacks, swap the folder in with `rename(2)`, then record the revision in one transaction and
-/// drop the cached zip. A failure of one presentation leaves its previous revision untouched and never
-/// stops the others; an ``AuthError`` or a cancellation stops the phase, with `.part` files kept for the
-/// next run and every touched presentation's state put back.
+/// drop the cached zip. Cache files no download can use any more are swept first (a part of a revision
+/// still wanted stays, to be resumed). A failure of one presentation leaves its previous revision
+/// untouched and never stops the others; an ``AuthError`` or a cancellation stops the phase, with `.part`
+/// files kept for the next run and every touched presentation's state put back.
 struct ContentPhase: Sendable {
     let store: ContentStore
     let home: Home
@@ -58,11 +59,13 @@ struct ContentPhase: Sendable {
                         presentationId: summary.presentationId, name: summary.name, reason: "the server marks it skip"))
             )
         }
+        // Before any download: the space stale files hold (an old revision's part, a zip of a presentation
+        // since installed) is what the new downloads, and the database, may need.
+        report.removedCacheFiles = await removeStaleCacheFiles()
         let outcomes = try await concurrentMap(plan.downloads, width: width) { summary in
             try await self.process(summary)
         }
         for outcome in outcomes { outcome.add(to: &report) }
-        report.removedCacheFiles = await removeStaleCacheFiles()
         return report
     }
 
@@ -110,7 +113,10 @@ struct ContentPhase: Sendable {
         let folder = home.presentationDirectory(clientId: job.clientId, presentationId: id)
         let target = home.sourcesDirectory(clientId: job.clientId, presentationId: id)
         do {
-            if FileSystem.isDirectory(folder) { try installer.repair(target: target) }
+            if FileSystem.isDirectory(folder) {
+                let installer = self.installer
+                try await BlockingWork.file("sclm.repair") { try installer.repair(target: target) }
+            }
         } catch {
             throw SyncError(.installFailed, subject: "presentation \(id)", cause: error)
         }
@@ -127,14 +133,14 @@ struct ContentPhase: Sendable {
         let media: (count: Int, bytes: Int64)
         do {
             media = try await installMediaFiles(job, into: staged.stagingPath)
-            try swap(staged, of: id)
+            try await swap(staged, of: id)
         } catch {
-            try? FileSystem.removeTree(staged.stagingPath)
+            await Self.removeTree(staged.stagingPath)
             throw error
         }
         downloaded += media.bytes
         let now = Timestamp.string(from: clock.now)
-        let isStored = try await shielded { [store] in
+        let isStored = try await withCancellationShield { [store] in
             try await store.write { db in
                 try db.recordInstall(
                     presentationId: id, revision: job.revision, installedAt: now,
@@ -143,7 +149,7 @@ struct ContentPhase: Sendable {
         }
         unlink(zip)
         guard isStored else {
-            try? FileSystem.removeTree(folder)
+            await Self.removeTree(folder)
             throw SyncError(
                 .installFailed, subject: "presentation \(id)", detail: "it was removed from the catalog meanwhile")
         }
@@ -174,9 +180,10 @@ struct ContentPhase: Sendable {
                 .progress(
                     .init(presentationId: id, phase: .download, bytes: update.fileBytes, totalBytes: link.fileSize)))
         }
-        guard rename(part, zip) == 0 else {
-            throw SyncError(
-                .downloadFailed, subject: subject, cause: FileSystem.storageError("rename \(part)", errno: errno))
+        do {
+            try await Self.move(part, to: zip, describedAs: "rename \(part)")
+        } catch {
+            throw SyncError(.downloadFailed, subject: subject, cause: error)
         }
         return received
     }
@@ -199,9 +206,11 @@ struct ContentPhase: Sendable {
         }
     }
 
-    private func swap(_ staged: StagedContent, of id: Int64) throws {
+    private func swap(_ staged: StagedContent, of id: Int64) async throws {
+        let installer = self.installer
         do {
-            try installer.swap(staged)
+            // rename(2) and the fsyncs of the crash-safe swap block: they run off the cooperative pool.
+            try await BlockingWork.file("sclm.swap") { try installer.swap(staged) }
         } catch {
             throw SyncError(.installFailed, subject: "presentation \(id)", cause: error)
         }
@@ -216,19 +225,17 @@ struct ContentPhase: Sendable {
         let (service, events) = (self.service, self.events)
         var count = 0
         var bytes: Int64 = 0
+        let folder = staging + "/mediafiles"
         for media in job.mediaFiles {
             let subject = "media file \(media.mediaFileId) of presentation \(id)"
-            guard let name = MediaFileName.validated(media.fileName) else {
-                throw SyncError(
-                    .badPackage, subject: subject,
-                    detail: "its file name \(media.fileName.debugDescription) is not a plain file name")
+            let step = MediaFileStep.decide(fileName: media.fileName, fileSize: media.fileSize) { name in
+                Self.existing(at: folder + "/" + name)
             }
-            let folder = staging + "/mediafiles"
-            let destination = folder + "/" + name
-            if FileSystem.exists(destination), !FileSystem.isDirectory(destination),
-                media.fileSize <= 0 || FileSystem.size(of: destination) == media.fileSize
-            {
-                continue
+            let destination: String
+            switch step {
+            case .keep: continue
+            case .refuse(let detail): throw SyncError(.badPackage, subject: subject, detail: detail)
+            case .download(let name): destination = folder + "/" + name
             }
             let part = cache.mediaPartPath(presentationId: id, mediaFileId: media.mediaFileId, revision: media.revision)
             let mediaId = media.mediaFileId
@@ -240,11 +247,11 @@ struct ContentPhase: Sendable {
                         .init(presentationId: id, phase: .media, bytes: update.fileBytes, totalBytes: link.fileSize)))
             }
             do {
-                try FileSystem.makeDirectory(folder, mode: 0o755)
-                try FileSystem.syncFile(part)
-                guard rename(part, destination) == 0 else {
-                    throw FileSystem.storageError("move \(part) to \(destination)", errno: errno)
+                try await BlockingWork.file("sclm.media-move") {
+                    try FileSystem.makeDirectory(folder, mode: 0o755)
+                    try FileSystem.syncFile(part)
                 }
+                try await Self.move(part, to: destination, describedAs: "move \(part) to \(destination)")
             } catch {
                 throw SyncError(.installFailed, subject: subject, cause: error)
             }
@@ -253,24 +260,51 @@ struct ContentPhase: Sendable {
         return (count, bytes)
     }
 
+    /// What is at `path` now, for ``MediaFileStep``.
+    private static func existing(at path: String) -> MediaFileStep.Existing {
+        guard FileSystem.exists(path) else { return .nothing }
+        return FileSystem.isDirectory(path) ? .folder : .file(size: FileSystem.size(of: path))
+    }
+
     static func packageLink(_ id: Int64, service: SyncService) async throws -> BlobLink {
         let package = try await service.contentPackage(ofPresentation: id)
         return try link(
-            package.sas, size: package.fileSize, blobId: package.blobId, subject: "the package of presentation \(id)")
+            package.sas, size: package.fileSize, blobId: package.blobId, revisionTag: "\(id)-\(package.revision)",
+            subject: "the package of presentation \(id)")
     }
 
     static func mediaLink(_ id: Int64, of presentationId: Int64, service: SyncService) async throws -> BlobLink {
         let media = try await service.mediaFile(id, of: presentationId)
         return try link(
-            media.sas, size: media.fileSize, blobId: media.blobId,
+            media.sas, size: media.fileSize, blobId: media.blobId, revisionTag: "m\(id)-\(media.revision)",
             subject: "media file \(id) of presentation \(presentationId)")
     }
 
-    private static func link(_ sas: String?, size: Int64, blobId: String?, subject: String) throws -> BlobLink {
+    private static func link(_ sas: String?, size: Int64, blobId: String?, revisionTag: String, subject: String)
+        throws -> BlobLink
+    {
         guard let sas, let url = URL(string: sas), url.isHTTP else {
             throw SyncError(.badPackage, subject: subject, detail: "the server gave no usable download URL (sas)")
         }
-        return BlobLink(url: url, fileSize: size, blobId: blobId)
+        return BlobLink(url: url, fileSize: size, blobId: blobId, revisionTag: revisionTag)
+    }
+
+    // MARK: - Blocking file work (off the cooperative pool)
+
+    /// `rename(2)`s `source` over `destination`.
+    ///
+    /// - Throws: `SCLMError` (`.storage`) named by `description`.
+    private static func move(_ source: String, to destination: String, describedAs description: String)
+        async throws
+    {
+        try await BlockingWork.file("sclm.rename") {
+            guard rename(source, destination) == 0 else { throw FileSystem.storageError(description, errno: errno) }
+        }
+    }
+
+    /// Removes `path` and what it holds, best effort (a leftover is cleaned by the next sync).
+    private static func removeTree(_ path: String) async {
+        _ = try? await BlockingWork.file("sclm.remove") { try FileSystem.removeTree(path) }
     }
 
     // MARK: - Bookkeeping
@@ -287,14 +321,9 @@ struct ContentPhase: Sendable {
 
     /// Puts the presentation's state back after a failure or a cancellation, even while cancelled.
     private func settle(_ id: Int64, error: String?) async {
-        _ = try? await shielded { [store] in
+        _ = try? await withCancellationShield { [store] in
             try await store.write { db in try db.settleSyncState(presentationId: id, error: error) }
         }
-    }
-
-    /// Runs `body` in a task of its own, so cancelling the sync cannot interrupt it half-way.
-    private func shielded<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
-        try await Task { try await body() }.value
     }
 
     /// Removes cache files no future download can use: old revisions, installed or `skip` presentations,

@@ -58,6 +58,20 @@ public struct PresentationDTO: Sendable, Equatable, Decodable {
         mediaFiles = container.lenientArray(.mediaFiles)
     }
 
+    /// Why this record cannot be stored as the presentation a client listing names `listedId`, when only the
+    /// clients `clientIds` are stored; `nil` when it can.
+    ///
+    /// A record that answers with another id would be stored under that id (the listed one then looks new
+    /// on every sync, the other one removed); one naming an unknown client breaks the catalog's foreign key
+    /// and, with it, the whole metadata transaction.
+    public func inconsistency(listedId: Int64, clientIds: Set<Int64>) -> String? {
+        if id != listedId { return "the server answered with the record of presentation \(id) instead" }
+        if let clientId, !clientIds.contains(clientId) {
+            return "its record names client \(clientId), which is not among the synced clients of /v1/clients"
+        }
+        return nil
+    }
+
     /// The stored form; `lockout` comes from the client's listing and `rawData` is the JSON as received.
     public func record(clientId listingClientId: Int64, lockout: Bool, rawData: String?) -> PresentationRecord {
         PresentationRecord(

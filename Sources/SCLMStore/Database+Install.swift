@@ -1,0 +1,80 @@
+/// The content phase's writes to `presentations` and `media_files` (the install record): each is one statement
+/// or one transaction, so a crash leaves either the old record or the new one.
+extension Database {
+    /// Records that `revision` of a presentation is installed, with its media files and its package
+    /// findings, after the new folder was swapped in: `installedRevision`, `installedAt`, no `syncError`,
+    /// and `syncState` 5 (or 3 when the server's revision moved on while it was installing); `findings`
+    /// replace those of the previous revision. Call inside ``write(_:)``.
+    ///
+    /// - Returns: whether the presentation is still stored (a concurrent sync may have removed it).
+    /// - Throws: ``StoreError``.
+    public func recordInstall(
+        presentationId: Int64, revision: Int64, installedAt: String, mediaFileIds: [Int64],
+        findings: [PackageFindingRecord] = []
+    ) throws -> Bool {
+        try execute(
+            """
+            UPDATE presentations SET installedRevision = ?, installedAt = ?, syncError = NULL,
+                syncState = CASE WHEN revision = ? THEN \(SyncState.installed.rawValue)
+                                 ELSE \(SyncState.updateAvailable.rawValue) END
+            WHERE presentationId = ?
+            """, [revision, installedAt, revision, presentationId])
+        guard changedRowCount == 1 else { return false }
+        for id in mediaFileIds {
+            try execute(
+                "UPDATE media_files SET installedRevision = revision WHERE mediaFileId = ? AND presentationId = ?",
+                [id, presentationId])
+        }
+        try replacePackageFindings(findings, presentationId: presentationId, revision: revision)
+        return true
+    }
+
+    /// Marks a presentation as being downloaded (`syncState` 4) by the holder of its lock.
+    ///
+    /// - Throws: ``StoreError``.
+    public func markDownloading(presentationId: Int64) throws {
+        try setSyncState(.downloading, presentationId: presentationId)
+    }
+
+    /// Puts a presentation's `syncState` back to what its revisions say (after a failure, a cancellation,
+    /// or a crash that left it "downloading") and stores `error` as its `syncError` (`nil` clears it).
+    ///
+    /// - Throws: ``StoreError``.
+    public func settleSyncState(presentationId: Int64, error: String?) throws {
+        guard let summary = try presentationSummary(id: presentationId) else { return }
+        let state = SyncState.afterMetadata(
+            revision: summary.revision, installedRevision: summary.installedRevision, skip: summary.skip)
+        try execute(
+            "UPDATE presentations SET syncState = ?, syncError = ? WHERE presentationId = ?",
+            [state.rawValue, error, presentationId])
+    }
+
+    /// Forgets a presentation's installed content (`sclm content delete`): no installed revision, media
+    /// files not installed, no package findings, `syncState` 1 (0 for a `skip` presentation). Call inside
+    /// ``write(_:)``.
+    ///
+    /// - Returns: whether the presentation is stored.
+    /// - Throws: ``StoreError``.
+    public func forgetInstall(presentationId: Int64) throws -> Bool {
+        try execute(
+            "UPDATE presentations SET installedRevision = NULL, installedAt = NULL, syncError = NULL WHERE presentationId = ?",
+            [presentationId])
+        guard changedRowCount == 1 else { return false }
+        try execute("UPDATE media_files SET installedRevision = NULL WHERE presentationId = ?", [presentationId])
+        try forgetPackageFindings(presentationId: presentationId)
+        try settleSyncState(presentationId: presentationId, error: nil)
+        return true
+    }
+
+    /// The presentation and revision of every stored media file, by media file id (for cache cleanup).
+    ///
+    /// - Throws: ``StoreError``.
+    public func mediaFileOwners() throws -> [Int64: (presentationId: Int64, revision: Int64)] {
+        var owners: [Int64: (presentationId: Int64, revision: Int64)] = [:]
+        for row in try fetchAll("SELECT mediaFileId, presentationId, revision FROM media_files") {
+            let columns = ColumnReader(row, table: MediaFileRecord.table)
+            owners[try columns.int64("mediaFileId")] = (try columns.int64("presentationId"), try columns.int64("revision"))
+        }
+        return owners
+    }
+}
