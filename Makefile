@@ -37,7 +37,9 @@ test: deps samples lint-sql test-swift test-fleet test-js test-dev-server
 lint-sql:
 	@scripts/lint-sql.sh
 
+# The Chromium suites (tag `chromium`: sclm play, validate --render) need the browser, so it is installed first.
 test-swift:
+	scripts/ensure-deps.sh chromium
 	@scripts/ensure-deps.sh man-db || echo "man-db could not be installed: the man page test will fail" >&2
 	swift build --build-tests $(SWIFT_WARNINGS)
 	swift test --skip-build

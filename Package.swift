@@ -29,6 +29,7 @@ let package = Package(
         .target(name: "SCLMOSAM", dependencies: ["SCLMCore", "SCLMPolicy", "SCLMStore", "SCLMHTTP"]),
         .target(name: "SCLMAnalytics", dependencies: ["SCLMCore", "SCLMHTTP", "SCLMStore", "CCrypto"]),
         .target(name: "SCLMBridge", dependencies: ["SCLMCore"]),
+        .target(name: "SCLMBrowser", dependencies: ["SCLMCore", "SCLMBridge"]),
         .target(
             name: "SCLMBridgeModules",
             dependencies: [
@@ -38,7 +39,7 @@ let package = Package(
             name: "SCLMCommands",
             dependencies: [
                 "SCLMCore", "SCLMStore", "SCLMHTTP", "SCLMAuth", "SCLMSync", "SCLMArchive", "SCLMAnalytics",
-                "SCLMBridge", "SCLMBridgeModules", "SCLMPolicy", "SCLMOSAM",
+                "SCLMBridge", "SCLMBridgeModules", "SCLMBrowser", "SCLMPolicy", "SCLMOSAM",
             ]),
 
         // MARK: Executable
@@ -59,6 +60,7 @@ let package = Package(
         .testTarget(name: "SCLMCommandsTests", dependencies: ["SCLMCommands", "SCLMSync", "SCLMTestSupport"]),
         .testTarget(name: "SCLMArchiveTests", dependencies: ["SCLMArchive", "SCLMCore", "SCLMTestSupport"]),
         .testTarget(name: "SCLMBridgeTests", dependencies: ["SCLMBridge", "SCLMTestSupport"]),
+        .testTarget(name: "SCLMBrowserTests", dependencies: ["SCLMBrowser", "SCLMCore", "SCLMTestSupport"]),
         .testTarget(
             name: "SCLMBridgeModulesTests",
             dependencies: [
@@ -74,8 +76,9 @@ let package = Package(
 )
 
 for target in package.targets where [.regular, .test, .executable].contains(target.type) {
-    target.swiftSettings = (target.swiftSettings ?? []) + [
-        .enableUpcomingFeature("ExistentialAny"),
-        .enableUpcomingFeature("MemberImportVisibility"),
-    ]
+    target.swiftSettings =
+        (target.swiftSettings ?? []) + [
+            .enableUpcomingFeature("ExistentialAny"),
+            .enableUpcomingFeature("MemberImportVisibility"),
+        ]
 }

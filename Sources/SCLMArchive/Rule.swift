@@ -6,13 +6,15 @@ public struct Rule: Sendable, Hashable, Identifiable, CustomStringConvertible {
     /// The group a rule belongs to, which is also the prefix of its ID.
     public enum Group: String, Sendable, CaseIterable {
         case archive, path, entry, budget, content
+        /// What `sclm validate --render` saw when the slides ran in a browser.
+        case render
 
         /// The class of every rule in the group: archive, path, entry-type and budget rules are about
-        /// safety, the rest about content.
+        /// safety, the rest (render rules too) about content.
         public var ruleClass: Class {
             switch self {
             case .archive, .path, .entry, .budget: .safety
-            case .content: .content
+            case .content, .render: .content
             }
         }
     }
@@ -74,6 +76,7 @@ extension Rule {
         contentNoIndex, contentSlideNotAtRoot, contentJunk, referenceMissing, referenceCaseMismatch,
         referenceEscapesPackage, referenceRemote, swipeTargetMissing, storyCLMScriptMissing, htmlEmpty,
         htmlUndecodable,
+        renderJSError, renderConsoleError, renderLoadFailed, renderRemote, renderBridgeError, renderTimeout,
     ]
 
     // MARK: Archive
@@ -214,4 +217,28 @@ extension Rule {
         "HTML-UNDECODABLE", .error, .content,
         "An HTML file is not valid UTF-8 and declares no other charset (or is UTF-16), so its text and links cannot be read reliably.",
         fix: "Save the file as UTF-8, or declare its encoding with <meta charset=\"…\">.")
+
+    // MARK: Render (`sclm validate --render`)
+
+    public static let renderJSError = Rule(
+        "RENDER-JS-ERROR", .error, .render,
+        "A slide threw an uncaught exception (or an unhandled rejection) while it loaded in a browser.",
+        fix: "Fix the script at the line shown; open the slide with `sclm play` to reproduce it.")
+    public static let renderConsoleError = Rule(
+        "RENDER-CONSOLE-ERROR", .warning, .render, "A slide wrote to `console.error` while it loaded.",
+        fix: "Fix what the message reports, or remove the console.error call.")
+    public static let renderLoadFailed = Rule(
+        "RENDER-LOAD-FAILED", .error, .render, "A slide requested a file that is not in the package (answered 404).",
+        fix: "Add the file to the package or correct the path the script or page builds.")
+    public static let renderRemote = Rule(
+        "RENDER-REMOTE", .warning, .render,
+        "A slide made a network request to another host; it was refused, as on an offline tablet.",
+        fix: "Package the resource, or make the slide work without it.")
+    public static let renderBridgeError = Rule(
+        "RENDER-BRIDGE-ERROR", .warning, .render, "A StoryCLM bridge call of a slide was answered with an error.",
+        fix: "Check the command's name and Data against the StoryCLM API (the message names the command and code).")
+    public static let renderTimeout = Rule(
+        "RENDER-TIMEOUT", .error, .render,
+        "A slide did not settle (load, then no requests or bridge calls for a moment) within the render time limit.",
+        fix: "Make the slide finish loading; stop polling timers or requests that never end.")
 }

@@ -43,24 +43,15 @@ final class ChildProcess: Sendable {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, toChild.read, 0)
         posix_spawn_file_actions_adddup2(&actions, fromChild.write, 1)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for number in [SIGPIPE, SIGINT, SIGTERM, SIGHUP] { sigaddset(&defaults, number) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        var emptyMask = sigset_t()
-        sigemptyset(&emptyMask)
-        posix_spawnattr_setsigmask(&attributes, &emptyMask)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
         let arguments = ["/bin/sh", "-c", "exec " + command]
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var environment = childEnvironment()
         defer { for pointer in environment { free(pointer) } }
         var pid = pid_t()
-        let code = posix_spawn(&pid, "/bin/sh", &actions, &attributes, &argv, &environment)
+        let code = SpawnAttributes.with { attributes in
+            posix_spawn(&pid, "/bin/sh", &actions, &attributes, &argv, &environment)
+        }
         close(toChild.read)
         close(fromChild.write)
         guard code == 0 else {

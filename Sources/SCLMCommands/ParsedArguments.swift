@@ -21,13 +21,28 @@ public struct ParsedArguments: Sendable, Equatable {
     /// Every value of option `name`, in order.
     public func values(_ name: String) -> [String] { values[name] ?? [] }
 
+    /// The required `--presentation` id of an installed presentation; `purpose` says what it is for.
+    ///
+    /// - Throws: ``ValidationError`` when it is missing or not a positive integer.
+    public func presentationId(purpose: String) throws -> Int64 {
+        guard let text = value("--presentation") else {
+            throw ValidationError(
+                "missing --presentation <id>: the installed presentation to \(purpose) (see `sclm list`)")
+        }
+        guard let id = Int64(text), id > 0 else {
+            throw ValidationError("--presentation needs a presentation id, got '\(text)'")
+        }
+        return id
+    }
+
     /// The value of option `name` as an integer in `range`, or `nil` when absent.
     ///
     /// - Throws: ``ValidationError`` for a non-integer or out-of-range value.
     public func integer(_ name: String, in range: ClosedRange<Int> = Int.min...Int.max) throws -> Int? {
         guard let text = value(name) else { return nil }
         guard let number = Int(text), range.contains(number) else {
-            let bounds = range.upperBound == Int.max ? "at least \(range.lowerBound)" : "\(range.lowerBound)…\(range.upperBound)"
+            let bounds =
+                range.upperBound == Int.max ? "at least \(range.lowerBound)" : "\(range.lowerBound)…\(range.upperBound)"
             throw ValidationError("\(name) needs an integer \(bounds), got '\(text)'")
         }
         return number

@@ -10,7 +10,7 @@ import Testing
             let prefix = rule.id.split(separator: "-").first.map(String.init) ?? ""
             let groups: [String: Rule.Group] = [
                 "ARCHIVE": .archive, "PATH": .path, "ENTRY": .entry, "BUDGET": .budget, "CONTENT": .content,
-                "REF": .content, "SWIPE": .content, "STORYCLM": .content, "HTML": .content,
+                "REF": .content, "SWIPE": .content, "STORYCLM": .content, "HTML": .content, "RENDER": .render,
             ]
             #expect(groups[prefix] == rule.group, "\(rule.id)")
             #expect(rule.summary.hasSuffix("."), "\(rule.id)")

@@ -8,3 +8,8 @@ extension Tag {
     /// The built `sclm` binary driven as a process.
     @Tag public static var large: Self
 }
+
+extension Tag {
+    /// Drives a real Chromium (`sclm play`, `sclm validate --render`); `make test` installs it.
+    @Tag public static var chromium: Self
+}

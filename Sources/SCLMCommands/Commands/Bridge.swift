@@ -9,7 +9,8 @@ extension SCLM {
     public struct Bridge: Command {
         public static let configuration = CommandConfiguration(
             commandName: "bridge",
-            abstract: "Host an installed presentation headlessly: StoryCLM commands on stdin, answers and events on stdout.",
+            abstract:
+                "Host an installed presentation headlessly: StoryCLM commands on stdin, answers and events on stdout.",
             discussion: """
                 Reads newline-delimited JSON messages {"Command":…,"Data":…,"GUID":…} (keys in any case, or an
                 array of up to 100 of them) and answers each message that has a GUID with exactly one line
@@ -38,11 +39,13 @@ extension SCLM {
                     help: "The slide to start on (default: index.html, else the server's first slide, "
                         + "or where an unfinished session stopped)."),
                 .option(
-                    "--module", value: "name=program", help: "Route the commands of an external module program (repeatable).",
+                    "--module", value: "name=program",
+                    help: "Route the commands of an external module program (repeatable).",
                     repeatable: true),
                 .option("--timeout-ms", value: "n", help: "Default command timeout in milliseconds (default 30000)."),
                 .option("--max-in-flight", value: "n", help: "Requests running at once before 429 (default 256)."),
-                .option("--max-line-bytes", value: "n", help: "Longest accepted input line before 413 (default 16 MiB)."),
+                .option(
+                    "--max-line-bytes", value: "n", help: "Longest accepted input line before 413 (default 16 MiB)."),
             ]
         )
 
@@ -52,18 +55,16 @@ extension SCLM {
         let limits: BridgeLimits
 
         public init(parsing arguments: ParsedArguments) throws {
-            guard let text = arguments.value("--presentation") else {
-                throw ValidationError("missing --presentation <id>: the installed presentation to open (see `sclm list`)")
-            }
-            guard let id = Int64(text), id > 0 else { throw ValidationError("--presentation needs a presentation id, got '\(text)'") }
-            presentationId = id
+            presentationId = try arguments.presentationId(purpose: "open")
             slide = arguments.value("--slide")
             modules = try arguments.values("--module").map(Self.parseModule)
             var limits = BridgeLimits()
             if let timeout = try arguments.integer("--timeout-ms", in: 1...3_600_000) {
                 limits.defaultTimeout = .milliseconds(timeout)
             }
-            if let inFlight = try arguments.integer("--max-in-flight", in: 1...65_536) { limits.maximumInFlight = inFlight }
+            if let inFlight = try arguments.integer("--max-in-flight", in: 1...65_536) {
+                limits.maximumInFlight = inFlight
+            }
             if let lineBytes = try arguments.integer("--max-line-bytes", in: 1024...(1 << 30)) {
                 limits.maximumLineBytes = lineBytes
             }
@@ -79,7 +80,8 @@ extension SCLM {
             let program = String(text[text.index(after: equals)...]).trimmingCharacters(in: .whitespaces)
             let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "_.-"))
             guard !name.isEmpty, name.unicodeScalars.allSatisfy(allowed.contains), !program.isEmpty else {
-                throw ValidationError("--module needs NAME=PROGRAM with a name of letters, digits, _ . -, got '\(text)'")
+                throw ValidationError(
+                    "--module needs NAME=PROGRAM with a name of letters, digits, _ . -, got '\(text)'")
             }
             return (name, program)
         }
@@ -91,20 +93,12 @@ extension SCLM {
 
         /// Hosts the presentation on `services` until stdin ends.
         private func host(with services: Services) async throws {
-            let (store, configuration, context) = (try services.store(), services.configuration, services.context)
-            let home = context.home
+            let context = services.context
             let id = presentationId
-            // Loaded before any module starts, so a presentation that is not installed fails at once.
-            let presentation = try await store.read { db in try InstalledPresentation.load(id, from: db, home: home) }
-            let environment = try await store.read { db in
-                try HostEnvironment.load(configuration: configuration, db: db, processEnvironment: context.environment)
-            }
+            let output = BridgeOutput()
+            let (presentation, host) = try await services.makePresentationHost(presentationId: id, output: output)
             let flusher = try await BackgroundFlush.start(services: services)
             defer { flusher?.cancel() }
-            let output = BridgeOutput()
-            let host = PresentationHost(
-                store: store, home: home, environment: environment, output: output, clock: context.clock,
-                logger: context.logger)
             var external: [ExternalModule] = []
             do {
                 for module in modules {

@@ -1,5 +1,6 @@
 import Foundation
 import SCLMArchive
+import SCLMBrowser
 import SCLMCore
 
 extension SCLM {
@@ -16,9 +17,17 @@ extension SCLM {
                 resources). Findings carry a stable rule ID, the entry path and line, and a fix;
                 the README lists every rule. Nothing is ever written to disk.
 
+                --render also loads every slide of each package (that is safe to unpack) in headless
+                Chromium, a few pages at a time in one browser, with the bridge of `sclm bridge` inside a
+                throwaway home (nothing of yours changes; `go` and `open` are answered but not followed),
+                waits until each slide settles and reports RENDER-* findings: uncaught errors,
+                console.error, files the package lacks, requests to other hosts (refused), bridge errors,
+                slides that never settle. --screenshots DIR writes one PNG per slide at --viewport and an
+                index.html contact sheet.
+
                 Exit codes: 0 every package passed, 1 errors (or warnings with --strict),
                 64 usage, 66 a path is not a file or folder (a FIFO, socket or device; answered
-                at once, never opened), 74 a path could not be read.
+                at once, never opened), 69 --render without a browser, 74 a path could not be read.
                 """,
             arguments: [
                 ArgumentSpec(
@@ -32,6 +41,17 @@ extension SCLM {
                 .flag("--strict", help: "Treat warnings as failures."),
                 .option("--max-size", value: "bytes", help: "Budget for the unpacked size, e.g. 500M (default 2GiB)."),
                 .option("--max-entries", value: "n", help: "Budget for the number of entries (default 20000)."),
+                .flag("--render", help: "Also load every slide in headless Chromium and report RENDER-* findings."),
+                .option(
+                    "--screenshots", value: "dir",
+                    help: "With --render: a PNG per slide and an index.html contact sheet."),
+                .option("--viewport", value: "WxH", help: "With --render: the page size (default 1024x768)."),
+                .option(
+                    "--render-timeout", value: "seconds",
+                    help: "With --render: how long a slide may take to settle (default 10)."),
+                .option(
+                    "--browser", value: "path",
+                    help: "With --render: the Chromium executable (default $SCLM_BROWSER, else chromium)."),
             ]
         )
 
@@ -43,6 +63,15 @@ extension SCLM {
         let format: Format?
         let isStrict: Bool
         let policy: Policy
+        let render: RenderOptions?
+
+        /// What `--render` and its options asked for.
+        struct RenderOptions: Sendable {
+            var screenshots: String?
+            var viewport: BrowserOptions.Viewport
+            var timeout: Duration
+            var browser: String?
+        }
 
         public init(parsing arguments: ParsedArguments) throws {
             paths = arguments.positionals
@@ -58,6 +87,29 @@ extension SCLM {
             }
             if let entries = try arguments.integer("--max-entries", in: 1...Int.max) { policy.maxEntryCount = entries }
             self.policy = policy
+            render = try Self.renderOptions(arguments)
+        }
+
+        private static func renderOptions(_ arguments: ParsedArguments) throws -> RenderOptions? {
+            guard arguments.flag("--render") else {
+                for option in ["--screenshots", "--viewport", "--render-timeout", "--browser"]
+                where arguments.value(option) != nil {
+                    throw ValidationError("\(option) needs --render")
+                }
+                return nil
+            }
+            var viewport = BrowserOptions.Viewport(width: 1024, height: 768)
+            if let text = arguments.value("--viewport") {
+                guard let parsed = BrowserOptions.Viewport(parsing: text) else {
+                    throw ValidationError(
+                        "--viewport needs WIDTHxHEIGHT such as 1024x768 (16…8192 each), got '\(text)'")
+                }
+                viewport = parsed
+            }
+            let seconds = try arguments.integer("--render-timeout", in: 1...600) ?? 10
+            return RenderOptions(
+                screenshots: arguments.value("--screenshots"), viewport: viewport, timeout: .seconds(seconds),
+                browser: arguments.value("--browser"))
         }
 
         public func run(_ context: CommandContext) async throws {
@@ -67,6 +119,16 @@ extension SCLM {
             for path in PackageFolder.expand(paths, note: { context.logger.info($0) }) {
                 outcomes.append(try await validate(path, with: validator, context: context))
             }
+            if let render {
+                let renderer = PackageRenderer(
+                    options: BrowserOptions(
+                        executable: BrowserOptions.executable(option: render.browser, environment: context.environment),
+                        viewport: render.viewport, showsBrowserLogs: context.globals.verbose),
+                    limits: SlideRenderer.Limits(timeout: render.timeout), policy: policy,
+                    screenshots: render.screenshots,
+                    context: context)
+                outcomes = try await renderer.render(outcomes)
+            }
             switch format {
             case .text:
                 let usesColor = context.terminal.usesColor && context.terminal.isStdoutTerminal
@@ -74,7 +136,7 @@ extension SCLM {
             case .json:
                 context.printJSON(ValidationJSONReport(outcomes: outcomes, strict: isStrict))
             case .junit:
-                context.stdout.write(JUnitReport(outcomes: outcomes, strict: isStrict).xml)
+                context.stdout.write(JUnitReport(outcomes: outcomes, strict: isStrict, rendered: render != nil).xml)
             }
             if let unread = outcomes.first(where: { $0.readError != nil }) {
                 throw ExitCode((unread.readErrorCategory ?? .storage).exitCode)

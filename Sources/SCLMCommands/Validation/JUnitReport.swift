@@ -4,13 +4,17 @@ import SCLMArchive
 /// `sclm validate --format junit`: JUnit XML as GitLab, Jenkins and GitHub test reporters read it.
 ///
 /// One `<testsuite>` per package and, in it, one `<testcase>` per rule (all rules, so a CI history shows
-/// which rules a package passed), each with a `class` property (`safety` or `content`). A rule with error
+/// which rules a package passed; the `RENDER-*` rules only when `--render` ran), each with a `class` property (`safety` or `content`). A rule with error
 /// findings has a `<failure>` listing them; warnings are failures only under `--strict`, otherwise they
 /// appear in the test case's `<system-out>`. A package
 /// that cannot be read is a suite with one `read` test case carrying an `<error>`.
 struct JUnitReport {
     let outcomes: [ValidationOutcome]
     let strict: Bool
+    /// Whether the slides were rendered (the `RENDER-*` rules were checked).
+    var rendered = false
+
+    private var rules: [Rule] { rendered ? Rule.all : Rule.all.filter { $0.group != .render } }
 
     var xml: String {
         let suites = outcomes.map(suite)
@@ -48,9 +52,9 @@ struct JUnitReport {
                     "    </testcase>", "  </testsuite>",
                 ])
         }
-        var suite = Suite(tests: Rule.all.count)
+        var suite = Suite(tests: rules.count)
         var cases: [String] = []
-        for rule in Rule.all {
+        for rule in rules {
             let findings = report.findings.filter { $0.rule == rule }
             let fails = !findings.isEmpty && (rule.severity == .error || strict)
             if fails { suite.failures += 1 }

@@ -42,3 +42,10 @@ struct ValidationSummary: Encodable, Equatable {
 
     static func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
 }
+
+extension ValidationOutcome {
+    /// The same outcome with `report` (the static findings plus the render's).
+    func replacing(_ report: PackageReport) -> ValidationOutcome {
+        ValidationOutcome(path: path, report: report, readError: readError, seconds: seconds)
+    }
+}

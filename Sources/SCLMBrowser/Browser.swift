@@ -1,0 +1,114 @@
+import Foundation
+import SCLMCore
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// One running Chromium, owned by a ``withBrowser(_:environment:logger:_:)`` scope.
+///
+/// The scope starts the browser with a fresh temporary profile, speaks DevTools over its pipe, and when
+/// the body returns or throws kills the browser's process group and removes the profile. A browser that
+/// dies while in use fails every pending call (``BrowserError/Code/crashed``) and resumes
+/// ``waitUntilClosed()``, so a crash is an error and never a hang.
+///
+/// ```swift
+/// try await Browser.withBrowser(BrowserOptions()) { browser in
+///     let page = try await browser.newPage()
+///     try await page.navigate(to: "https://package.sclm.invalid/index.html")
+/// }
+/// ```
+public final class Browser: Sendable {
+    /// The options it was started with.
+    public let options: BrowserOptions
+    let connection: DevToolsConnection
+    private let closed = Latch<String>()
+
+    private init(options: BrowserOptions, connection: DevToolsConnection) {
+        self.options = options
+        self.connection = connection
+    }
+
+    /// Runs `body` with a started browser and always tears it down afterwards.
+    ///
+    /// When sclm runs as root, the browser runs as `nobody` through `setpriv` (Chromium's sandbox
+    /// refuses root); without `setpriv` or `nobody` it runs with `--no-sandbox` and a warning is logged.
+    ///
+    /// - Throws: ``BrowserError`` (`.unavailable`) when no browser can be started, and what `body` throws.
+    public static func withBrowser<T>(
+        _ options: BrowserOptions, environment: [String: String] = ProcessInfo.processInfo.environment,
+        logger: Logger = Logger(), isolation: isolated (any Actor)? = #isolation, _ body: (Browser) async throws -> T
+    ) async throws -> T {
+        signal(SIGPIPE, SIG_IGN)
+        let executable = try options.resolvedExecutable(path: environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin")
+        let sandbox = BrowserSandbox.current()
+        if let warning = sandbox.warning { logger.warning(warning) }
+        let profile = try makeProfile(owner: sandbox.owner)
+        defer { try? FileManager.default.removeItem(atPath: profile) }
+        let process = try await BrowserProcess.spawn(
+            sandbox.prefix + [executable] + sandbox.flags + options.flags + [
+                "--user-data-dir=\(profile)", "about:blank",
+            ],
+            environment: browserEnvironment(environment, profile: profile), showLogs: options.showsBrowserLogs)
+        let browser = Browser(options: options, connection: DevToolsConnection(commands: process.commands))
+        browser.connection.start(reading: process.messages) { [closed = browser.closed] reason in closed.fire(reason) }
+        do {
+            do {
+                _ = try await browser.connection.call("Browser.getVersion")
+            } catch {
+                throw BrowserError.notFound("\(executable) did not start a DevTools session (\(error.userMessage))")
+            }
+            let result = try await body(browser)
+            await process.kill()
+            return result
+        } catch {
+            await process.kill()
+            throw error
+        }
+    }
+
+    /// Opens a new tab (`about:blank`) attached in flatten mode.
+    ///
+    /// - Throws: ``BrowserError``.
+    public func newPage() async throws -> BrowserPage {
+        let created = try await connection.call("Target.createTarget", ["url": "about:blank"])
+        guard let targetId = created["targetId"]?.stringValue else {
+            throw BrowserError(.protocolError, "Target.createTarget returned no targetId")
+        }
+        let attached = try await connection.call(
+            "Target.attachToTarget", ["targetId": .string(targetId), "flatten": true])
+        guard let sessionId = attached["sessionId"]?.stringValue else {
+            throw BrowserError(.protocolError, "Target.attachToTarget returned no sessionId")
+        }
+        return BrowserPage(connection: connection, targetId: targetId, sessionId: sessionId, viewport: options.viewport)
+    }
+
+    /// Waits until the browser's pipe ends (it exited or crashed) and returns why.
+    public func waitUntilClosed() async -> String {
+        await closed.wait()
+    }
+
+    /// Whether the browser has gone away.
+    public var isClosed: Bool { closed.isFired }
+
+    /// A fresh profile folder (0700, owned by whoever runs the browser); profiles of killed runs are swept.
+    private static func makeProfile(owner: (uid: uid_t, gid: gid_t)?) throws -> String {
+        let path = try ScratchFolder.make(prefix: "sclm-browser-")
+        if let owner { _ = chown(path, owner.uid, owner.gid) }
+        return path
+    }
+
+    /// What the browser sees of sclm's environment: its own HOME (the profile) and the display variables.
+    private static func browserEnvironment(_ environment: [String: String], profile: String) -> [String: String] {
+        var result = [
+            "HOME": profile, "PATH": environment["PATH"] ?? "/usr/bin:/bin", "LANG": environment["LANG"] ?? "C.UTF-8",
+        ]
+        for key in ["DISPLAY", "WAYLAND_DISPLAY", "XDG_RUNTIME_DIR", "XAUTHORITY", "TZ"] {
+            if let value = environment[key] { result[key] = value }
+        }
+        return result
+    }
+}

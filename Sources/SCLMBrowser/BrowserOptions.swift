@@ -1,0 +1,104 @@
+import Foundation
+import SCLMCore
+
+/// How to start the browser: which executable, headless or kiosk, the window size.
+public struct BrowserOptions: Sendable, Equatable {
+    /// Where the browser is shown.
+    public enum Mode: Sendable, Equatable {
+        /// No window (`--headless=new`): tests, rigs, CI renders.
+        case headless
+        /// Fullscreen on the current display (`--kiosk`), for a screen in a shop or a booth.
+        case kiosk
+    }
+
+    /// A width × height in CSS pixels.
+    public struct Viewport: Sendable, Equatable, CustomStringConvertible {
+        public var width: Int
+        public var height: Int
+
+        /// Creates a viewport.
+        public init(width: Int, height: Int) {
+            self.width = width
+            self.height = height
+        }
+
+        /// Parses `WIDTHxHEIGHT` (each 16…8192), e.g. `1024x768`.
+        public init?(parsing text: String) {
+            let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+            guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]),
+                (16...8192).contains(width), (16...8192).contains(height)
+            else { return nil }
+            self.init(width: width, height: height)
+        }
+
+        public var description: String { "\(width)x\(height)" }
+    }
+
+    /// The browser to run; `nil` looks for `chromium`, `chromium-browser`, `google-chrome` on `PATH`.
+    public var executable: String?
+    public var mode: Mode
+    public var viewport: Viewport
+    /// Pass the browser's own log lines through to stderr.
+    public var showsBrowserLogs: Bool
+
+    /// Creates options.
+    public init(
+        executable: String? = nil, mode: Mode = .headless, viewport: Viewport = Viewport(width: 1024, height: 768),
+        showsBrowserLogs: Bool = false
+    ) {
+        self.executable = executable
+        self.mode = mode
+        self.viewport = viewport
+        self.showsBrowserLogs = showsBrowserLogs
+    }
+
+    /// The executable named by `--browser`, else `SCLM_BROWSER`, else `nil` (search `PATH`).
+    public static func executable(option: String?, environment: [String: String]) -> String? {
+        if let option, !option.isEmpty { return option }
+        if let variable = environment["SCLM_BROWSER"], !variable.isEmpty { return variable }
+        return nil
+    }
+
+    /// The browser's command-line flags, apart from the sandbox and the profile.
+    var flags: [String] {
+        var flags = [
+            "--remote-debugging-pipe", "--no-first-run", "--no-default-browser-check",
+            "--disable-background-networking",
+            "--disable-component-update", "--disable-default-apps", "--disable-extensions", "--disable-sync",
+            "--disable-crash-reporter", "--disable-breakpad", "--password-store=basic", "--use-mock-keychain",
+            "--autoplay-policy=no-user-gesture-required", "--disable-features=Translate,MediaRouter",
+            // Renders run several tabs at once; background tabs must not have their timers throttled.
+            "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
+            "--disable-backgrounding-occluded-windows",
+            "--window-size=\(viewport.width),\(viewport.height)",
+        ]
+        switch mode {
+        case .headless:
+            flags += ["--headless=new", "--disable-gpu", "--hide-scrollbars", "--mute-audio"]
+        case .kiosk:
+            flags += [
+                "--kiosk", "--start-fullscreen", "--noerrdialogs", "--disable-infobars",
+                "--disable-session-crashed-bubble",
+            ]
+        }
+        return flags
+    }
+
+    /// The executable to run.
+    ///
+    /// - Throws: ``BrowserError`` (`.unavailable`) when it is missing or not executable.
+    func resolvedExecutable(path: String) throws -> String {
+        if let executable {
+            guard access(executable, X_OK) == 0, !FileSystem.isDirectory(executable) else {
+                throw BrowserError.notFound("the browser \(executable) does not exist or is not executable")
+            }
+            return executable
+        }
+        for name in ["chromium", "chromium-browser", "google-chrome"] {
+            for folder in path.split(separator: ":") where access("\(folder)/\(name)", X_OK) == 0 {
+                return "\(folder)/\(name)"
+            }
+        }
+        throw BrowserError.notFound("Chromium was not found on PATH")
+    }
+}

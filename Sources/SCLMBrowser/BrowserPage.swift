@@ -1,0 +1,82 @@
+import Foundation
+import SCLMCore
+
+/// One tab of a ``Browser``, attached in flatten mode: its DevTools calls carry its `sessionId`.
+public final class BrowserPage: Sendable {
+    /// The tab's target id.
+    public let targetId: String
+    /// The DevTools session of the tab.
+    public let sessionId: String
+    /// The size the page is laid out and captured at.
+    public let viewport: BrowserOptions.Viewport
+    let connection: DevToolsConnection
+
+    init(connection: DevToolsConnection, targetId: String, sessionId: String, viewport: BrowserOptions.Viewport) {
+        self.connection = connection
+        self.targetId = targetId
+        self.sessionId = sessionId
+        self.viewport = viewport
+    }
+
+    /// Sends `method` in this tab's session and returns its result.
+    ///
+    /// - Throws: ``BrowserError``, `CancellationError`.
+    @discardableResult
+    public func call(_ method: String, _ params: JSONValue = [:]) async throws -> JSONValue {
+        try await connection.call(method, params, session: sessionId)
+    }
+
+    /// Routes this tab's events to `handler` (on the DevTools reader thread; it must not block).
+    public func onEvent(_ handler: @escaping @Sendable (_ method: String, _ params: JSONValue) -> Void) {
+        connection.subscribe(session: sessionId, handler)
+    }
+
+    /// Starts loading `url` in the tab.
+    ///
+    /// - Throws: ``BrowserError`` when the browser refuses the navigation.
+    public func navigate(to url: String) async throws {
+        let result = try await call("Page.navigate", ["url": .string(url)])
+        if let failure = result["errorText"]?.stringValue, !failure.isEmpty, failure != "net::ERR_ABORTED" {
+            throw BrowserError(.protocolError, "cannot load \(url): \(failure)")
+        }
+    }
+
+    /// Sends `method` in this tab's session without waiting; it keeps its order with other calls.
+    public func send(_ method: String, _ params: JSONValue = [:]) {
+        connection.send(method, params, session: sessionId)
+    }
+
+    /// Evaluates `expression` in the page's main world without waiting for a result.
+    public func evaluateLater(_ expression: String) {
+        send("Runtime.evaluate", ["expression": .string(expression)])
+    }
+
+    /// Fixes the layout size to the viewport (headless windows otherwise follow `--window-size`).
+    ///
+    /// - Throws: ``BrowserError``.
+    public func applyViewport() async throws {
+        try await call(
+            "Emulation.setDeviceMetricsOverride",
+            [
+                "width": .int(Int64(viewport.width)), "height": .int(Int64(viewport.height)), "deviceScaleFactor": 1,
+                "mobile": false,
+            ])
+    }
+
+    /// A PNG of the viewport.
+    ///
+    /// - Throws: ``BrowserError``.
+    public func screenshot() async throws -> Data {
+        let result = try await call("Page.captureScreenshot", ["format": "png", "fromSurface": true])
+        guard let text = result["data"]?.stringValue, let data = Data(base64Encoded: text) else {
+            throw BrowserError(.protocolError, "Page.captureScreenshot returned no image")
+        }
+        return data
+    }
+
+    /// Closes the tab and stops routing its events.
+    public func close() async {
+        connection.unsubscribe(session: sessionId)
+        _ = try? await connection.call("Target.closeTarget", ["targetId": .string(targetId)])
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import SCLMCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A spawned Chromium with its DevTools pipe on fds 3 (Chromium reads commands) and 4 (it writes).
+///
+/// `posix_spawn` maps the two pipe ends onto 3 and 4 (Foundation's `Process` cannot hand a child extra
+/// descriptors). The child leads its own process group, so ``kill()`` reaches the renderers too, and
+/// when `setpriv` exists it runs the browser with `--pdeathsig KILL`, so the browser dies with sclm even
+/// after a `kill -9`; Chromium also quits when its command pipe closes. stdin is `/dev/null` and the
+/// browser's own logs go to `/dev/null` unless `showLogs`.
+///
+/// The parent-death signal fires when the *thread* that spawned the child ends, and the threads of
+/// Swift's cooperative pool come and go; so the browser is spawned by a thread of its own, which then
+/// waits for it to exit (it is also the reaper) and ends only after the browser did.
+final class BrowserProcess: Sendable {
+    /// The process id (and process group id) of the child.
+    let pid: pid_t
+    /// The write end of the browser's command pipe (its fd 3).
+    let commands: Int32
+    /// The read end of the browser's message pipe (its fd 4).
+    let messages: Int32
+
+    private let exited = Latch<Void>()
+
+    private init(pid: pid_t, commands: Int32, messages: Int32) {
+        self.pid = pid
+        self.commands = commands
+        self.messages = messages
+    }
+
+    /// Starts `argv` (the first element is the program path) from a thread that then reaps it.
+    ///
+    /// - Throws: ``BrowserError`` (`.unavailable`) when the program cannot be started.
+    static func spawn(_ argv: [String], environment: [String: String], showLogs: Bool) async throws -> BrowserProcess {
+        try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread {
+                do {
+                    let process = try spawnHere(argv, environment: environment, showLogs: showLogs)
+                    continuation.resume(returning: process)
+                    var status: Int32 = 0
+                    while waitpid(process.pid, &status, 0) < 0 && errno == EINTR {}
+                    process.exited.fire(())
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+            thread.name = "sclm-browser-reaper"
+            thread.start()
+        }
+    }
+
+    private static func spawnHere(_ argv: [String], environment: [String: String], showLogs: Bool) throws
+        -> BrowserProcess
+    {
+        let toBrowser = try makePipe()
+        let fromBrowser = try makePipe()
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if showLogs {
+            posix_spawn_file_actions_adddup2(&actions, 2, 1)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        }
+        posix_spawn_file_actions_adddup2(&actions, toBrowser.read, 3)
+        posix_spawn_file_actions_adddup2(&actions, fromBrowser.write, 4)
+        var arguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
+        defer { for pointer in arguments { free(pointer) } }
+        var variables: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for pointer in variables { free(pointer) } }
+        var pid = pid_t()
+        let code = SpawnAttributes.with(newProcessGroup: true) { attributes in
+            posix_spawn(&pid, argv[0], &actions, &attributes, &arguments, &variables)
+        }
+        close(toBrowser.read)
+        close(fromBrowser.write)
+        guard code == 0 else {
+            close(toBrowser.write)
+            close(fromBrowser.read)
+            throw BrowserError.notFound("cannot start \(argv[0]): \(String(cString: strerror(code)))")
+        }
+        return BrowserProcess(pid: pid, commands: toBrowser.write, messages: fromBrowser.read)
+    }
+
+    /// Kills the browser's process group, waits until it is reaped and closes the pipe ends.
+    func kill() async {
+        _ = Glibc.kill(-pid, SIGKILL)
+        _ = Glibc.kill(pid, SIGKILL)
+        await exited.wait()
+        close(commands)
+        close(messages)
+    }
+
+    /// A pipe whose ends are close-on-exec and above 4, so mapping them onto 3 and 4 never clobbers one.
+    private static func makePipe() throws -> (read: Int32, write: Int32) {
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else {
+            throw BrowserError(
+                .unavailable, "cannot create a pipe for the browser: \(String(cString: strerror(errno)))")
+        }
+        let moved = fds.map { fd -> Int32 in
+            let high = fcntl(fd, F_DUPFD_CLOEXEC, 10)
+            close(fd)
+            return high
+        }
+        guard moved.allSatisfy({ $0 >= 0 }) else {
+            for fd in moved where fd >= 0 { close(fd) }
+            throw BrowserError(.unavailable, "cannot set up the browser's pipes: \(String(cString: strerror(errno)))")
+        }
+        return (moved[0], moved[1])
+    }
+}

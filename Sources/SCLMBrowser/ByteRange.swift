@@ -1,0 +1,44 @@
+import Foundation
+
+/// A single `Range: bytes=…` request resolved against a file size, bounded to a chunk.
+///
+/// `bytes=A-B`, `bytes=A-` and `bytes=-N` are understood; a range that starts past the end is
+/// unsatisfiable (416). The answered slice never exceeds `maximumChunk`, so a long video is served in
+/// bounded pieces and the media player asks for the next one.
+struct ByteRange: Equatable {
+    /// First byte answered.
+    var start: Int64
+    /// Last byte answered (inclusive).
+    var end: Int64
+
+    /// Bytes in the slice.
+    var count: Int64 { end - start + 1 }
+
+    /// Resolves `header` against `size`: `nil` when the header is not one byte range (serve the whole file),
+    /// `.failure` when it cannot be satisfied.
+    static func resolve(_ header: String, size: Int64, maximumChunk: Int64) -> Result<ByteRange, Unsatisfiable>? {
+        let text = header.trimmingCharacters(in: .whitespaces).lowercased()
+        guard text.hasPrefix("bytes="), !text.contains(",") else { return nil }
+        let spec = text.dropFirst("bytes=".count)
+        guard let dash = spec.firstIndex(of: "-") else { return nil }
+        let first = spec[..<dash].trimmingCharacters(in: .whitespaces)
+        let last = spec[spec.index(after: dash)...].trimmingCharacters(in: .whitespaces)
+        var start: Int64
+        var end: Int64
+        if first.isEmpty {
+            guard let suffix = Int64(last), suffix > 0 else { return nil }
+            start = max(0, size - suffix)
+            end = size - 1
+        } else {
+            guard let from = Int64(first) else { return nil }
+            start = from
+            end = last.isEmpty ? size - 1 : (Int64(last) ?? size - 1)
+        }
+        guard start < size, start <= end else { return .failure(Unsatisfiable()) }
+        end = min(end, size - 1, start + maximumChunk - 1)
+        return .success(ByteRange(start: start, end: end))
+    }
+
+    /// A range that lies outside the file.
+    struct Unsatisfiable: Error, Equatable {}
+}

@@ -1,0 +1,45 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The pipes between a page bridge and its ``BridgeServer``.
+extension PageBridge {
+    /// Reads `fileDescriptor` on a thread of its own and yields each line (without its newline) until it ends.
+    func readLines(_ fileDescriptor: Int32, into continuation: AsyncStream<[UInt8]>.Continuation) {
+        let thread = Thread {
+            var pending: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 1 << 16)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(fileDescriptor, $0.baseAddress, $0.count) }
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { break }
+                for byte in buffer[0..<count] {
+                    if byte == 0x0A {
+                        continuation.yield(pending)
+                        pending.removeAll(keepingCapacity: true)
+                    } else {
+                        pending.append(byte)
+                    }
+                }
+            }
+            continuation.finish()
+        }
+        thread.name = "sclm-page-bridge"
+        thread.start()
+    }
+
+    /// A pipe whose ends are close-on-exec.
+    static func makePipe() throws -> (read: Int32, write: Int32) {
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else {
+            throw BrowserError(
+                .unavailable, "cannot create a pipe for the page bridge: \(String(cString: strerror(errno)))")
+        }
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        return (fds[0], fds[1])
+    }
+}

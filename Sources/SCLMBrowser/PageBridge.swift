@@ -1,0 +1,284 @@
+import Foundation
+import SCLMBridge
+import SCLMCore
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Connects one browser page to a ``BridgeServer``: the page's StoryCLM messages in, answers and events
+/// back, the package served from a ``PackageSite``.
+///
+/// The server is the one `sclm bridge` runs, fed through a pipe: each message the page's transport hands
+/// the binding becomes one input line, and each line the server writes (to ``output``, which the
+/// presentation host shares) is delivered to the page as `StoryCLMBridge.StoryCLMHandler(<line>)`, in
+/// order. A `slideChanged` event loads the slide; `presentationClosed` ends the run. With
+/// ``Mode-swift.enum/render`` `go` and `open` are answered as success and reported, not followed.
+public final class PageBridge: Sendable {
+    /// Whether navigation requests are followed.
+    public enum Mode: Sendable {
+        /// A player: `go` and `open` run in the host, and the page follows `slideChanged`.
+        case play
+        /// A render: `go` and `open` are answered 200 and reported as ``PageIssue/navigation(command:data:)``.
+        case render
+    }
+
+    /// How a run ended.
+    public enum Outcome: Sendable, Equatable {
+        /// The content closed the presentation.
+        case closed
+        /// The page's renderer or the browser died.
+        case crashed(String)
+        /// The host gave up (an uncaught page error it was told to fail on, say).
+        case failed(String)
+        /// The host's time limit passed.
+        case timedOut
+        /// The host was interrupted (Ctrl-C).
+        case interrupted
+    }
+
+    /// Where the host and modules write; its lines go to the page.
+    public let output: BridgeOutput
+    /// The page.
+    public let page: BrowserPage
+    let mode: Mode
+    let failsOnUncaughtError: Bool
+    private let site = Mutex(PackageSite(root: "/nonexistent"))
+    let report: @Sendable (PageIssue) -> Void
+    let observe: @Sendable (JSONValue) -> Void
+    let siteOfPresentation: @Sendable (Int64) async -> PackageSite?
+    private let pipes: (input: (read: Int32, write: Int32), output: (read: Int32, write: Int32))
+    private let commands = Mutex<[String: String]>([:])
+    private let openDescriptors: Mutex<Set<Int32>>
+    private let activity = Mutex<(loaded: Bool, last: ContinuousClock.Instant)>((false, .now))
+    private let outcome = Latch<Outcome>()
+    /// The slide the host shows, and the package path the page's main frame is at.
+    private let location = Mutex<(hostSlide: String?, pageSlide: String?)>((nil, nil))
+
+    /// Creates a bridge for `page`; call ``attach(serving:)`` and then ``serve(_:)``.
+    ///
+    /// - Parameters:
+    ///   - page: the page to host the content in.
+    ///   - mode: whether navigation is followed (play) or only noted (render).
+    ///   - failsOnUncaughtError: an uncaught page error ends the run as ``Outcome/failed(_:)``.
+    ///   - report: hears of what the page did wrong (and, in a render, its navigation requests).
+    ///   - observe: hears every event line the host emits.
+    ///   - siteOfPresentation: the package of another presentation that content opens (`open`), which
+    ///     the page then serves; `nil` keeps the current one.
+    /// - Throws: ``BrowserError`` when the pipes cannot be made.
+    public init(
+        page: BrowserPage, mode: Mode, failsOnUncaughtError: Bool = false,
+        report: @escaping @Sendable (PageIssue) -> Void,
+        observe: @escaping @Sendable (JSONValue) -> Void = { _ in },
+        siteOfPresentation: @escaping @Sendable (Int64) async -> PackageSite? = { _ in nil }
+    ) throws {
+        self.page = page
+        self.mode = mode
+        self.failsOnUncaughtError = failsOnUncaughtError
+        self.report = report
+        self.observe = observe
+        self.siteOfPresentation = siteOfPresentation
+        pipes = (try Self.makePipe(), try Self.makePipe())
+        output = BridgeOutput(fileDescriptor: pipes.output.write)
+        openDescriptors = Mutex([pipes.input.read, pipes.input.write, pipes.output.read, pipes.output.write])
+    }
+
+    deinit {
+        for fd in [pipes.input.read, pipes.input.write, pipes.output.read, pipes.output.write] { closeOnce(fd) }
+    }
+
+    /// Closes `fd` unless it was closed already.
+    private func closeOnce(_ fd: Int32) {
+        if openDescriptors.withLock({ $0.remove(fd) }) != nil { close(fd) }
+    }
+
+    /// Wires the page to serve `site`: the binding, the transport script, request interception, error reporting.
+    ///
+    /// - Throws: ``BrowserError``.
+    public func attach(serving site: PackageSite) async throws {
+        self.site.withLock { $0 = site }
+        page.onEvent { [weak self] method, params in self?.handle(method, params) }
+        try await page.call("Runtime.addBinding", ["name": .string(PageScript.binding)])
+        try await page.call("Page.addScriptToEvaluateOnNewDocument", ["source": .string(PageScript.source)])
+        try await page.call("Fetch.enable", ["patterns": [["urlPattern": "*"]]])
+        try await page.call("Runtime.enable")
+        try await page.call("Page.enable")
+        try await page.call("Inspector.enable")
+        if mode == .render { try await page.applyViewport() }
+    }
+
+    /// Serves the page with `server` until ``finish()`` (or the page's run ends and ``finish()`` is called):
+    /// the server reads the page's messages, and its lines are delivered to the page.
+    public func serve(_ server: BridgeServer) async {
+        let (lines, continuation) = AsyncStream.makeStream(of: [UInt8].self)
+        readLines(pipes.output.read, into: continuation)
+        let delivery = Task { for await line in lines { await deliver(line) } }
+        await server.run(input: pipes.input.read)
+        await output.drain(timeout: .seconds(1))
+        closeOnce(pipes.output.write)
+        _ = await delivery.value
+    }
+
+    /// Ends the input: the server finishes running work (as `sclm bridge` does on EOF) and ``serve(_:)`` returns.
+    public func finish() {
+        closeOnce(pipes.input.write)
+    }
+
+    /// Waits for the content to close the presentation or for the page to crash.
+    public func waitForOutcome() async -> Outcome {
+        await outcome.wait()
+    }
+
+    /// Ends the run with `outcome` (the browser died, a time limit passed) unless it already ended.
+    public func end(_ outcome: Outcome) {
+        self.outcome.fire(outcome)
+    }
+
+    /// Whether the page has loaded and nothing happened (requests, messages) for `quiet`.
+    public func isSettled(quiet: Duration) -> Bool {
+        activity.withLock { $0.loaded && ContinuousClock.now - $0.last >= quiet }
+    }
+
+    // MARK: - Page events (reader thread)
+
+    private func handle(_ method: String, _ params: JSONValue) {
+        switch method {
+        case "Fetch.requestPaused":
+            touch()
+            site.withLock { $0 }.answer(params, on: page, report: report)
+        case "Runtime.bindingCalled" where params["name"]?.stringValue == PageScript.binding:
+            touch()
+            if let payload = params["payload"]?.stringValue { receive(payload) }
+        case "Runtime.exceptionThrown":
+            let issue = PageErrors.uncaught(params)
+            report(issue)
+            if failsOnUncaughtError, case .uncaughtError(let message, let url, let line) = issue {
+                outcome.fire(.failed("uncaught page error: \(message) (\(url ?? "?"):\(line.map(String.init) ?? "?"))"))
+            }
+        case "Runtime.consoleAPICalled" where params["type"]?.stringValue == "error":
+            report(PageErrors.console(params))
+        case "Page.loadEventFired":
+            activity.withLock { $0 = (true, .now) }
+        case "Page.frameStartedLoading" where params["frameId"]?.stringValue == page.targetId:
+            activity.withLock { $0 = (false, .now) }
+        case "Page.frameNavigated" where params["frame"]?["parentId"] == nil:
+            if let url = params["frame"]?["url"]?.stringValue { pageNavigated(to: url) }
+        case "Inspector.targetCrashed":
+            report(.crashed(reason: "the page's renderer crashed"))
+            outcome.fire(.crashed("the page's renderer crashed"))
+        default:
+            break
+        }
+    }
+
+    private func touch() {
+        activity.withLock { $0.last = .now }
+    }
+
+    /// One message or batch from the page's transport: noted, filtered (render), written to the server.
+    private func receive(_ payload: String) {
+        guard let value = try? JSONParser.parse(Array(payload.utf8)) else { return write(payload) }
+        let items = value.arrayValue ?? [value]
+        var forwarded: [JSONValue] = []
+        for item in items {
+            let command = Self.member(item, "command")?.stringValue?.trimmingCharacters(in: .whitespaces) ?? ""
+            let guid = Self.member(item, "guid")?.stringValue
+            if mode == .render, command == "go" || command == "open" {
+                report(.navigation(command: command, data: Self.member(item, "data") ?? [:]))
+                if let guid {
+                    var line: [UInt8] = []
+                    BridgeResponse(guid: guid, reply: .ok()).write(to: &line)
+                    page.evaluateLater(PageScript.deliver(String(decoding: line, as: UTF8.self)))
+                }
+                continue
+            }
+            if let guid { commands.withLock { $0[guid] = command } }
+            forwarded.append(item)
+        }
+        guard !forwarded.isEmpty else { return }
+        write(value.arrayValue == nil ? forwarded[0].jsonString : JSONValue.array(forwarded).jsonString)
+    }
+
+    private func write(_ line: String) {
+        var bytes = Array(line.utf8).map { $0 == 0x0A || $0 == 0x0D ? 0x20 : $0 }
+        bytes.append(0x0A)
+        bytes.withUnsafeBytes { _ = FileSystem.writeAll(pipes.input.write, $0) }
+    }
+
+    /// The page's main frame loaded `url`. A slide the host does not show (a plain link, or content
+    /// setting `location`, as storyCLMNavigation.js does) is told to the host as `go`, as a StoryContent
+    /// app does, so the session records it; a render only notes it.
+    private func pageNavigated(to url: String) {
+        guard let path = site.withLock({ $0 }).packagePath(of: url), path.lowercased().hasSuffix(".html") else {
+            return
+        }
+        let isNew = location.withLock { location in
+            location.pageSlide = path
+            return location.hostSlide != nil && location.hostSlide != path
+        }
+        guard isNew else { return }
+        let data: JSONValue = ["slideName": .string(path), "data": [:]]
+        if mode == .render {
+            report(.navigation(command: "go", data: data))
+        } else {
+            write(JSONValue.object(["Command": "go", "Data": data]).jsonString)
+        }
+    }
+
+    /// A member of a message, matched case-insensitively (as the bridge does).
+    private static func member(_ item: JSONValue, _ key: String) -> JSONValue? {
+        item.objectValue?.first { $0.key.lowercased() == key }?.value
+    }
+
+    // MARK: - Server lines
+
+    /// Delivers one server line to the page and acts on events.
+    private func deliver(_ bytes: [UInt8]) async {
+        let line = String(decoding: bytes, as: UTF8.self)
+        let value = try? JSONParser.parse(bytes)
+        if let event = value?["Event"]?.stringValue {
+            observe(value ?? .null)
+            page.evaluateLater(PageScript.deliver(line))
+            await act(on: event, data: value?["Data"] ?? .null)
+            return
+        }
+        if let guid = value?["GUID"]?.stringValue, let code = value?["ErrorCode"]?.intValue {
+            let command = commands.withLock { $0.removeValue(forKey: guid) }
+            if code >= 400 {
+                report(
+                    .bridgeError(
+                        command: command ?? "?", code: Int(code), message: value?["ErrorMessage"]?.stringValue ?? ""))
+            }
+        }
+        page.evaluateLater(PageScript.deliver(line))
+    }
+
+    private func act(on event: String, data: JSONValue) async {
+        switch event {
+        case "slideChanged":
+            guard let slide = data["slide"]?.stringValue else { return }
+            let isThere = location.withLock { location in
+                location.hostSlide = slide
+                return location.pageSlide == slide
+            }
+            if !isThere {
+                activity.withLock { $0 = (false, .now) }
+                page.send("Page.navigate", ["url": .string(site.withLock { $0 }.url(of: slide))])
+            }
+        case "presentationOpened":
+            if let id = data["presId"]?.intValue, let next = await siteOfPresentation(id) {
+                site.withLock { $0 = next }
+                // The page still shows the old package: whatever slide comes next must be loaded.
+                location.withLock { $0.pageSlide = nil }
+            }
+        case "presentationClosed" where data["mode"]?.isNull == false:
+            // Without a mode the host only left a presentation for another one (`open`).
+            outcome.fire(.closed)
+        default:
+            break
+        }
+    }
+}

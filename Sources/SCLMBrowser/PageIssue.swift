@@ -1,0 +1,46 @@
+import SCLMCore
+
+/// Something a page did that a render reports or `sclm play --json` prints.
+public enum PageIssue: Sendable, Equatable {
+    /// The page asked for a file the package lacks (answered 404).
+    case missingFile(url: String, path: String)
+    /// The page asked for another host (refused, as on an offline tablet).
+    case remoteRequest(url: String)
+    /// An uncaught exception or unhandled rejection.
+    case uncaughtError(message: String, url: String?, line: Int?)
+    /// `console.error`.
+    case consoleError(message: String, url: String?, line: Int?)
+    /// A bridge call answered with an error code.
+    case bridgeError(command: String, code: Int, message: String)
+    /// A navigation or `open` the page asked for (noted by renders, which do not follow it).
+    case navigation(command: String, data: JSONValue)
+    /// The page's renderer crashed.
+    case crashed(reason: String)
+
+    /// `{"Page":kind,…}` for `--json` output.
+    public var json: JSONValue {
+        switch self {
+        case .missingFile(let url, let path): ["Page": "missingFile", "url": .string(url), "path": .string(path)]
+        case .remoteRequest(let url): ["Page": "remoteRequest", "url": .string(url)]
+        case .uncaughtError(let message, let url, let line):
+            [
+                "Page": "uncaughtError", "message": .string(message), "url": url.map { .string($0) } ?? .null,
+                "line": Self.json(line),
+            ]
+        case .consoleError(let message, let url, let line):
+            [
+                "Page": "consoleError", "message": .string(message), "url": url.map { .string($0) } ?? .null,
+                "line": Self.json(line),
+            ]
+        case .bridgeError(let command, let code, let message):
+            [
+                "Page": "bridgeError", "command": .string(command), "code": .int(Int64(code)),
+                "message": .string(message),
+            ]
+        case .navigation(let command, let data): ["Page": "navigation", "command": .string(command), "data": data]
+        case .crashed(let reason): ["Page": "crashed", "reason": .string(reason)]
+        }
+    }
+
+    private static func json(_ line: Int?) -> JSONValue { line.map { .int(Int64($0)) } ?? .null }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import SCLMBrowser
+import SCLMCore
+
+extension SCLM {
+    /// `sclm play`: runs an installed presentation in Chromium with the bridge inside the page.
+    public struct Play: Command {
+        public static let configuration = CommandConfiguration(
+            commandName: "play",
+            abstract: "Run an installed presentation in Chromium, with StoryCLM's bridge inside the page.",
+            discussion: """
+                The package is served to the browser from a private origin (https://presentation-<id>.sclm.invalid/)
+                by answering the page's requests from the installed files; requests to other hosts are refused,
+                as on an offline tablet. The page gets the transports a StoryContent app gives content (the
+                storyclm:SCLM_QUEUE iframe queue drained with StoryCLMBridge.GetQueue(), and the WKWebView
+                handler webkit.messageHandlers.storyclm), and every message goes through the same modules as
+                `sclm bridge`: sessions, custom events, navigation, OSAM, HTTP. `go` loads the slide; the session
+                is written to SQLite as it happens.
+
+                --headless (the default) runs without a window and ends when the content closes the
+                presentation (exit 0), on a page or browser crash (1), on an uncaught page error with
+                --fail-on-error (1), or when --timeout passes (124). --kiosk shows the presentation fullscreen
+                on the current display and restarts the browser if it dies; Ctrl-C ends it and leaves the
+                session unfinished, to be resumed next time. --json prints the bridge's events and the page's
+                errors as JSON lines.
+
+                The browser is --browser PATH, else $SCLM_BROWSER, else chromium on PATH; without one sclm says
+                how to install it and exits 69.
+                """,
+            options: [
+                .option("--presentation", value: "id", help: "The installed presentation to play.", required: true),
+                .option(
+                    "--slide", value: "name",
+                    help: "The slide to start on (default: index.html, else the server's first slide, "
+                        + "or where an unfinished session stopped)."),
+                .flag("--kiosk", help: "Fullscreen on the current display; restart the browser if it dies."),
+                .flag("--headless", help: "No window (the default)."),
+                .option("--timeout", value: "seconds", help: "Give up after this long (exit 124)."),
+                .flag("--fail-on-error", help: "End with exit 1 on an uncaught page error."),
+                .option(
+                    "--browser", value: "path", help: "The Chromium executable (default $SCLM_BROWSER, else chromium)."),
+            ]
+        )
+
+        let presentationId: Int64
+        let slide: String?
+        let isKiosk: Bool
+        let timeout: Duration?
+        let failsOnError: Bool
+        let browser: String?
+
+        public init(parsing arguments: ParsedArguments) throws {
+            presentationId = try arguments.presentationId(purpose: "play")
+            slide = arguments.value("--slide")
+            isKiosk = arguments.flag("--kiosk")
+            if isKiosk && arguments.flag("--headless") {
+                throw ValidationError("--kiosk and --headless exclude each other; pick one")
+            }
+            timeout = try arguments.integer("--timeout", in: 1...86_400).map { .seconds($0) }
+            failsOnError = arguments.flag("--fail-on-error")
+            browser = arguments.value("--browser")
+        }
+
+        public func run(_ context: CommandContext) async throws {
+            let options = BrowserOptions(
+                executable: BrowserOptions.executable(option: browser, environment: context.environment),
+                mode: isKiosk ? .kiosk : .headless, showsBrowserLogs: context.globals.verbose)
+            // One services scope for the whole run: kiosk restarts reuse its curl engine.
+            let outcome = try await context.withServices { services in
+                let player = Player(
+                    presentationId: presentationId, slide: slide, options: options, timeout: timeout,
+                    failsOnError: failsOnError, services: services)
+                var outcome = try await player.run()
+                while isKiosk, case .crashed(let reason) = outcome, !Task.isCancelled {
+                    context.logger.warning("\(reason); restarting the browser")
+                    try await Task.sleep(for: .seconds(1))
+                    outcome = try await player.run()
+                }
+                return outcome
+            }
+            try Self.exit(for: outcome, context: context)
+        }
+
+        /// Maps how the run ended to the exit status.
+        static func exit(for outcome: PageBridge.Outcome, context: CommandContext) throws {
+            switch outcome {
+            case .closed:
+                return
+            case .crashed(let reason), .failed(let reason):
+                context.logger.error(reason)
+                throw ExitCode.failure
+            case .timedOut:
+                context.logger.error("the presentation was still running when --timeout passed")
+                throw ExitCode(124)
+            case .interrupted:
+                throw CancellationError()
+            }
+        }
+    }
+}

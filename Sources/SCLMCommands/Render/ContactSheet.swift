@@ -1,0 +1,66 @@
+import Foundation
+import SCLMBrowser
+
+/// The `index.html` of a screenshots folder: every package's slides as a grid of thumbnails.
+struct ContactSheet: Sendable {
+    let viewport: BrowserOptions.Viewport
+    private var packages: [(name: String, folder: String, slides: [String])] = []
+
+    init(viewport: BrowserOptions.Viewport) {
+        self.viewport = viewport
+    }
+
+    /// The PNG name of `slide` (`index.html` → `index.png`).
+    static func imageName(of slide: String) -> String {
+        ((slide as NSString).deletingPathExtension) + ".png"
+    }
+
+    /// Adds a package and returns the sub-folder its images go to (its file name, made unique).
+    mutating func add(package path: String, slides: [String]) -> String {
+        let base = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        var folder = base.isEmpty ? "package" : base
+        var number = 2
+        while packages.contains(where: { $0.folder == folder }) {
+            folder = "\(base)-\(number)"
+            number += 1
+        }
+        packages.append((path, folder, slides))
+        return folder
+    }
+
+    /// Writes `index.html` into `folder`.
+    ///
+    /// - Throws: file errors.
+    func write(to folder: String) throws {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try Data(html.utf8).write(to: URL(fileURLWithPath: folder + "/index.html"))
+    }
+
+    var html: String {
+        let sections = packages.map { package in
+            let cells = package.slides.map { slide in
+                let image = Self.escape(package.folder + "/" + Self.imageName(of: slide))
+                return "<figure><a href=\"\(image)\"><img src=\"\(image)\" alt=\"\(Self.escape(slide))\"></a>"
+                    + "<figcaption>\(Self.escape(slide))</figcaption></figure>"
+            }
+            return
+                "<h2>\(Self.escape(package.name))</h2>\n<div class=\"grid\">\n\(cells.joined(separator: "\n"))\n</div>"
+        }
+        return """
+            <!DOCTYPE html>
+            <html><head><meta charset="utf-8"><title>sclm validate --render</title>
+            <style>body{font-family:sans-serif;margin:1em}.grid{display:flex;flex-wrap:wrap;gap:12px}
+            figure{margin:0}img{width:256px;aspect-ratio:\(viewport.width)/\(viewport.height);border:1px solid #ccc}
+            figcaption{font-size:12px}</style></head><body>
+            <h1>Slides at \(viewport)</h1>
+            \(sections.joined(separator: "\n"))
+            </body></html>
+
+            """
+    }
+
+    private static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    }
+}

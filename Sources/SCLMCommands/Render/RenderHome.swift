@@ -1,0 +1,78 @@
+import Foundation
+import SCLMArchive
+import SCLMCore
+import SCLMStore
+import SCLMSync
+
+/// A throwaway sclm home for one `validate --render` run: each package is installed into it as its own
+/// presentation, so the hosts and modules of `sclm bridge` run against it and nothing of the user's home
+/// (sessions, custom events, analytics, OSAM state) changes. ``remove()`` deletes it.
+struct RenderHome: Sendable {
+    /// The client every rendered package belongs to.
+    static let clientId: Int64 = 1
+
+    /// The folder.
+    let home: Home
+    /// A command context on this home (same output, logger and environment as the caller's).
+    let context: CommandContext
+
+    /// Creates an empty home in a new temporary folder (homes of killed runs are swept).
+    ///
+    /// - Throws: `SCLMError`, `StoreError`.
+    static func make(like context: CommandContext) throws -> RenderHome {
+        let root = try ScratchFolder.make(prefix: "sclm-render-")
+        var globals = context.globals
+        globals.home = root
+        var environment = context.environment
+        for key in environment.keys where key.hasPrefix("SCLM_") { environment.removeValue(forKey: key) }
+        let child = CommandContext(
+            globals: globals, environment: environment, commandPath: context.commandPath, stdout: context.stdout,
+            terminal: context.terminal, clock: context.clock)
+        let home = Home(root: root)
+        try home.prepare()
+        return RenderHome(home: home, context: child)
+    }
+
+    /// Installs the package at `path` (a folder, linked; or a zip, unpacked) as presentation `presentationId`.
+    ///
+    /// - Returns: the package folder and its slides (root-level HTML files, `index.html` first).
+    /// - Throws: ``ArchiveError`` when the zip cannot be unpacked; `StoreError`.
+    func install(_ path: String, kind: PackageReport.Kind, presentationId: Int64, policy: Policy) async throws
+        -> [String]
+    {
+        let sources = home.sourcesDirectory(clientId: Self.clientId, presentationId: presentationId)
+        try FileManager.default.createDirectory(
+            atPath: (sources as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        if kind == .folder {
+            try FileManager.default.createSymbolicLink(
+                atPath: sources, withDestinationPath: FileSystem.absolutePath(path))
+        } else {
+            let staged = try await PackageExtractor(policy: policy, isDurable: false).extract(
+                zipAt: path, stagingFor: sources)
+            try PackageExtractor.installStaging(staged.stagingPath, as: sources)
+        }
+        let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        try await context.store().write { db in
+            try db.upsert([ClientRecord(clientId: Self.clientId, name: "validate --render")])
+            try db.upsert([
+                PresentationRecord(presentationId: presentationId, clientId: Self.clientId, name: name, revision: 1)
+            ])
+            _ = try db.recordInstall(
+                presentationId: presentationId, revision: 1, installedAt: Timestamp.string(from: Date()),
+                mediaFileIds: [])
+        }
+        return Self.slides(in: sources)
+    }
+
+    /// The root-level `.html` files of `folder`, `index.html` first, then by name.
+    static func slides(in folder: String) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return names.filter { $0.lowercased().hasSuffix(".html") || $0.lowercased().hasSuffix(".htm") }
+            .sorted { ($0 == "index.html" ? "" : $0) < ($1 == "index.html" ? "" : $1) }
+    }
+
+    /// Deletes the home.
+    func remove() {
+        try? FileManager.default.removeItem(atPath: home.root)
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import SCLMArchive
+import SCLMBridge
+import SCLMBridgeModules
+import SCLMBrowser
+import SCLMCore
+import Synchronization
+
+/// Renders one slide on a fresh page of a shared browser, with a presentation host of its own whose
+/// current slide is that slide, and collects what the page did as findings.
+struct SlideRenderer: Sendable {
+    /// How long a slide may take to settle, and how quiet "settled" is.
+    struct Limits: Sendable {
+        var timeout: Duration = .seconds(10)
+        var quiet: Duration = .milliseconds(300)
+    }
+
+    let browser: Browser
+    /// The services of the throwaway home (``RenderHome``): its store, configuration and curl engine.
+    let services: Services
+    let limits: Limits
+
+    /// What one slide produced.
+    struct Result: Sendable {
+        var findings: [Finding]
+        var screenshot: Data?
+    }
+
+    /// Loads `slide` of presentation `presentationId`, waits for it to settle and takes a screenshot when asked.
+    ///
+    /// - Throws: ``BrowserError`` when the browser fails; store errors.
+    func render(_ slide: String, presentationId: Int64, screenshot: Bool) async throws -> Result {
+        let page = try await browser.newPage()
+        let issues = Mutex<[PageIssue]>([])
+        let bridge = try PageBridge(
+            page: page, mode: .render, report: { issue in issues.withLock { $0.append(issue) } })
+        let (settled, image, site) = try await services.hostPage(
+            bridge, presentationId: presentationId, slide: slide, siteHost: "package.sclm.invalid"
+        ) { _, site in
+            let settled = await waitUntilSettled(bridge)
+            return (settled, screenshot ? try? await page.screenshot() : nil, site)
+        }
+        await page.close()
+        var findings = issues.withLock { $0 }.compactMap { issue in
+            RenderFindings.finding(for: issue, slide: slide) { url in url.flatMap { site.packagePath(of: $0) } }
+        }
+        if !settled {
+            findings.append(
+                Finding(
+                    .renderTimeout, path: slide, message: "still loading or busy after \(limits.timeout.inSeconds) s"))
+        }
+        return Result(findings: Self.unique(findings), screenshot: image)
+    }
+
+    private func waitUntilSettled(_ bridge: PageBridge) async -> Bool {
+        let deadline = ContinuousClock.now + limits.timeout
+        while ContinuousClock.now < deadline {
+            if bridge.isSettled(quiet: limits.quiet) { return true }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        return false
+    }
+
+    private static func unique(_ findings: [Finding]) -> [Finding] {
+        var seen = Set<Finding>()
+        return findings.filter { seen.insert($0).inserted }
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import SCLMTestSupport
+import Testing
+
+/// `sclm validate --render` through the built binary and a real Chromium: each RENDER rule tripped by a
+/// deck built for it, the screenshots of a sample deck, and the missing-browser exit.
+extension ChromiumTests {
+    @Suite(.serialized, .timeLimit(.minutes(1)))
+    struct ValidateRenderTests {
+        /// One deck that trips one rule.
+        struct RuleCase: Sendable, CustomTestStringConvertible {
+            let rule: String
+            let severity: String
+            let status: Int32
+            /// `slide1.html`'s script.
+            let script: String
+            var extraArguments: [String] = []
+            var testDescription: String { rule }
+        }
+
+        static let cases: [RuleCase] = [
+            RuleCase(
+                rule: "RENDER-CONSOLE-ERROR", severity: "warning", status: 0,
+                script: "console.error('chart data missing');"),
+            RuleCase(rule: "RENDER-LOAD-FAILED", severity: "error", status: 1, script: "fetch('data/chart.json');"),
+            RuleCase(
+                rule: "RENDER-REMOTE", severity: "warning", status: 0,
+                script: "fetch('https://cdn.example.com/x.js').catch(function () {});"),
+            RuleCase(
+                rule: "RENDER-BRIDGE-ERROR", severity: "warning", status: 0,
+                script: "StoryCLMBridge.Invoke('getFoo', {}, function () {});"),
+            RuleCase(
+                rule: "RENDER-TIMEOUT", severity: "error", status: 1,
+                script: "setInterval(function () { fetch('index.html', { cache: 'no-store' }); }, 40);",
+                extraArguments: ["--render-timeout", "2"]),
+            RuleCase(rule: "RENDER-JS-ERROR", severity: "error", status: 1, script: "undefinedFunction();"),
+        ]
+
+        /// A three-slide deck on the raw StoryCLM transport whose second slide runs `script` (on line 5).
+        static func deck(in folder: TemporaryDirectory, script: String) throws -> String {
+            let page: (String, String) -> String = { title, code in
+                "<!DOCTYPE html>\n<html><head><title>\(title)</title><script src=\"js/storyclm.js\"></script></head>\n<body><h1>\(title)</h1>\n<script>\n\(code)\n</script>\n</body></html>\n"
+            }
+            try folder.write(page("index", "document.body.style.background = 'white';"), to: "deck/index.html")
+            try folder.write(page("slide1", script), to: "deck/slide1.html")
+            try folder.write(
+                page("slide2", "StoryCLMBridge.Invoke('go', { slideName: 'index.html' }, function () {});"),
+                to: "deck/slide2.html")
+            try folder.write(PlayTests.rawTransport, to: "deck/js/storyclm.js")
+            return folder.appending("deck")
+        }
+
+        static func findings(_ result: ProcessResult) throws -> [[String: Any]] {
+            let json = try #require(try result.json() as? [String: Any])
+            let packages = try #require(json["packages"] as? [[String: Any]])
+            return try #require(packages.first?["findings"] as? [[String: Any]])
+        }
+
+        @Test(arguments: cases) func eachRuleIsReportedInJSONAndJUnit(_ ruleCase: RuleCase) async throws {
+            let folder = TemporaryDirectory()
+            let deck = try Self.deck(in: folder, script: ruleCase.script)
+            let arguments = ["validate", "--render"] + ruleCase.extraArguments + [deck]
+            let json = try await ProcessRunner.sclmInBackground(arguments + ["--format", "json"])
+            #expect(json.status == ruleCase.status, "\(json)")
+            let findings = try Self.findings(json).filter { $0["rule"] as? String == ruleCase.rule }
+            #expect(
+                Set(findings.compactMap { $0["path"] as? String }) == ["slide1.html"], "only the slide that trips it")
+            let finding = try #require(findings.first, "\(json)")
+            #expect(finding["severity"] as? String == ruleCase.severity)
+            #expect(finding["class"] as? String == "content")
+            #expect(finding["path"] as? String == "slide1.html")
+            if ruleCase.rule == "RENDER-JS-ERROR" {
+                #expect(finding["line"] as? Int == 5)
+                #expect((finding["message"] as? String)?.contains("undefinedFunction") == true)
+            }
+            let junit = try await ProcessRunner.sclmInBackground(arguments + ["--format", "junit"])
+            #expect(junit.status == ruleCase.status)
+            #expect(junit.stdout.contains(#"<testcase name="\#(ruleCase.rule)""#))
+            let failure = #"<failure type="\#(ruleCase.rule)""#
+            let marker = ruleCase.severity == "error" ? failure : "<system-out>slide1.html"
+            #expect(junit.stdout.contains(marker), "\(junit.stdout)")
+        }
+
+        @Test func zipWhoseSecondSlideThrowsNamesTheSlideAndLine() async throws {
+            let folder = TemporaryDirectory()
+            let deck = try Self.deck(in: folder, script: "var x = 1;\nthrow new Error('slide one is broken');")
+            var zip = ZipBuilder()
+            try zip.folder(contentsOf: deck)
+            try zip.write(to: folder.appending("deck.zip"))
+            let result = try await ProcessRunner.sclmInBackground([
+                "validate", "--render", folder.appending("deck.zip"),
+            ])
+            #expect(result.status == 1, "\(result)")
+            #expect(
+                result.stdout.contains("error RENDER-JS-ERROR slide1.html:6: Error: slide one is broken"), "\(result)")
+            #expect(!result.stdout.contains("RENDER-JS-ERROR index.html"))
+        }
+
+        @Test func cleanSampleDeckRendersWithoutErrorsAndOnePNGPerSlide() async throws {
+            let folder = TemporaryDirectory()
+            let deck = try SampleContent.assembledPath + "/northwind-vaccination"
+            let shots = folder.appending("shots")
+            let result = try await ProcessRunner.sclmInBackground(
+                ["validate", "--render", "--screenshots", shots, "--viewport", "800x600", "--format", "json", deck])
+            #expect(result.status == 0, "\(result)")
+            #expect(try Self.findings(result).allSatisfy { $0["severity"] as? String == "warning" })
+            let images = try FileManager.default.contentsOfDirectory(atPath: shots + "/northwind-vaccination").sorted()
+            #expect(images == ["contact.png", "index.png", "schedule.png"])
+            var seen = Set<Data>()
+            for image in images {
+                let data = try Data(contentsOf: URL(fileURLWithPath: shots + "/northwind-vaccination/" + image))
+                #expect(Self.pngSize(data)?.width == 800 && Self.pngSize(data)?.height == 600, "\(image)")
+                seen.insert(data)
+            }
+            #expect(seen.count == images.count, "different slides give different images")
+            let sheet = try String(contentsOfFile: shots + "/index.html", encoding: .utf8)
+            #expect(sheet.contains(#"src="northwind-vaccination/schedule.png""#))
+        }
+
+        @Test func missingBrowserExits69() async throws {
+            let folder = TemporaryDirectory()
+            let deck = try Self.deck(in: folder, script: "")
+            let result = try await ProcessRunner.sclmInBackground([
+                "validate", "--render", "--browser", "/nonexistent", deck,
+            ])
+            #expect(result.status == 69, "\(result)")
+            #expect(result.stderr.contains("apt-get install chromium"))
+        }
+
+        /// Width and height from a PNG's IHDR chunk, if `data` is a PNG.
+        static func pngSize(_ data: Data) -> (width: Int, height: Int)? {
+            let bytes = [UInt8](data.prefix(24))
+            guard bytes.count == 24, bytes[0..<8] == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] else {
+                return nil
+            }
+            let number: (Int) -> Int = { offset in bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) } }
+            return (number(16), number(20))
+        }
+    }
+}
