@@ -224,8 +224,9 @@ import Testing
         ])
         try await context.login()
         // The first four presentation requests (one per job) stall at the server, which checks the token
-        // after the stall: expiring the tokens meanwhile makes all four fail with 401 at once.
-        try await context.server.control(["action": "stall", "seconds": 4, "count": 4, "path": "/v1/presentations/"])
+        // after the stall: expiring the tokens meanwhile makes all four fail with 401 at once. The stall is
+        // long enough for the wait below to see all four arrive on a busy machine.
+        try await context.server.control(["action": "stall", "seconds": 10, "count": 4, "path": "/v1/presentations/"])
         async let sync = context.sclm(["sync", "--metadata-only", "--jobs", "4"])
         let deadline = ContinuousClock.now + .seconds(20)
         while try await context.server.stats().count(prefix: "GET /v1/presentations/") < 4,
