@@ -14,7 +14,7 @@ extension SCLM {
                 rules (index.html at the root, slides at the root, every local src/href/srcset/url()
                 reference resolving with exact case, clm-swipe-* targets, storyclm.js, offline
                 resources). Findings carry a stable rule ID, the entry path and line, and a fix;
-                the README lists every rule. Nothing is ever written to disk.
+                docs/validation.md lists every rule. Nothing is ever written to disk.
 
                 Exit codes: 0 every package passed, 1 errors (or warnings with --strict),
                 64 usage, 66 a path is not a file or folder (a FIFO, socket or device; answered
