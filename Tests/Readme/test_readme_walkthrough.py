@@ -50,6 +50,12 @@ class ReadmeWalkthroughTests(unittest.TestCase):
         self.assertIn(f"SCLM_API_URL=http://127.0.0.1:{PORT}", tour)
         self.assertIn("sclm bridge --presentation 101", tour)
 
+    def test_the_readme_stays_a_guide_and_leaves_the_reference_to_docs(self):
+        self.assertLess(len(self.text.splitlines()), 250, "the README is a guide; put reference material in docs/")
+        for page in ("cli", "bridge", "validation", "osam", "analytics", "data", "security", "fleet"):
+            self.assertIn(f"(docs/{page}.md", self.text, f"the README does not link docs/{page}.md")
+            self.assertTrue((ROOT / "docs" / f"{page}.md").exists(), f"docs/{page}.md is missing")
+
     def test_every_walkthrough_block_runs_in_order_and_succeeds(self):
         port = str(free_port())
         home = pathlib.Path(tempfile.mkdtemp(prefix="sclm-readme-"))
