@@ -13,7 +13,7 @@ MANDIR = $(DESTDIR)$(PREFIX)/share/man/man1
 SHAREDIR = $(DESTDIR)$(PREFIX)/share
 INSTALL_BUILD = $(if $(filter command line environment,$(origin BIN)),,release)
 
-.PHONY: deps build release samples test lint-sql test-swift test-fleet test-js test-dev-server demo bench clean install uninstall
+.PHONY: deps build release samples test lint-sql test-swift test-fleet test-readme test-js test-dev-server demo bench clean install uninstall
 
 deps:
 	@scripts/ensure-deps.sh
@@ -31,7 +31,7 @@ release: deps
 samples:
 	@python3 sample-content/tools/assemble.py
 
-test: deps samples lint-sql test-swift test-fleet test-js test-dev-server
+test: deps samples lint-sql test-swift test-fleet test-readme test-js test-dev-server
 
 # SQL only in the files that own the tables (ARCHITECTURE.md, "Tables and their owners").
 lint-sql:
@@ -44,13 +44,17 @@ test-swift:
 	scripts/ensure-deps.sh chromium
 	@scripts/ensure-deps.sh man-db || echo "man-db could not be installed: the man page test will fail" >&2
 	swift build --build-tests $(SWIFT_WARNINGS)
-	swift test --skip-build --skip ChromiumTests
-	swift test --skip-build --filter ChromiumTests
+	swift test --skip-build --disable-xctest --skip ChromiumTests   # every test is Swift Testing: no empty XCTest run
+	swift test --skip-build --disable-xctest --filter ChromiumTests
 
 # 20 sclm homes syncing through Debian's nginx with contrib/nginx/sclm-cache.conf (needs the debug build).
 test-fleet:
 	@scripts/ensure-deps.sh nginx
 	python3 -m unittest discover -s Tests/Fleet -t Tests/Fleet -v
+
+# The README's "Try it by hand" blocks, run in order against a fresh dev-server (needs the debug build).
+test-readme:
+	python3 -m unittest discover -s Tests/Readme -t Tests/Readme -v
 
 test-js:
 	@if [ -d bridge-js ]; then scripts/ensure-deps.sh chromium || echo "chromium could not be installed: the browser test will be skipped" >&2; node --test bridge-js/; fi

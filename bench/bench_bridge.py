@@ -5,7 +5,7 @@ read), for `bridge.ping` and for `getCurrentSlideName` (a real StoryCLM command 
 registry, the ordered lane and the presentation state). The driver only counts newlines while timing;
 every answer is checked afterwards (valid JSON, each GUID exactly once, ErrorCode 200).
 Latency: requests at a steady 1,000 msg/s, one at a time on a schedule; p50/p99 from write to answer.
-Budgets (DESIGN §12): >= 2x the Python loop's messages/s; p99 <= 2 ms at 1k msg/s.
+Budgets: >= 2x the Python loop's messages/s; p99 <= 2 ms at 1k msg/s.
 
 Usage alone: python3 bench/bench_bridge.py [--quick] (needs a release build of sclm).
 """

@@ -5,7 +5,7 @@ First run: `sclm sync --metadata-only --jobs 4` into a fresh home (clients list,
 (`http.client` keep-alive connections on 4 threads) and the same inserts (`sqlite3` `executemany` into a
 copy of an empty sclm database, one transaction). Both talk to the same dev-server process; best of N.
 No-op re-run: a second `sclm sync --metadata-only` must send only the client list and take <= 1 s
-(DESIGN §12). `sclm list` on the 1,000 presentations: <= 150 ms.
+(the budget). `sclm list` on the 1,000 presentations: <= 150 ms.
 """
 import json
 import os

@@ -13,8 +13,8 @@ once before timing so it is generated and cached. Both sides download from the s
   flushed to disk before it counts as installed), one package after the other and 4 at a time
   (`xargs -P 4`); the faster of the two is the baseline (the same script without `sync -f` is reported
   for scale: it leaves everything in the page cache, and the deleted zips are never written to disk). The script gets its URLs before the clock
-  starts (sclm asks the API for them inside its time). A `sync` runs before every measurement. Budget
-  (DESIGN §12): sclm's time <= 1.1x.
+  starts (sclm asks the API for them inside its time). A `sync` runs before every measurement. Budget:
+  sclm's time <= 1.1x.
 - Peak RSS of `sclm sync` installing one 1 GiB package: ru_maxrss, read by a small launcher that forks
   it (see `RSS_LAUNCHER`). Budget <= 64 MiB.
 - No-op re-sync: 1,000 installed presentations, a second `sclm sync` (the whole process) must transfer

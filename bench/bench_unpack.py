@@ -6,7 +6,7 @@ in with rename(2). By default the staging tree is flushed to disk (one syncfs) b
 never leaves a half-written presentation; bsdtar does not flush, so that case is compared with
 `bsdtar -xf && sync -f` (what a script needs for the same guarantee), and `--no-sync` with plain
 `bsdtar -xf`. Same ~400 MiB, 2,000-file package as bench_validate; each run starts from a fresh folder
-with neither tree on disk, after a `sync`; best of N, interleaved in alternating order. Budget (DESIGN §12): time <= 1.1x.
+with neither tree on disk, after a `sync`; best of N, interleaved in alternating order. Budget: time <= 1.1x.
 """
 import json
 import shutil

@@ -4,7 +4,7 @@ bsdtar -xO reads and decompresses every entry and checks its CRC, writing the da
 work any tool can do to know a zip is intact. `sclm validate` does that plus the whole package policy
 (central-directory checks, budgets, HTML/CSS parsing, reference resolution). Both run on the same
 ~400 MiB, 2,000-file package (bench/package_gen.py), page cache warm, best of N, interleaved.
-Budget (DESIGN §12): sclm's time <= 1.3x bsdtar's.
+Budget: sclm's time <= 1.3x bsdtar's.
 """
 import json
 import subprocess

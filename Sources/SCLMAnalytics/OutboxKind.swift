@@ -2,7 +2,7 @@ import SCLMCore
 import SCLMStore
 
 /// The three kinds of analytics rows the outbox publishes, each with its table, id column, StoryIoT
-/// event id and the body StoryContent's `asDict` sends (`reference/storyclm.md` §4.1).
+/// event id and the body StoryContent's `asDict` sends (docs/analytics.md, "The wire format").
 public enum OutboxKind: String, Sendable, Codable, CaseIterable, CustomStringConvertible {
     /// A presentation session (`sessions`, StoryContent's `BridgeSession`).
     case session

@@ -2,7 +2,7 @@ import CCrypto
 import Foundation
 import SCLMCore
 
-/// The request signature StoryIoT checks (`reference/storyclm.md` §4.2).
+/// The request signature StoryIoT checks (docs/analytics.md, "The wire format").
 ///
 /// The signed text is `key=<key>expiration=<expiration>` (UTF-8); the MAC is HMAC-SHA512 under the
 /// secret, base64-encoded with `+` replaced by `-` and `/` by `_`. The `=` padding is kept, as StoryIoT's

@@ -11,7 +11,7 @@ import CArchive
 /// A libarchive read handle over a zip file, streaming entries and their data.
 ///
 /// Only the seekable zip reader is enabled: it takes sizes and types from the central directory, as
-/// reference/sync.md §2.4 recommends for downloaded files. The handle is freed in `deinit`; every libarchive
+/// is recommended for downloaded files. The handle is freed in `deinit`; every libarchive
 /// return code is turned into an ``ArchiveStatus`` for the caller to check. Not thread-safe: one handle
 /// belongs to one reading loop.
 final class ArchiveReader {

@@ -1,7 +1,7 @@
 /// A package rule: a stable ID, a fixed severity, a class, what it checks and the usual fix.
 ///
 /// IDs never change once published: CI configurations and JUnit reports refer to them. The full catalog is
-/// ``all``; the README's rule table lists the same rules.
+/// ``all``; docs/validation.md's rule table lists the same rules.
 public struct Rule: Sendable, Hashable, Identifiable, CustomStringConvertible {
     /// The group a rule belongs to, which is also the prefix of its ID.
     public enum Group: String, Sendable, CaseIterable {

@@ -3,7 +3,7 @@ import SCLMCore
 import SCLMHTTP
 
 /// The OAuth token endpoint of the auth server: `POST {auth.url}/connect/token`, form-encoded
-/// (reference/storyclm.md §2.1).
+/// (the StoryCLM OAuth2 token endpoint).
 ///
 /// Requests are retried like any other (429/503 and connection failures only, since a POST is not
 /// idempotent); the server's refusals become ``AuthError``s that say which setting to check.

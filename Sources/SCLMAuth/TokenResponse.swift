@@ -59,7 +59,7 @@ public struct TokenResponse: Sendable, Equatable, Decodable, CustomStringConvert
     }
 
     /// The tokens in a successful response that carries token JSON where content was expected
-    /// (reference/seeds/mobile-app-token-and-screen-flow.txt, "recursive handling"), or `nil`.
+    /// (the StoryCLM mobile apps' token flow, "recursive handling"), or `nil`.
     public static func embedded(in response: HTTPResponse) -> TokenResponse? {
         guard response.isSuccess, response.body.first == UInt8(ascii: "{"), response.body.count < 64 << 10,
             response.body.range(of: Data("\"access_token\"".utf8)) != nil,

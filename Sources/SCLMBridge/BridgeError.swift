@@ -1,6 +1,6 @@
 import SCLMCore
 
-/// A failure answered to content with an HTTP-like `ErrorCode` (DESIGN §7).
+/// A failure answered to content with an HTTP-like `ErrorCode` (docs/bridge.md).
 ///
 /// Handlers throw it to choose the code; any other error is mapped through its ``ErrorCategory``
 /// (``Code/init(for:)``), so modules never need to know the protocol's numbers for store or network

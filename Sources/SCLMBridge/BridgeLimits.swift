@@ -1,6 +1,6 @@
 import SCLMCore
 
-/// The bounds of one bridge host (DESIGN §7), reported by `bridge.describe`.
+/// The bounds of one bridge host (docs/bridge.md), reported by `bridge.describe`.
 public struct BridgeLimits: Sendable, Equatable {
     /// The longest accepted line in bytes; longer lines are skipped and answered 413.
     public var maximumLineBytes = 16 * 1024 * 1024
@@ -17,7 +17,7 @@ public struct BridgeLimits: Sendable, Equatable {
     /// How long in-flight work may finish after stdin ends before it is answered 503.
     public var shutdownGrace: Duration = .seconds(5)
 
-    /// The defaults of DESIGN §7.
+    /// The defaults of docs/bridge.md.
     public init() {}
 
     /// The limits as `bridge.describe` reports them.

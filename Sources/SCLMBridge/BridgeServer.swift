@@ -8,7 +8,7 @@ import Synchronization
     import Darwin
 #endif
 
-/// The stdio bridge host: NDJSON requests in, responses and events out (DESIGN §7).
+/// The stdio bridge host: NDJSON requests in, responses and events out (docs/bridge.md).
 ///
 /// A reader thread frames input lines and dispatches each message at once: transport commands
 /// (`bridge.ping`, `bridge.describe`, `bridge.cancel`) are answered inline; module commands run as
@@ -53,7 +53,7 @@ public final class BridgeServer: Sendable {
         for lane in lanes { lane.finish() }
     }
 
-    /// Serves `input` until it ends, then drains (DESIGN §7) and returns.
+    /// Serves `input` until it ends, then drains (docs/bridge.md) and returns.
     ///
     /// Cancelling the calling task stops at once: running work is answered 503 without the grace period.
     public func run(input fileDescriptor: Int32) async {

@@ -12,7 +12,7 @@ public enum Frame: Sendable, Equatable {
     case overlong(byteCount: Int)
 }
 
-/// Splits a byte stream into lines (DESIGN §7 framing), bounded in memory.
+/// Splits a byte stream into lines (the framing of docs/bridge.md), bounded in memory.
 ///
 /// Bytes are buffered until a `\n`; only complete lines are handed out, so a read that ends in the
 /// middle of a line or of a multi-byte UTF-8 character is never decoded early. A trailing `\r` is

@@ -1,7 +1,7 @@
 import SCLMAnalytics
 import SCLMCore
 
-/// The analytics flush at the end of `sclm sync` (DESIGN §9).
+/// The analytics flush at the end of `sclm sync` (docs/analytics.md).
 ///
 /// It runs only when StoryIoT is configured and never turns a sync into a failure: undelivered rows stay
 /// queued and are reported as a warning (text) or in an `analytics` event after `result` (`--json`).

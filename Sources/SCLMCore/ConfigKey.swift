@@ -5,7 +5,7 @@
 public struct ConfigKey: Sendable, Hashable, CustomStringConvertible {
     /// The dotted name, as used by `sclm config get|set`.
     public let name: String
-    /// One sentence for `sclm config list --help` and the README.
+    /// One sentence for `sclm config list --help` and docs/cli.md.
     public let help: String
     /// The value used when neither the environment nor the file sets one.
     public let defaultValue: String?

@@ -5,7 +5,7 @@ public enum ConfigSource: String, Sendable, Codable {
     case environment, file, `default`, unset
 }
 
-/// The settings of one home: `config.json` overlaid by environment variables (DESIGN §10).
+/// The settings of one home: `config.json` overlaid by environment variables (docs/cli.md).
 ///
 /// `config.json` is a flat JSON object of dotted keys to string values, written atomically with mode 0600.
 public struct Configuration: Sendable, Equatable {

@@ -27,7 +27,7 @@ public enum ErrorCategory: String, Sendable, Codable, CaseIterable, CustomString
     /// A bug or an impossible state. Exit 70.
     case `internal`
 
-    /// The process exit status for a command that fails with this category (DESIGN §10).
+    /// The process exit status for a command that fails with this category (docs/cli.md).
     public var exitCode: Int32 {
         switch self {
         case .usage: 64

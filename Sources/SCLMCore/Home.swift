@@ -1,6 +1,6 @@
 import Foundation
 
-/// The sclm home folder (`SCLM_HOME`) and the paths inside it (DESIGN §3).
+/// The sclm home folder (`SCLM_HOME`) and the paths inside it (docs/data.md).
 ///
 /// ```
 /// sclm.db        config.json        cookies.txt

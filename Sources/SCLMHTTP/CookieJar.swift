@@ -5,7 +5,7 @@ import Synchronization
 /// libcurl's cookies kept in the sclm home in Netscape format, mode 0600.
 ///
 /// StoryCLM-style backends set a session cookie before or with the first token response and expect it
-/// back on later requests (reference/seeds/mobile-app-token-and-screen-flow.txt), also in the next sclm
+/// back on later requests (as the StoryCLM mobile apps do), also in the next sclm
 /// process. The file is read once per transport; whenever a response sets cookies, libcurl's cookie list
 /// is written back atomically (a temporary file renamed over the jar), so a crash never leaves half a jar
 /// and the file is never readable by other users.

@@ -5,7 +5,7 @@
 /// offline path evaluates the cached record only for the build it was fetched for; FORCE ignores the
 /// throttle and "don't show again"; LAZY and INFO need the alert armed and `dialogDisplayDuration` passed
 /// since the last OK; any admin change to the record re-arms; the 3.2 OS-version and model filters apply
-/// to every mode. Deliberate differences are listed in the README ("OSAM checks").
+/// to every mode. Deliberate differences are listed in docs/osam.md.
 public enum VersionControlPolicy {
     /// Everything a check depends on besides the persisted state.
     public struct Input: Sendable, Equatable {

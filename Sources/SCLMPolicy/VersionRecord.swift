@@ -1,6 +1,6 @@
 /// One version-control record as the client uses it: the backend's `data` object with defaults applied.
 ///
-/// Fields the README calls optional carry its defaults (DESIGN §8): `startDate` 0, `endDate` `Int64.max`,
+/// Fields docs/osam.md calls optional carry its defaults: `startDate` 0, `endDate` `Int64.max`,
 /// `checkBoxDontShowAgain` true, `dialogDisplayDuration` 3600 s, and sclm's own labels for a missing
 /// `ok`/`cancel`. An empty ``url`` means there is nothing to open.
 public struct VersionRecord: Sendable, Equatable, Codable {

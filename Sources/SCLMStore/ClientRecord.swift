@@ -1,4 +1,4 @@
-/// The server-side fields of one client, as stored in `clients` (`reference/storyclm.md` §1.4–1.5).
+/// The server-side fields of one client, as stored in `clients` (StoryContent's Core Data model).
 public struct ClientRecord: Sendable, Equatable, Codable {
     public var clientId: Int64
     public var name: String

@@ -6,7 +6,7 @@ import SCLMCore
     import Glibc
 #endif
 
-/// One SQLite connection, configured for sclm (DESIGN §3).
+/// One SQLite connection, configured for sclm (docs/data.md).
 ///
 /// Opened with extended result codes, WAL journal, `synchronous=NORMAL`, `foreign_keys=ON` and a busy
 /// timeout, so a second process that writes at the same time waits instead of failing. A `Database` is

@@ -1,7 +1,7 @@
 /// The server-side fields of one presentation, as stored in `presentations`.
 ///
 /// Local state (`syncState`, `installedRevision`, `opened`, …) is not part of the record: an upsert
-/// never overwrites it. Names follow StoryContent (`reference/storyclm.md` §1.4–1.5).
+/// never overwrites it. Names follow StoryContent (StoryContent's Core Data model).
 public struct PresentationRecord: Sendable, Equatable, Codable {
     public var presentationId: Int64
     public var clientId: Int64

@@ -1,4 +1,4 @@
-/// Where a presentation stands in sync, as StoryContent's `Presentation.syncState` (DESIGN §3).
+/// Where a presentation stands in sync, as StoryContent's `Presentation.syncState` (docs/data.md).
 public enum SyncState: Int64, Sendable, Codable, CaseIterable, CustomStringConvertible {
     /// Metadata only (e.g. a `skip` presentation that is never downloaded).
     case metadataOnly = 0

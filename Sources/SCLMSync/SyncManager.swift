@@ -27,7 +27,7 @@ public struct SyncOptions: Sendable, Equatable {
     }
 }
 
-/// Keeps the local catalog in step with the server (DESIGN §5).
+/// Keeps the local catalog in step with the server (docs/cli.md, `sclm sync`).
 ///
 /// ``sync(_:events:)`` runs the metadata phase, then (unless `metadataOnly`) the content phase
 /// (``ContentPhase``: download, verify, install each selected presentation that needs it), then lists

@@ -3,7 +3,7 @@ import SCLMAuth
 import SCLMCore
 import SCLMHTTP
 
-/// The StoryCLM content API (reference/storyclm.md §2.2): one typed call per endpoint.
+/// The StoryCLM content API (`/v1/…`): one typed call per endpoint.
 ///
 /// Every request goes through the ``AuthSession`` (token, renewal, replay) and is retried with backoff
 /// while the failure is transient. Failures become ``SyncError``s naming what was fetched; ``AuthError``

@@ -10,6 +10,9 @@ final class ServerHarness: Sendable {
     private let input = Pipe()
     private let output = Pipe()
     let lines: LineStream
+    /// The server's log lines, kept here instead of going to stderr, where a passing test's expected
+    /// `error: fail failed` would read as a failure.
+    let log = Journal()
     private let run: Task<Void, Never>
 
     init(_ modules: [any BridgeModule], limits: BridgeLimits = BridgeLimits()) throws {
@@ -17,7 +20,7 @@ final class ServerHarness: Sendable {
         let writeEnd = output.fileHandleForWriting
         let server = BridgeServer(
             registry: registry, output: BridgeOutput(fileDescriptor: writeEnd.fileDescriptor), limits: limits,
-            logger: Logger(minimumLevel: .error))
+            logger: Logger(minimumLevel: .error) { [log] in log.add($0) })
         let readEnd = input.fileHandleForReading.fileDescriptor
         run = Task {
             await server.run(input: readEnd)
@@ -128,6 +131,7 @@ func eventually(timeout: Duration = .seconds(ServerHarness.patience), _ conditio
         #expect(await harness.call("fail", guid: "x")?["ErrorCode"] as? Int == 500)
         #expect(await harness.call("note", guid: "y")?["ErrorCode"] as? Int == 200)
         await harness.finish()
+        #expect(harness.log.all.contains { $0.contains("fail failed") }, "\(harness.log.all)")
     }
 
     @Test func aTimeoutIsAnswered504UsingThePerCommandLimit() async throws {

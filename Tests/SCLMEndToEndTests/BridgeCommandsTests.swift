@@ -4,7 +4,7 @@ import SCLMTestSupport
 import Testing
 
 /// Every StoryCLM command through the built `sclm bridge`, with the data shapes of
-/// `reference/storyclm.md` §3.3, plus navigation history and sessions as StoryContent keeps them.
+/// the StoryCLM commands of docs/bridge.md, plus navigation history and sessions as StoryContent keeps them.
 @Suite(.tags(.large), .timeLimit(.minutes(2))) struct BridgeCommandsTests {
     static let second = InstalledPresentationFixture(
         presentationId: 20, name: "Second deck", order: 5,

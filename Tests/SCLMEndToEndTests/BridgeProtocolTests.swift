@@ -3,7 +3,7 @@ import SCLMCore
 import SCLMTestSupport
 import Testing
 
-/// The conformance cases of `reference/bridge.md` §7.9, against the built `sclm bridge` through pipes.
+/// The conformance cases of the bridge protocol (docs/bridge.md), against the built `sclm bridge` through pipes.
 @Suite(.tags(.large), .timeLimit(.minutes(2))) struct BridgeProtocolTests {
     // 1
     @Test func twoMessagesInOneWriteGetTwoAnswers() async throws {

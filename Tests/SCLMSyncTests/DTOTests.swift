@@ -5,7 +5,7 @@ import SCLMSync
 import SCLMTestSupport
 import Testing
 
-/// Decoding of the StoryCLM JSON shapes (examples from reference/storyclm.md §2.2), tolerant of nulls,
+/// Decoding of the StoryCLM JSON shapes (the StoryCLM content API's examples), tolerant of nulls,
 /// missing optional fields and odd elements.
 @Suite(.tags(.small)) struct DTOTests {
     static let presentationJSON = """

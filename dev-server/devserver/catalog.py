@@ -1,5 +1,5 @@
 """The content model (clients, presentations, slides, media files, packages), its StoryCLM JSON
-shapes (reference/storyclm.md §1.5, §2.2) and the mutations the control endpoint drives."""
+shapes (the StoryCLM content API) and the mutations the control endpoint drives."""
 import base64
 import hashlib
 import pathlib

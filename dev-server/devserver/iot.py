@@ -1,4 +1,4 @@
-"""StoryIoT publish endpoint (reference/storyclm.md §4.2): signature check, 256 KB limit,
+"""StoryIoT publish endpoint (docs/analytics.md): signature check, 256 KB limit,
 de-duplication by `s-m-id` (a repeat is counted, a changed body replaces the stored message), injected
 failures, and what was received for `GET /_control/iot`."""
 import base64

@@ -1,4 +1,4 @@
-"""OSAM backend (reference/osam.md §2): `GET /api/version/{package}/{PLATFORM}/{versionCode}` and
+"""OSAM backend (docs/osam.md): `GET /api/version/{package}/{PLATFORM}/{versionCode}` and
 `GET /api/rating/{package}/{PLATFORM}` answered from editable JSON.
 
 The JSON file (`--osam FILE`, re-read whenever it changes) is a list of entries, or an object

@@ -1,4 +1,4 @@
-"""Content API JSON shapes (reference/storyclm.md §1.5, §2.2) served from sample-content/."""
+"""Content API JSON shapes (the StoryCLM content API) served from sample-content/."""
 import base64
 import io
 import json

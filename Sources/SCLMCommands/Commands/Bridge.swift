@@ -5,7 +5,7 @@ import SCLMCore
 import SCLMStore
 
 extension SCLM {
-    /// `sclm bridge`: hosts an installed presentation headlessly over stdin/stdout (DESIGN §7).
+    /// `sclm bridge`: hosts an installed presentation headlessly over stdin/stdout (docs/bridge.md).
     public struct Bridge: Command {
         public static let configuration = CommandConfiguration(
             commandName: "bridge",

@@ -21,7 +21,7 @@ extension SCLM {
                 download), checked, unpacked under the package policy beside its folder and swapped in with
                 rename(2); media files the package lacks are downloaded into sources/mediafiles/. A
                 presentation another sclm process is working on is reported busy and left to it. With
-                sync.blobProxy set, packages and media files come through that site cache (README: Sync a fleet).
+                sync.blobProxy set, packages and media files come through that site cache (docs/fleet.md).
 
                 On a terminal a live display shows each transfer and the total; --json prints one JSON event
                 per line instead. Ctrl-C stops within a second, keeps partial downloads for the next run and

@@ -15,7 +15,7 @@ extension SCLM {
                 rules (index.html at the root, slides at the root, every local src/href/srcset/url()
                 reference resolving with exact case, clm-swipe-* targets, storyclm.js, offline
                 resources). Findings carry a stable rule ID, the entry path and line, and a fix;
-                the README lists every rule. Nothing is ever written to disk.
+                docs/validation.md lists every rule. Nothing is ever written to disk.
 
                 --render also loads every slide of each package (that is safe to unpack) in headless
                 Chromium, a few pages at a time in one browser, with the bridge of `sclm bridge` inside a

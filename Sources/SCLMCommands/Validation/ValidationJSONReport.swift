@@ -1,6 +1,6 @@
 import SCLMArchive
 
-/// The `sclm validate --format json` document (schema version 1, documented in the README).
+/// The `sclm validate --format json` document (schema version 1, documented in docs/validation.md).
 ///
 /// ```json
 /// {"version":1,"strict":false,

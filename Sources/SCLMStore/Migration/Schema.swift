@@ -1,6 +1,6 @@
 /// sclm's SQLite schema, one migration per version.
 ///
-/// Column names keep StoryContent's Core Data attribute names (`reference/storyclm.md` §1.4–1.5) where
+/// Column names keep StoryContent's Core Data attribute names (StoryContent's Core Data model) where
 /// they exist (`clientId`, `syncState`, `pageSource`, `isAvailableForSharing`, …); sclm's own columns
 /// use the same camel case (`installedRevision`, `publishError`). Dates are ISO-8601 text: server dates
 /// as the server sent them, local instants in UTC with milliseconds. Booleans are 0/1 integers.

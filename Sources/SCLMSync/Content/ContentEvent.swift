@@ -4,7 +4,7 @@ import SCLMCore
 /// `progress`…, and `installed` or `failed`; `skipped` and `busy` stand alone.
 ///
 /// Each event encodes as one flat JSON object with an `event` key (the `--json` lines of `sclm sync`;
-/// the schema is in the README).
+/// the schema is in docs/cli.md).
 public enum ContentEvent: Sendable, Equatable, Encodable {
     /// What the phase is about to do.
     case planned(Plan)

@@ -10,7 +10,7 @@ import SCLMStore
     import Darwin
 #endif
 
-/// The download cache in `SCLM_HOME/cache` (DESIGN §3): packages and media files while they download,
+/// The download cache in `SCLM_HOME/cache` (docs/data.md): packages and media files while they download,
 /// each with a small resume record beside it, and completed packages until they are installed.
 ///
 /// ```

@@ -1,6 +1,6 @@
 import SCLMStore
 
-/// A client as `GET /v1/clients` lists it (`SCLMClient`, reference/storyclm.md §1.5), with its
+/// A client as `GET /v1/clients` lists it (StoryContent's `SCLMClient`), with its
 /// presentations as stubs. Users, groups and tables are not used by sclm and not decoded.
 public struct ClientDTO: Sendable, Equatable, Decodable {
     public var id: Int64

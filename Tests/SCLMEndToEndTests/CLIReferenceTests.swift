@@ -1,0 +1,46 @@
+import Foundation
+import SCLMCore
+import SCLMTestSupport
+import Testing
+
+/// docs/cli.md is the reference of every command, option, setting and environment variable: read from the same
+/// command definitions that print `--help` (and the man page, which `InstallTests` checks the same way).
+@Suite(.tags(.large)) struct CLIReferenceTests {
+    static func reference() throws -> String {
+        try String(contentsOfFile: ProcessRunner.packageRoot + "/docs/cli.md", encoding: .utf8)
+    }
+
+    @Test func docsCLINamesEveryCommandAndOption() throws {
+        let text = try Self.reference()
+        let paths = InstallTests.commandPaths(["sclm"])
+        #expect(paths.count > 20, "\(paths)")
+        for path in paths {
+            #expect(Self.names(path, in: text), "docs/cli.md does not name `\(path.joined(separator: " "))`")
+            let usage = try ProcessRunner.sclm(Array(path.dropFirst()) + ["--help"])
+            for option in InstallTests.options(inHelp: usage.stdout) {
+                #expect(text.contains(option), "docs/cli.md does not name \(path.joined(separator: " ")) \(option)")
+            }
+        }
+    }
+
+    @Test func docsCLINamesEverySettingAndItsEnvironmentVariable() throws {
+        let text = try Self.reference()
+        for key in ConfigKey.all {
+            #expect(text.contains("`\(key.name)`"), "docs/cli.md does not name the setting \(key.name)")
+            if let variable = key.environmentVariable {
+                #expect(text.contains(variable), "docs/cli.md does not name \(variable) (\(key.name))")
+            }
+        }
+    }
+
+    /// `sclm a b` literally, or a heading naming `sclm a` with `b` among its `|`-separated forms
+    /// (`### sclm config get|set|unset|list`).
+    static func names(_ path: [String], in text: String) -> Bool {
+        if text.contains(path.joined(separator: " ")) { return true }
+        guard path.count == 3 else { return false }
+        return text.split(separator: "\n").contains { line in
+            line.hasPrefix("#") && line.contains("sclm \(path[1]) ")
+                && line.split(whereSeparator: { " |`".contains($0) }).contains(Substring(path[2]))
+        }
+    }
+}
