@@ -147,12 +147,7 @@ import Testing
     func cancellingStopsEveryWorker(workers: Int) async throws {
         let folder = TemporaryDirectory()
         let zip = folder.appending("big.zip")
-        var builder = ZipBuilder()
-        builder.file("index.html", "<html></html>")
-        for index in 0..<16 {
-            builder.file("media/\(index).bin", bytes: PackageFixtures.noise(1 << 20, seed: UInt64(index)))
-        }
-        try builder.write(to: zip)
+        try PackageFixtures.noiseZip(files: 16).write(to: zip)
         try FileManager.default.createDirectory(atPath: folder.appending("content"), withIntermediateDirectories: true)
         let before = PackageFixtures.listing(folder.path)
         let started = AsyncStream<Void>.makeStream()
