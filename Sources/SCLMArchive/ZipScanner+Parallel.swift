@@ -41,10 +41,12 @@ extension ZipScanner {
             throw error
         }
         let starting = sinks
+        let declared = scan.declaredBytes
         let ended = Mutex<[WorkerOutcome<Sink>?]>(Array(repeating: nil, count: workers))
         DispatchQueue.concurrentPerform(iterations: workers) { index in
             let outcome = runWorker(
-                fd: fd, share: shares[index], shared: shared, skipping: refused, sink: starting[index])
+                fd: fd, share: shares[index], shared: shared, declared: declared, skipping: refused,
+                sink: starting[index])
             ended.withLock { $0[index] = outcome }
         }
         var outcomes = ended.withLock { $0.compactMap { $0 } }
@@ -55,13 +57,15 @@ extension ZipScanner {
     }
 
     /// One worker: reopens the file (a descriptor of its own, so reads do not share an offset) and reads
-    /// its share into a journaled scan.
+    /// its share into a journaled scan; `declared` is the package's declared size, for progress.
     private func runWorker<Sink: PackageSink>(
-        fd: Int32, share: Range<Int>, shared: SharedBudget, skipping refused: Set<String>, sink: Sink
+        fd: Int32, share: Range<Int>, shared: SharedBudget, declared: Int64, skipping refused: Set<String>,
+        sink: Sink
     ) -> WorkerOutcome<Sink> {
         ParallelPlan.noteWorkerStart()
         var outcome = WorkerOutcome(sink: sink)
         var scan = PackageScan(workerOf: policy, shared: shared)
+        scan.declaredBytes = declared  // what progress reports as expected
         do {
             let own = open("/proc/self/fd/\(fd)", O_RDONLY | O_CLOEXEC)
             guard own >= 0 else { throw ArchiveError.system(.unreadable, "reopen \(path)", path: path, errno: errno) }

@@ -2,6 +2,7 @@ import Foundation
 import SCLMArchive
 import SCLMCore
 import SCLMTestSupport
+import Synchronization
 import Testing
 
 /// Forced worker counts must give exactly what one thread gives: the same tree, the same findings.
@@ -119,6 +120,19 @@ import Testing
         #expect(files == 402)
         #expect(tree["slides/150.html"] != nil && tree["img/199.png"]?.count == 4_199)
         #expect(findings.filter { $0.rule.id == "REF-MISSING" }.count == 29)
+    }
+
+    @Test func progressFromEveryWorkerCountsTheWholePackage() async throws {
+        let folder = TemporaryDirectory()
+        let zip = folder.appending("package.zip")
+        try PackageFixtures.noiseZip(files: 8).write(to: zip)
+        let reports = Mutex<[PackageExtractor.Progress]>([])
+        let staged = try await PackageExtractor(policy: Self.policy(workers: 2), isDurable: false).extract(
+            zipAt: zip, stagingFor: folder.appending("sources")
+        ) { progress in reports.withLock { $0.append(progress) } }
+        defer { try? FileSystem.removeTree(staged.stagingPath) }
+        #expect(reports.withLock { $0.map(\.bytesWritten).max() } == staged.byteCount)
+        #expect(reports.withLock { $0.allSatisfy { $0.bytesExpected == staged.byteCount } })
     }
 
     @Test(arguments: [2, 4])
