@@ -18,7 +18,9 @@ struct PackageScan {
     var files: [FileFacts] = []
     /// Set when reading must end early (a bomb, a fatal archive error).
     var isStopped = false {
-        didSet { if isStopped, !oldValue, journal != nil { journal?.append(JournalEntry(entry: entryIndex, event: .stop)) } }
+        didSet {
+            if isStopped, !oldValue, journal != nil { journal?.append(JournalEntry(entry: entryIndex, event: .stop)) }
+        }
     }
     /// The position (in libarchive's order) of the entry being read; tags what a worker records.
     var entryIndex = 0

@@ -96,7 +96,8 @@ import Testing
         #expect(many.findings == one.findings)
         #expect(many.entryCount == one.entryCount)
         for contentPolicy in ContentPolicy.allCases {
-            let single = await Self.extract(zip, in: folder, policy: Self.policy(workers: 1, contentPolicy: contentPolicy))
+            let single = await Self.extract(
+                zip, in: folder, policy: Self.policy(workers: 1, contentPolicy: contentPolicy))
             let parallel = await Self.extract(
                 zip, in: folder, policy: Self.policy(workers: workers, contentPolicy: contentPolicy))
             #expect(parallel == single, "\(contentPolicy)")
