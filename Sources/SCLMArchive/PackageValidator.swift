@@ -9,7 +9,7 @@ import SCLMCore
     import Darwin
 #endif
 
-/// Checks a content package — a zip file or an unpacked folder — against the package policy (DESIGN §6)
+/// Checks a content package — a zip file or an unpacked folder — against the package policy
 /// without writing anything to disk.
 ///
 /// A zip is read once: its central directory first, then every entry streamed through libarchive (CRC

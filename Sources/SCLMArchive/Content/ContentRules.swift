@@ -1,4 +1,4 @@
-/// The content rules (DESIGN §6), applied once every file of a package has been read: the start slide,
+/// The content rules, applied once every file of a package has been read: the start slide,
 /// slide placement, references, swipe targets, storyclm.js, and empty or unreadable HTML.
 struct ContentRules {
     let files: [FileFacts]
