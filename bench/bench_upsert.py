@@ -3,7 +3,7 @@
 Both sides write the same rows (same generator as `sclm-bench upsert`) into the same schema (a copy of an
 empty database migrated by sclm) in one transaction. Python uses the plain `sqlite3` module the way a
 script would: `executemany` of the store's own upsert statement, then `commit()`. Best of N each.
-Budget (DESIGN §12): sclm >= 1.5x Python's rows/s.
+Budget: sclm >= 1.5x Python's rows/s.
 """
 import shutil
 import sqlite3

@@ -52,7 +52,7 @@ extension PackageExtractor {
     /// | `.old`, no `target` | between steps 2 and 3 | rename `.old` back to `target` (roll back) |
     /// | `.old` and `target` | between steps 3 and 4 | remove `.old` (roll forward) |
     ///
-    /// Callers serialise installs of one target (DESIGN §5 takes a per-presentation lock), and record the
+    /// Callers serialise installs of one target (sync takes a per-presentation lock), and record the
     /// new revision in the database only after this returns.
     ///
     /// - Parameters:
