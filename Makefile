@@ -66,7 +66,7 @@ demo: release samples
 	@scripts/demo.sh
 
 bench: deps
-	@scripts/ensure-deps.sh libarchive-tools nginx
+	@scripts/ensure-deps.sh libarchive-tools nginx 7zip nodejs
 	python3 bench/run.py
 
 install: $(INSTALL_BUILD)

@@ -4,8 +4,8 @@ First run: `sclm sync --metadata-only --jobs 4` into a fresh home (clients list,
 3,000 slides, stored in one transaction) against a Python 3 standard-library script doing the same fetches
 (`http.client` keep-alive connections on 4 threads) and the same inserts (`sqlite3` `executemany` into a
 copy of an empty sclm database, one transaction). Both talk to the same dev-server process; best of N.
-No-op re-run: a second `sclm sync --metadata-only` must send only the client list and take <= 1 s
-(the budget). `sclm list` on the 1,000 presentations: <= 150 ms.
+No-op re-run: a second `sclm sync --metadata-only` must send only the client list and take <= 1 s.
+`sclm list` on the 1,000 presentations: <= 150 ms.
 """
 import json
 import os

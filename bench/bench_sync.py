@@ -13,8 +13,9 @@ once before timing so it is generated and cached. Both sides download from the s
   flushed to disk before it counts as installed), one package after the other and 4 at a time
   (`xargs -P 4`); the faster of the two is the baseline (the same script without `sync -f` is reported
   for scale: it leaves everything in the page cache, and the deleted zips are never written to disk). The script gets its URLs before the clock
-  starts (sclm asks the API for them inside its time). A `sync` runs before every measurement. Budget:
-  sclm's time <= 1.1x.
+  starts (sclm asks the API for them inside its time). A `sync` runs before every measurement. Budgets:
+  sclm's time <= 1.0x the faster script (4 curl + bsdtar jobs already use both cores) and <= 0.7x the
+  sequential one.
 - Peak RSS of `sclm sync` installing one 1 GiB package: ru_maxrss, read by a small launcher that forks
   it (see `RSS_LAUNCHER`). Budget <= 64 MiB.
 - No-op re-sync: 1,000 installed presentations, a second `sclm sync` (the whole process) must transfer
@@ -116,14 +117,14 @@ def compare_sync(ctx, work):
     for folder in ("home", "script", "template", "warm"):
         shutil.rmtree(work / folder, ignore_errors=True)
     assert len(installed) == count, installed
-    s, b = min(ours), min(min(sequential), min(parallel))
+    s, b, one = min(ours), min(min(sequential), min(parallel)), min(sequential)
     mib = count * PACKAGE_MIB
     return Result(
         name=f"sync {count} x {PACKAGE_MIB} MiB (download + verify + unpack + flush)", sclm=f"{s:.2f} s",
-        baseline=f"{b:.2f} s (curl + bsdtar -xf + sync -f)", ratio=b / s, budget="time <= 1.1x (ratio >= 0.91x)",
-        ok=s <= 1.1 * b,
+        baseline=f"{b:.2f} s (curl + bsdtar -xf + sync -f)", ratio=b / s,
+        budget="time <= 1.0x faster script, <= 0.7x sequential", ok=s <= b and s <= 0.7 * one,
         notes=f"best of {len(ours)}; sclm {s:.2f} s ({mib / s:.0f} MiB/s), script one at a time {min(sequential):.2f} s, "
-              f"4 at a time {min(parallel):.2f} s; time ratio {s / b:.2f}x; runs sclm {[round(t, 2) for t in ours]}; "
+              f"4 at a time {min(parallel):.2f} s; time ratio {s / b:.2f}x (sequential {s / one:.2f}x); runs sclm {[round(t, 2) for t in ours]}; "
               f"for scale, the script without sync -f (nothing flushed, zips never written back): "
               f"{min(unflushed):.2f} s")
 

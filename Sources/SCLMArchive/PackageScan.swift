@@ -17,7 +17,18 @@ struct PackageScan {
     /// The facts of every HTML, CSS and JavaScript file read completely.
     var files: [FileFacts] = []
     /// Set when reading must end early (a bomb, a fatal archive error).
-    var isStopped = false
+    var isStopped = false {
+        didSet {
+            if isStopped, !oldValue, journal != nil { journal?.append(JournalEntry(entry: entryIndex, event: .stop)) }
+        }
+    }
+    /// The position (in libarchive's order) of the entry being read; tags what a worker records.
+    var entryIndex = 0
+    /// A worker's record of what it found, tagged with entry positions (`nil` for a scan that is not a
+    /// worker's); ``merge(_:stopsAtFirstError:)`` replays the journals of every worker in entry order.
+    private(set) var journal: [JournalEntry]?
+    /// The budget shared by the workers of one package, `nil` on a single thread.
+    private(set) var shared: SharedBudget?
     /// Whether a finding that refuses an extraction under ``policy`` was recorded.
     private(set) var hasRefusals = false
 
@@ -29,14 +40,45 @@ struct PackageScan {
 
     init(policy: Policy) { self.policy = policy }
 
+    /// The scan of one worker of a parallel pass: it records into a journal and counts bytes against
+    /// `shared` as well as its own.
+    init(workerOf policy: Policy, shared: SharedBudget) {
+        self.policy = policy
+        self.shared = shared
+        self.journal = []
+    }
+
     /// Records `finding` unless an equal one (same rule, path and line) was already recorded.
     mutating func report(_ finding: Finding) {
         guard seen.insert(FindingKey(rule: finding.rule.id, path: finding.path, line: finding.line)).inserted else {
             return
         }
         findings.append(finding)
+        journal?.append(JournalEntry(entry: entryIndex, event: .finding(finding)))
         if policy.refuses(finding) { hasRefusals = true }
     }
+
+    /// Adds the unpacked name `path` to the content index (a worker defers this to the merge, where the
+    /// names of every share meet).
+    mutating func index(_ path: String, isDirectory: Bool) {
+        if journal != nil {
+            journal?.append(JournalEntry(entry: entryIndex, event: .name(path, isDirectory: isDirectory)))
+        } else {
+            report(contentIndex.insert(path, isDirectory: isDirectory))
+        }
+    }
+
+    /// Keeps the facts of a file read completely.
+    mutating func add(_ facts: FileFacts) {
+        if journal != nil {
+            journal?.append(JournalEntry(entry: entryIndex, event: .file(facts)))
+        } else {
+            files.append(facts)
+        }
+    }
+
+    /// The bytes decompressed so far by every worker of the package (this scan's alone on one thread).
+    var totalByteCount: Int64 { shared?.byteCount ?? byteCount }
 
     /// Records every finding of `findings`.
     mutating func report(_ findings: [Finding]) {
@@ -47,9 +89,17 @@ struct PackageScan {
     /// and one occurred (which stops the package: the entries not read yet must not feed the content rules,
     /// or an extraction refused for a bad CRC would also report a missing index.html).
     mutating func shouldStop(for sink: some PackageSink) -> Bool {
-        if sink.stopsAtFirstError && hasRefusals { isStopped = true }
+        shouldStop(stopsAtFirstError: sink.stopsAtFirstError)
+    }
+
+    /// ``shouldStop(for:)`` for a sink that does (or does not) stop at the first refusing error.
+    mutating func shouldStop(stopsAtFirstError: Bool) -> Bool {
+        if stopsAtFirstError && hasRefusals { isStopped = true }
         return isStopped
     }
+
+    /// Adds `count` bytes read by a worker to this scan's total.
+    mutating func addBytes(_ count: Int64) { byteCount += count }
 
     /// Counts `count` more bytes of the file at `path`, which has produced `fileBytes` (these included) from
     /// `compressedBytes` of input (`nil` for folders); returns the budget finding that ends the file, if any.
@@ -57,7 +107,7 @@ struct PackageScan {
     /// Exceeding the total budget also stops the package.
     mutating func count(_ count: Int, path: String, fileBytes: Int64, compressedBytes: Int64?) -> Finding? {
         byteCount += Int64(count)
-        if byteCount > policy.maxTotalSize {
+        if (shared?.add(count) ?? byteCount) > policy.maxTotalSize {
             isStopped = true
             return Finding(
                 .budgetTotalSize, path: path,

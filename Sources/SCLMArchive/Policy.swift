@@ -32,6 +32,9 @@ public struct Policy: Sendable, Equatable {
     /// Whether a content error refuses an extraction (safety errors always do). Validation reports every
     /// finding whatever this says.
     public var contentPolicy: ContentPolicy = .install
+    /// How many workers read a zip's entries (an internal knob for tests and benchmarks); `nil` picks from
+    /// the cores and the package size (the `SCLM_UNPACK_WORKERS` environment variable, when set, forces it).
+    public var workerCount: Int?
 
     /// The default budgets.
     public init() {}

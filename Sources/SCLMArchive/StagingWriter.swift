@@ -76,6 +76,25 @@ struct StagingWriter: PackageSink {
         }
     }
 
+    /// A writer into the same staging folder, for another worker: its own descriptors, the same root.
+    /// Folders two workers both create are tolerated (`EEXIST`); files are never shared (the central
+    /// directory check refuses duplicate names before any data is read).
+    ///
+    /// - Throws: ``ArchiveError`` (``ArchiveError/Code/writeFailed``) when the root cannot be opened again.
+    func makeWorker() throws -> StagingWriter {
+        var worker = StagingWriter(root: root, isDurable: false)
+        worker.rootFD = sclm_archive_openat(rootFD, ".", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0)
+        guard worker.rootFD >= 0 else {
+            throw ArchiveError.system(.writeFailed, "open staging folder \(root)", path: root, errno: errno)
+        }
+        return worker
+    }
+
+    mutating func absorb(_ worker: inout StagingWriter) {
+        fileCount += worker.fileCount
+        worker.release()
+    }
+
     mutating func directory(_ path: String) throws {
         _ = try folder(path)
     }
@@ -124,13 +143,18 @@ struct StagingWriter: PackageSink {
 
     /// Releases the descriptors and removes the staging folder with everything in it (if it was created).
     mutating func discard() {
+        guard rootFD >= 0 else { return }
+        release()
+        try? FileSystem.removeTree(root)
+    }
+
+    /// Closes every descriptor (the current file, the folders, the root), leaving the files in place.
+    private mutating func release() {
         if file >= 0 { close(file) }
         file = -1
         closeFolders()
-        guard rootFD >= 0 else { return }
-        close(rootFD)
+        if rootFD >= 0 { close(rootFD) }
         rootFD = -1
-        try? FileSystem.removeTree(root)
     }
 
     /// The descriptor of folder `path` (relative; "" is the root), creating missing folders on the way.

@@ -49,7 +49,15 @@ struct ZipScanner {
         let refused = check(directory, into: &scan)
         if scan.shouldStop(for: sink) { return scan }
         try sink.begin(expectedBytes: scan.declaredBytes)
-        try readEntries(fd: fd, skipping: refused, into: &scan, sink: &sink)
+        try ParallelPlan.withWorkers(entries: directory.entryCount, bytes: scan.declaredBytes, policy: policy) {
+            workers in
+            if workers > 1 {
+                try readInParallel(fd: fd, directory: directory, workers: workers, skipping: refused, into: &scan,
+                    sink: &sink)
+            } else {
+                try readEntries(fd: fd, skipping: refused, into: &scan, sink: &sink)
+            }
+        }
         return scan
     }
 
@@ -174,8 +182,10 @@ struct ZipScanner {
 
     // MARK: - Entry data
 
-    private func readEntries(
-        fd: Int32, skipping refused: Set<String>, into scan: inout PackageScan, sink: inout some PackageSink
+    /// Reads the entries whose position (in libarchive's order) falls in `share`, skipping the others.
+    func readEntries(
+        fd: Int32, share: Range<Int> = 0..<Int.max, skipping refused: Set<String>, into scan: inout PackageScan,
+        sink: inout some PackageSink
     ) throws {
         let reader: ArchiveReader
         do {
@@ -185,15 +195,20 @@ struct ZipScanner {
             scan.isStopped = true
             return
         }
-        while !scan.shouldStop(for: sink) {
+        var position = -1
+        while !shouldStop(&scan, sink: sink, before: position + 1) {
             try cancellation.check()
             let (status, header) = reader.nextHeader()
+            position += 1
+            scan.entryIndex = position
             if status == .eof { break }
             guard let header else {
                 scan.report(Self.finding(forLibarchiveMessage: reader.errorMessage, path: nil))
                 scan.isStopped = true
                 break
             }
+            if position < share.lowerBound { continue }  // another worker's: libarchive skips its data
+            if position >= share.upperBound { break }
             let name = EntryName(raw: header.pathname, policy: policy)
             if status != .ok {
                 scan.report(Self.finding(forLibarchiveMessage: reader.errorMessage, path: name.display))
@@ -207,6 +222,16 @@ struct ZipScanner {
         }
     }
 
+    /// Whether reading stops before the entry at `entry`: this scan stopped (then every worker of the
+    /// package is told), or another worker stopped the package at an earlier entry.
+    private func shouldStop(_ scan: inout PackageScan, sink: some PackageSink, before entry: Int) -> Bool {
+        if scan.shouldStop(for: sink) {
+            scan.shared?.stop(at: scan.entryIndex)
+            return true
+        }
+        return scan.shared?.isStopped(before: entry) ?? false
+    }
+
     private func readEntry(
         _ header: ArchiveReader.Header, name: EntryName, reader: ArchiveReader, into scan: inout PackageScan,
         sink: inout some PackageSink
@@ -214,10 +239,10 @@ struct ZipScanner {
         let path = name.path
         switch header.fileType {
         case UInt32(SCLM_AE_IFDIR):
-            scan.report(scan.contentIndex.insert(path, isDirectory: true))
+            scan.index(path, isDirectory: true)
             try sink.directory(path)
         case UInt32(SCLM_AE_IFREG) where header.hardlinkTarget == nil:
-            scan.report(scan.contentIndex.insert(path, isDirectory: false))
+            scan.index(path, isDirectory: false)
             if header.isEncrypted {
                 scan.report(Finding(.archiveEncrypted, path: path, message: "the entry is encrypted"))
                 return
@@ -277,15 +302,15 @@ struct ZipScanner {
             }
             analyzer?.consume(block.bytes)
             try sink.write(block.bytes)
-            progress(scan.byteCount, scan.declaredBytes)
+            progress(scan.totalByteCount, scan.declaredBytes)
             if block.status == .warn {
                 scan.report(Self.finding(forLibarchiveMessage: reader.errorMessage, path: path))
             }
-            if scan.shouldStop(for: sink) { break }
+            if shouldStop(&scan, sink: sink, before: scan.entryIndex) { break }
         }
-        guard isComplete, !scan.shouldStop(for: sink) else { return }
+        guard isComplete, !shouldStop(&scan, sink: sink, before: scan.entryIndex) else { return }
         try sink.endFile()
-        if var analyzer { scan.files.append(analyzer.finish()) }
+        if var analyzer { scan.add(analyzer.finish()) }
     }
 
     /// The rule behind a libarchive error message (libarchive reports zip problems as text only).

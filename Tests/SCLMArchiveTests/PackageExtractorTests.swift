@@ -182,12 +182,7 @@ import Testing
     @Test func cancellingMidwayRemovesTheStagingFolder() async throws {
         let folder = TemporaryDirectory()
         let zip = folder.appending("big.zip")
-        var builder = ZipBuilder()
-        builder.file("index.html", "<html></html>")
-        for index in 0..<8 {
-            builder.file("media/\(index).bin", bytes: PackageFixtures.noise(1 << 20, seed: UInt64(index)))
-        }
-        try builder.write(to: zip)
+        try PackageFixtures.noiseZip(files: 8).write(to: zip)
         let target = try Self.installedTarget(in: folder)
         let before = PackageFixtures.listing(folder.path)
         let started = AsyncStream<Void>.makeStream()

@@ -46,6 +46,15 @@ public enum PackageFixtures {
         }
     }
 
+    /// A package of an `index.html` and `count` files `media/<n>.bin` of 1 MiB of noise each: big enough
+    /// that unpacking it takes many blocks (for cancellation tests).
+    public static func noiseZip(files count: Int) -> ZipBuilder {
+        var builder = ZipBuilder()
+        builder.file("index.html", "<html></html>")
+        for index in 0..<count { builder.file("media/\(index).bin", bytes: noise(1 << 20, seed: UInt64(index))) }
+        return builder
+    }
+
     /// The files of the valid package, path → contents.
     public static var validFiles: [(String, [UInt8])] {
         [
