@@ -13,7 +13,7 @@ MANDIR = $(DESTDIR)$(PREFIX)/share/man/man1
 SHAREDIR = $(DESTDIR)$(PREFIX)/share
 INSTALL_BUILD = $(if $(filter command line environment,$(origin BIN)),,release)
 
-.PHONY: deps build release samples test lint-sql test-swift test-fleet test-readme test-js test-dev-server demo bench clean install uninstall
+.PHONY: deps build release samples test lint-sql lint-format test-swift test-fleet test-readme test-js test-dev-server demo bench clean install uninstall
 
 deps:
 	@scripts/ensure-deps.sh
@@ -31,11 +31,15 @@ release: deps
 samples:
 	@python3 sample-content/tools/assemble.py
 
-test: deps samples lint-sql test-swift test-fleet test-readme test-js test-dev-server
+test: deps samples lint-sql lint-format test-swift test-fleet test-readme test-js test-dev-server
 
 # SQL only in the files that own the tables (ARCHITECTURE.md, "Tables and their owners").
 lint-sql:
 	@scripts/lint-sql.sh
+
+# The repository's format (.swift-format): `scripts/format.sh` fixes what this reports.
+lint-format:
+	swift format lint --strict --recursive Sources Tests Package.swift
 
 # The Chromium suites (tag `chromium`: sclm play, validate --render) need the browser, so it is installed first.
 # The browser suites run after the others, alone on the CPU: a Chromium start takes both cores for a

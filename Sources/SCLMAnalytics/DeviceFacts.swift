@@ -4,26 +4,26 @@ import SCLMStore
 
 /// What every StoryIoT message says about the device and the app (`s-m-did`, `m`, `os`, `osv`, `an`,
 /// `av`, `lng`, `ns`), gathered once per flush.
-public struct DeviceFacts: Sendable, Equatable {
+package struct DeviceFacts: Sendable, Equatable {
     /// The stable device id (`s-m-did`): generated once per home, kept in preferences.
-    public var deviceId: String
+    package var deviceId: String
     /// The device model (`s-m-m`): the DMI product name, else the machine (`x86_64`).
-    public var model: String
+    package var model: String
     /// The OS name (`s-m-os`): `NAME` of os-release (`Debian GNU/Linux`), else `Linux`.
-    public var os: String
+    package var os: String
     /// The OS version (`s-m-osv`): `VERSION_ID` of os-release (`12`), else the kernel release.
-    public var osVersion: String
+    package var osVersion: String
     /// The app name (`s-m-an`, `app.name`).
-    public var appName: String
+    package var appName: String
     /// The app version (`s-m-av`, `app.version`).
-    public var appVersion: String
+    package var appVersion: String
     /// The language code (`s-m-lng`, from `LC_ALL`, `LC_MESSAGES` or `LANG`; `en` by default).
-    public var language: String
+    package var language: String
     /// The network status (`s-m-ns`): `Wi-Fi`, `LAN` or `none`.
-    public var network: String
+    package var network: String
 
     /// Creates facts.
-    public init(
+    package init(
         deviceId: String, model: String, os: String, osVersion: String, appName: String, appVersion: String,
         language: String, network: String
     ) {
@@ -40,7 +40,7 @@ public struct DeviceFacts: Sendable, Equatable {
     /// The facts of this machine, with the home's device id and the configured app.
     ///
     /// - Throws: ``StoreError`` when the device id cannot be read or stored.
-    public static func current(store: ContentStore, configuration: Configuration, environment: [String: String])
+    package static func current(store: ContentStore, configuration: Configuration, environment: [String: String])
         async throws -> DeviceFacts
     {
         let release = SystemFacts.osRelease()
@@ -54,12 +54,12 @@ public struct DeviceFacts: Sendable, Equatable {
     }
 
     /// The preferences scope and key of the device id.
-    public static let deviceIdPreference = (scope: PreferenceKey.sclmScope, key: "deviceId")
+    package static let deviceIdPreference = (scope: PreferenceKey.sclmScope, key: "deviceId")
 
     /// The home's device id, created (an upper-case UUID, like iOS's `identifierForVendor`) on first use.
     ///
     /// - Throws: ``StoreError``.
-    public static func deviceId(in store: ContentStore) async throws -> String {
+    package static func deviceId(in store: ContentStore) async throws -> String {
         let (scope, key) = deviceIdPreference
         return try await store.write { db in
             if let existing = try db.preference(scope: scope, key: key), !existing.isEmpty { return existing }
@@ -69,4 +69,3 @@ public struct DeviceFacts: Sendable, Equatable {
         }
     }
 }
-

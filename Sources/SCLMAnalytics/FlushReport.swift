@@ -1,46 +1,46 @@
 import SCLMStore
 
 /// What one flush did and what is left.
-public struct FlushReport: Sendable, Equatable, Encodable {
+package struct FlushReport: Sendable, Equatable, Encodable {
     /// One row that was not delivered in this run.
-    public struct Failure: Sendable, Equatable, Encodable {
+    package struct Failure: Sendable, Equatable, Encodable {
         /// Session, slide view or custom event.
-        public var kind: OutboxKind
+        package var kind: OutboxKind
         /// The row's id.
-        public var id: String
+        package var id: String
         /// Why: one sentence that says what to do.
-        public var error: String
+        package var error: String
         /// Whether the row was parked (it waits for `--retry-parked`) or stays pending.
-        public var parked: Bool
+        package var parked: Bool
     }
 
     /// Rows delivered in this run.
-    public internal(set) var published = 0
+    package internal(set) var published = 0
     /// Rows parked in this run.
-    public internal(set) var parked = 0
+    package internal(set) var parked = 0
     /// Rows that failed in this run and stay pending.
-    public internal(set) var failed = 0
+    package internal(set) var failed = 0
     /// The rows parked or failed in this run.
-    public internal(set) var failures: [Failure] = []
+    package internal(set) var failures: [Failure] = []
     /// Why the run stopped before trying every row (StoryIoT unreachable or failing), if it did.
-    public internal(set) var stopReason: String?
+    package internal(set) var stopReason: String?
     /// The outbox after the run.
-    public internal(set) var remaining = OutboxSummary(counts: [:])
+    package internal(set) var remaining = OutboxSummary(counts: [:])
 
     /// Rows still queued that will be published without intervention (ready or waiting).
-    public var pending: Int { remaining[.pending] + remaining[.waiting] }
+    package var pending: Int { remaining[.pending] + remaining[.waiting] }
     /// Rows waiting for their session to complete.
-    public var waiting: Int { remaining[.waiting] }
+    package var waiting: Int { remaining[.waiting] }
     /// Rows parked now, from this run or earlier ones.
-    public var parkedTotal: Int { remaining[.parked] }
+    package var parkedTotal: Int { remaining[.parked] }
     /// Whether every row tried in this run was delivered.
-    public var isSuccess: Bool { parked == 0 && failed == 0 && stopReason == nil }
+    package var isSuccess: Bool { parked == 0 && failed == 0 && stopReason == nil }
 
     private enum CodingKeys: String, CodingKey {
         case published, parked, failed, pending, waiting, parkedTotal, failures, stopReason
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(published, forKey: .published)
         try container.encode(parked, forKey: .parked)

@@ -6,7 +6,7 @@ import SCLMCore
 /// Rows keep their instant in UTC and their zone as whole hours (`timeZone`, as StoryContent stores
 /// it). The local time adds the zone's offset: the zone of this machine when its whole hours agree
 /// with the row's (so half-hour zones such as India's stay exact), else the row's hours.
-public enum LocalTime {
+package enum LocalTime {
     /// `date` as local time in a zone `timeZoneHours` from UTC.
     ///
     /// - Parameters:
@@ -14,7 +14,7 @@ public enum LocalTime {
     ///   - timeZoneHours: the row's zone in whole hours.
     ///   - zone: this machine's zone, whose exact offset wins when it has the same whole hours.
     /// - Returns: the local time as StoryIoT writes it.
-    public static func string(for date: Date, timeZoneHours: Int64, zone: TimeZone = .current) -> String {
+    package static func string(for date: Date, timeZoneHours: Int64, zone: TimeZone = .current) -> String {
         let exact = zone.secondsFromGMT(for: date)
         let offset = Int64(exact / 3600) == timeZoneHours ? exact : Int(timeZoneHours) * 3600
         // Rows keep milliseconds, and a `Date` carries floating-point noise below that (0.2 µs today, more
@@ -65,8 +65,12 @@ struct CivilTime {
 
     /// `yyyy-MM-dd'T'HH:mm:ss`.
     var text: String {
-        let date = [LocalTime.padded(year, width: 4), LocalTime.padded(month, width: 2), LocalTime.padded(day, width: 2)]
-        let time = [LocalTime.padded(hour, width: 2), LocalTime.padded(minute, width: 2), LocalTime.padded(second, width: 2)]
+        let date = [
+            LocalTime.padded(year, width: 4), LocalTime.padded(month, width: 2), LocalTime.padded(day, width: 2),
+        ]
+        let time = [
+            LocalTime.padded(hour, width: 2), LocalTime.padded(minute, width: 2), LocalTime.padded(second, width: 2),
+        ]
         return date.joined(separator: "-") + "T" + time.joined(separator: ":")
     }
 }

@@ -14,11 +14,11 @@ import SCLMStore
 /// A row stays unsynchronized until StoryIoT acknowledges it; then `synchronized = 1` and `publishedAt`
 /// are written in one transaction with the attempt count. A row StoryIoT refuses for good is parked:
 /// `publishError` holds the reason, and only a flush with `retryParked` tries it again.
-public struct Outbox: Sendable {
+package struct Outbox: Sendable {
     private let store: ContentStore
 
     /// Creates the outbox of `store`.
-    public init(store: ContentStore) {
+    package init(store: ContentStore) {
         self.store = store
     }
 
@@ -71,7 +71,7 @@ public struct Outbox: Sendable {
     /// Every analytics row, oldest first; with `unpublishedOnly`, only pending, waiting and parked ones.
     ///
     /// - Throws: ``StoreError``, `CancellationError`.
-    public func items(unpublishedOnly: Bool = false) async throws -> [OutboxItem] {
+    package func items(unpublishedOnly: Bool = false) async throws -> [OutboxItem] {
         try await store.read { db in
             try db.analyticsRowStandings(unpublishedOnly: unpublishedOnly).map(OutboxItem.init)
         }
@@ -80,14 +80,14 @@ public struct Outbox: Sendable {
     /// How many rows are in each state.
     ///
     /// - Throws: ``StoreError``, `CancellationError`.
-    public func summary() async throws -> OutboxSummary {
+    package func summary() async throws -> OutboxSummary {
         try await store.read { db in try Outbox.summary(in: db) }
     }
 
     /// How many rows of `db` are in each state, inside the caller's transaction.
     ///
     /// - Throws: ``StoreError``.
-    public static func summary(in db: Database) throws -> OutboxSummary {
+    package static func summary(in db: Database) throws -> OutboxSummary {
         OutboxSummary(counts: try db.publishStateCounts())
     }
 }

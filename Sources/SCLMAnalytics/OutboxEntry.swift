@@ -3,7 +3,7 @@ import SCLMCore
 import SCLMStore
 
 /// One row waiting to be published: its kind, its columns, and where it sits in its table.
-public struct OutboxEntry: Sendable, Equatable {
+package struct OutboxEntry: Sendable, Equatable {
     /// The row as the store read it.
     let pending: PendingAnalyticsRow
 
@@ -13,20 +13,20 @@ public struct OutboxEntry: Sendable, Equatable {
     }
 
     /// Which table it comes from.
-    public var kind: OutboxKind { OutboxKind(pending.table) }
+    package var kind: OutboxKind { OutboxKind(pending.table) }
 
     /// The row's columns (the whole table row).
-    public var row: Row { pending.row }
+    package var row: Row { pending.row }
 
     /// The SQLite rowid, the paging cursor of a flush.
     var rowid: Int64 { pending.rowid }
 
     /// The stable id: the StoryIoT entity id (`s-m-id`).
-    public var id: String { pending.id }
+    package var id: String { pending.id }
 
     /// The session the row belongs to (a session's own id for a session).
-    public var sessionId: String { pending.sessionId }
+    package var sessionId: String { pending.sessionId }
 
     /// The row's identifying and header columns, decoded.
-    public var columns: PendingAnalyticsRow { pending }
+    package var columns: PendingAnalyticsRow { pending }
 }

@@ -1,28 +1,28 @@
 import SCLMStore
 
 /// Where a row stands in the outbox (the store computes it with the rows).
-public typealias OutboxState = PublishState
+package typealias OutboxState = PublishState
 
 /// One analytics row as `sclm events list` shows it.
-public struct OutboxItem: Sendable, Encodable, Equatable {
+package struct OutboxItem: Sendable, Encodable, Equatable {
     /// Session, slide view or custom event.
-    public var kind: OutboxKind
+    package var kind: OutboxKind
     /// The row's stable id (the StoryIoT entity id).
-    public var id: String
+    package var id: String
     /// The session it belongs to.
-    public var sessionId: String
+    package var sessionId: String
     /// The presentation it belongs to.
-    public var presentationId: Int64
+    package var presentationId: Int64
     /// When it happened (ISO-8601 UTC).
-    public var created: String
+    package var created: String
     /// Where it stands.
-    public var state: OutboxState
+    package var state: OutboxState
     /// Publish attempts so far.
-    public var attempts: Int64
+    package var attempts: Int64
     /// Why it is parked.
-    public var error: String?
+    package var error: String?
     /// When it was delivered (ISO-8601 UTC).
-    public var publishedAt: String?
+    package var publishedAt: String?
 
     /// The item of a row the store lists.
     init(_ standing: AnalyticsRowStanding) {
@@ -42,7 +42,7 @@ public struct OutboxItem: Sendable, Encodable, Equatable {
     }
 
     /// Encodes every key, `null` included, so the JSON shape is the same for every row.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(kind, forKey: .kind)
         try container.encode(id, forKey: .id)
@@ -57,10 +57,10 @@ public struct OutboxItem: Sendable, Encodable, Equatable {
 }
 
 /// How many rows are in each state.
-public struct OutboxSummary: Sendable, Equatable {
+package struct OutboxSummary: Sendable, Equatable {
     /// Rows per state (states without rows are absent).
-    public var counts: [OutboxState: Int]
+    package var counts: [OutboxState: Int]
 
     /// Rows in `state`.
-    public subscript(state: OutboxState) -> Int { counts[state] ?? 0 }
+    package subscript(state: OutboxState) -> Int { counts[state] ?? 0 }
 }

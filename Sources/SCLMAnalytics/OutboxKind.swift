@@ -3,7 +3,7 @@ import SCLMStore
 
 /// The three kinds of analytics rows the outbox publishes, each with its table, id column, StoryIoT
 /// event id and the body StoryContent's `asDict` sends (docs/analytics.md, "The wire format").
-public enum OutboxKind: String, Sendable, Codable, CaseIterable, CustomStringConvertible {
+package enum OutboxKind: String, Sendable, Codable, CaseIterable, CustomStringConvertible {
     /// A presentation session (`sessions`, StoryContent's `BridgeSession`).
     case session
     /// One slide view (`session_actions`, `SessionAction`).
@@ -30,13 +30,13 @@ public enum OutboxKind: String, Sendable, Codable, CaseIterable, CustomStringCon
     }
 
     /// The SQLite table.
-    public var table: String { storeTable.name }
+    package var table: String { storeTable.name }
 
     /// The column holding the row's stable id, sent as the StoryIoT entity id (`s-m-id`).
-    public var idColumn: String { storeTable.idColumn }
+    package var idColumn: String { storeTable.idColumn }
 
     /// The StoryIoT event id (`s-m-eid`).
-    public var eventId: String {
+    package var eventId: String {
         switch self {
         case .session: "story.content.session"
         case .slide: "story.content.slide"
@@ -69,7 +69,7 @@ public enum OutboxKind: String, Sendable, Codable, CaseIterable, CustomStringCon
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .session: "session"
         case .slide: "slide view"

@@ -14,7 +14,7 @@ import SCLMHTTP
 /// the flush starts no further rows, since StoryIoT is evidently unavailable. Any other 4xx parks the
 /// row with the reason (a bad signature is a 401 for every row, so every row tried is parked until
 /// `retryParked`). A row that cannot become a message (over 256 KB, unreadable date) is parked too.
-public struct Publisher: Sendable {
+package struct Publisher: Sendable {
     /// Rows read from the database at a time.
     static let pageSize = 256
 
@@ -36,7 +36,7 @@ public struct Publisher: Sendable {
     ///   - concurrency: publishes in flight at once.
     ///   - clock: the clock of timestamps.
     ///   - logger: where failures are logged.
-    public init(
+    package init(
         outbox: Outbox, client: StoryIoTClient, device: DeviceFacts, retrier: Retrier, concurrency: Int = 4,
         clock: any WallClock = SystemClock(), logger: Logger? = nil
     ) {
@@ -54,7 +54,7 @@ public struct Publisher: Sendable {
     /// - Returns: what was delivered, parked or left, and the outbox afterwards.
     /// - Throws: ``StoreError`` when the database fails, `CancellationError` when cancelled (rows not yet
     ///   acknowledged stay pending).
-    public func flush(retryParked: Bool = false) async throws -> FlushReport {
+    package func flush(retryParked: Bool = false) async throws -> FlushReport {
         var report = FlushReport()
         try await withThrowingTaskGroup(of: Outcome.self) { group in
             var inFlight = 0
@@ -144,7 +144,8 @@ public struct Publisher: Sendable {
         let retries = retrier.policy.maxAttempts - 1
         return { [logger] error, attempt, pause in
             let what = (error as? HTTPError)?.summary ?? error.userMessage
-            logger?.debug("\(entry.kind) \(entry.id): \(what); retry \(attempt) of \(retries) in \(pause.shortDescription)")
+            logger?.debug(
+                "\(entry.kind) \(entry.id): \(what); retry \(attempt) of \(retries) in \(pause.shortDescription)")
         }
     }
 

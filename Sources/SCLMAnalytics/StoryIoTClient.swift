@@ -3,9 +3,9 @@ import SCLMCore
 import SCLMHTTP
 
 /// Sends StoryIoT messages: one signed `POST {endpoint}/{hub}/publish/` per message.
-public struct StoryIoTClient: Sendable {
+package struct StoryIoTClient: Sendable {
     /// Where to publish.
-    public let credentials: StoryIoTCredentials
+    package let credentials: StoryIoTCredentials
     private let transport: any HTTPTransport
     private let clock: any WallClock
     private let timeout: Duration
@@ -17,7 +17,9 @@ public struct StoryIoTClient: Sendable {
     ///   - transport: the HTTP transport.
     ///   - clock: the clock of the signature's expiry.
     ///   - timeout: the limit on one publish exchange.
-    public init(credentials: StoryIoTCredentials, transport: any HTTPTransport, clock: any WallClock, timeout: Duration) {
+    package init(
+        credentials: StoryIoTCredentials, transport: any HTTPTransport, clock: any WallClock, timeout: Duration
+    ) {
         self.credentials = credentials
         self.transport = transport
         self.clock = clock
@@ -27,7 +29,7 @@ public struct StoryIoTClient: Sendable {
     /// Publishes `message` once, signed afresh (so a retry after a pause is not sent expired).
     ///
     /// - Throws: ``HTTPError`` for a transport failure or a non-2xx answer (`.status`), `CancellationError`.
-    public func publish(_ message: StoryIoTMessage) async throws {
+    package func publish(_ message: StoryIoTMessage) async throws {
         var headers = message.headers
         headers.set(name: "Content-Type", value: "application/json")
         let request = HTTPRequest(

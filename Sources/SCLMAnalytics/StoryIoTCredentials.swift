@@ -5,20 +5,20 @@ import SCLMCore
 /// request signature stays valid (`iot.*` settings).
 ///
 /// The secret only signs; it never appears in a URL, a message or ``description``.
-public struct StoryIoTCredentials: Sendable, CustomStringConvertible {
+package struct StoryIoTCredentials: Sendable, CustomStringConvertible {
     /// The StoryIoT base URL (no trailing slash).
-    public let endpoint: URL
+    package let endpoint: URL
     /// The hub.
-    public let hub: String
+    package let hub: String
     /// The publisher key.
-    public let key: String
+    package let key: String
     /// The publisher secret.
     let secret: String
     /// How long a signature stays valid.
-    public let expiration: Duration
+    package let expiration: Duration
 
     /// Creates credentials.
-    public init(endpoint: URL, hub: String, key: String, secret: String, expiration: Duration = .seconds(180)) {
+    package init(endpoint: URL, hub: String, key: String, secret: String, expiration: Duration = .seconds(180)) {
         self.endpoint = endpoint
         self.hub = hub
         self.key = key
@@ -30,7 +30,7 @@ public struct StoryIoTCredentials: Sendable, CustomStringConvertible {
     /// and `iot.secret` is set (publishing is off).
     ///
     /// - Throws: ``AnalyticsError`` (`.notConfigured`) when some are set but not all, or one is malformed.
-    public static func load(from configuration: Configuration) throws -> StoryIoTCredentials? {
+    package static func load(from configuration: Configuration) throws -> StoryIoTCredentials? {
         let values = ConfigKey.iotCredentialKeys.map { key in
             (key, configuration.value(key)?.trimmingCharacters(in: .whitespaces) ?? "")
         }
@@ -47,19 +47,21 @@ public struct StoryIoTCredentials: Sendable, CustomStringConvertible {
             endpoint.host != nil
         else {
             throw AnalyticsError(
-                .notConfigured, "iot.endpoint '\(text)' is not an http(s) URL; fix it with `sclm config set iot.endpoint URL`")
+                .notConfigured,
+                "iot.endpoint '\(text)' is not an http(s) URL; fix it with `sclm config set iot.endpoint URL`")
         }
         guard let seconds = configuration.integer(.iotExpiration), seconds >= 1 else {
             throw AnalyticsError(
                 .notConfigured,
-                "iot.expiration must be a whole number of seconds of at least 1, got '\(configuration.value(.iotExpiration) ?? "")'")
+                "iot.expiration must be a whole number of seconds of at least 1, got '\(configuration.value(.iotExpiration) ?? "")'"
+            )
         }
         return StoryIoTCredentials(
             endpoint: endpoint, hub: values[1].1, key: values[2].1, secret: values[3].1, expiration: .seconds(seconds))
     }
 
     /// The publish URL with a fresh signature: `{endpoint}/{hub}/publish/?key=&expiration=&signature=`.
-    public func publishURL(now: Date) -> URL {
+    package func publishURL(now: Date) -> URL {
         let expires = StoryIoTSignature.expiration(at: now, validFor: expiration)
         let signature = StoryIoTSignature.sign(key: key, expiration: expires, secret: secret)
         let query = [("key", key), ("expiration", expires), ("signature", signature)]
@@ -69,5 +71,5 @@ public struct StoryIoTCredentials: Sendable, CustomStringConvertible {
         return URL(string: base + "?" + query) ?? endpoint
     }
 
-    public var description: String { "StoryIoT hub \(hub) at \(endpoint.absoluteString)" }
+    package var description: String { "StoryIoT hub \(hub) at \(endpoint.absoluteString)" }
 }

@@ -4,16 +4,16 @@ import SCLMHTTP
 import SCLMStore
 
 /// One StoryIoT message: the `s-m-*` metadata headers and the JSON body of an outbox row.
-public struct StoryIoTMessage: Sendable, Equatable {
+package struct StoryIoTMessage: Sendable, Equatable {
     /// The largest body StoryIoT accepts in one publish (256 KB); larger ones need its blob upload flow.
-    public static let maxBodyBytes = 256 * 1024
+    package static let maxBodyBytes = 256 * 1024
 
     /// The entity id (`s-m-id`).
-    public let entityId: String
+    package let entityId: String
     /// The metadata headers, in StoryIoT's order.
-    public let headers: HTTPHeaders
+    package let headers: HTTPHeaders
     /// The body: compact JSON with sorted keys, non-ASCII as UTF-8.
-    public let body: Data
+    package let body: Data
 
     /// Builds the message for `entry`.
     ///
@@ -25,7 +25,7 @@ public struct StoryIoTMessage: Sendable, Equatable {
     /// `off`, `lng`, `ns`.
     ///
     /// - Throws: ``MessageError`` when the row cannot be sent (bad `created`, body over 256 KB).
-    public init(entry: OutboxEntry, device: DeviceFacts, zone: TimeZone = .current) throws {
+    package init(entry: OutboxEntry, device: DeviceFacts, zone: TimeZone = .current) throws {
         let (row, columns) = (entry.row, entry.columns)
         guard let created = Timestamp.date(from: columns.created) else {
             throw MessageError("its created time '\(columns.created)' is not an ISO-8601 date")
@@ -84,12 +84,12 @@ public struct StoryIoTMessage: Sendable, Equatable {
 }
 
 /// Why a row cannot be turned into a StoryIoT message; the row is parked with this reason.
-public struct MessageError: CategorizedError, Equatable {
+package struct MessageError: CategorizedError, Equatable {
     /// What is wrong with the row.
-    public let reason: String
+    package let reason: String
 
     init(_ reason: String) { self.reason = reason }
 
-    public var category: ErrorCategory { .policy }
-    public var description: String { reason }
+    package var category: ErrorCategory { .policy }
+    package var description: String { reason }
 }

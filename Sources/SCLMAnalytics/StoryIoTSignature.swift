@@ -7,14 +7,14 @@ import SCLMCore
 /// The signed text is `key=<key>expiration=<expiration>` (UTF-8); the MAC is HMAC-SHA512 under the
 /// secret, base64-encoded with `+` replaced by `-` and `/` by `_`. The `=` padding is kept, as StoryIoT's
 /// own clients send it (its documented example ends in `==`).
-public enum StoryIoTSignature {
+package enum StoryIoTSignature {
     /// The signature of `key` and `expiration` under `secret`.
     ///
     /// ```swift
     /// let expiration = StoryIoTSignature.expiration(at: now, validFor: .seconds(180))
     /// let signature = StoryIoTSignature.sign(key: key, expiration: expiration, secret: secret)
     /// ```
-    public static func sign(key: String, expiration: String, secret: String) -> String {
+    package static func sign(key: String, expiration: String, secret: String) -> String {
         let mac = hmacSHA512(key: Data(secret.utf8), message: Data("key=\(key)expiration=\(expiration)".utf8))
         let base64 = mac.base64EncodedData().map { byte in
             switch byte {
@@ -28,7 +28,7 @@ public enum StoryIoTSignature {
 
     /// The `expiration` parameter: ISO-8601 in UTC, whole seconds (`2026-03-01T09:02:49Z`), `lifetime`
     /// after `now`.
-    public static func expiration(at now: Date, validFor lifetime: Duration) -> String {
+    package static func expiration(at now: Date, validFor lifetime: Duration) -> String {
         let seconds = (now.timeIntervalSince1970 + lifetime.inSeconds).rounded(.down)
         return CivilTime(epochSeconds: Int64(seconds)).text + "Z"
     }

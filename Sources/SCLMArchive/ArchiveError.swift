@@ -5,9 +5,9 @@ import SCLMCore
 /// ``code`` says what kind of failure it is (switch on it; new codes may be added), ``archivePath`` the
 /// package, ``entryPath`` the entry involved if any, and ``findings`` the rule violations behind a
 /// ``Code/refused`` package. The description is one sentence naming what failed and what to do.
-public struct ArchiveError: CategorizedError {
+package struct ArchiveError: CategorizedError {
     /// The kind of failure.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+    package struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Value: String {
             case unreadable, notFileOrFolder, refused, writeFailed, installFailed, libarchive
         }
@@ -15,37 +15,37 @@ public struct ArchiveError: CategorizedError {
         private let value: Value
 
         /// The package (or folder) cannot be opened or read: missing, permission denied. Exit 74.
-        public static let unreadable = Code(value: .unreadable)
+        package static let unreadable = Code(value: .unreadable)
         /// The path is neither a regular file nor a folder (a FIFO, socket or device), so it is not read at
         /// all: opening a FIFO would block. Exit 66.
-        public static let notFileOrFolder = Code(value: .notFileOrFolder)
+        package static let notFileOrFolder = Code(value: .notFileOrFolder)
         /// The package breaks the package policy; ``ArchiveError/findings`` lists why. Exit 1.
-        public static let refused = Code(value: .refused)
+        package static let refused = Code(value: .refused)
         /// Writing the staging folder failed (disk full, permissions). Exit 74.
-        public static let writeFailed = Code(value: .writeFailed)
+        package static let writeFailed = Code(value: .writeFailed)
         /// Swapping the staging folder in (or repairing an interrupted swap) failed. Exit 74.
-        public static let installFailed = Code(value: .installFailed)
+        package static let installFailed = Code(value: .installFailed)
         /// libarchive could not be set up (out of memory, unsupported build). Exit 70.
-        public static let libarchive = Code(value: .libarchive)
+        package static let libarchive = Code(value: .libarchive)
 
-        public var description: String { value.rawValue }
+        package var description: String { value.rawValue }
     }
 
     /// The kind of failure.
-    public let code: Code
+    package let code: Code
     /// What failed and what to do, as one sentence.
-    public let message: String
+    package let message: String
     /// The package or folder concerned.
-    public let archivePath: String?
+    package let archivePath: String?
     /// The entry concerned, if any (escaped for display).
-    public let entryPath: String?
+    package let entryPath: String?
     /// The findings of a refused package, in report order.
-    public let findings: [Finding]
+    package let findings: [Finding]
     /// The system error number behind an I/O failure.
-    public let systemError: Int32?
+    package let systemError: Int32?
 
     /// Creates an error.
-    public init(
+    package init(
         _ code: Code, _ message: String, archivePath: String? = nil, entryPath: String? = nil,
         findings: [Finding] = [], systemError: Int32? = nil
     ) {
@@ -57,7 +57,7 @@ public struct ArchiveError: CategorizedError {
         self.systemError = systemError
     }
 
-    public var category: ErrorCategory {
+    package var category: ErrorCategory {
         switch code {
         case .refused: .archive
         case .notFileOrFolder: .noInput
@@ -66,7 +66,7 @@ public struct ArchiveError: CategorizedError {
         }
     }
 
-    public var description: String { message }
+    package var description: String { message }
 
     /// A ``Code/refused`` error for `findings`, naming the first of them that `policy` refuses.
     static func refused(_ archivePath: String, findings: [Finding], policy: Policy) -> ArchiveError {

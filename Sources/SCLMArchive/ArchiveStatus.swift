@@ -4,28 +4,28 @@ import CArchive
 ///
 /// libarchive functions return these as `Int32`; wrapping them keeps every check explicit
 /// (`status == .ok`, `status.isFailure`) instead of comparing magic numbers.
-public struct ArchiveStatus: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
-    public let rawValue: Int32
+package struct ArchiveStatus: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    package let rawValue: Int32
 
-    public init(rawValue: Int32) { self.rawValue = rawValue }
+    package init(rawValue: Int32) { self.rawValue = rawValue }
 
     /// `ARCHIVE_OK`: the operation succeeded.
-    public static let ok = ArchiveStatus(rawValue: ARCHIVE_OK)
+    package static let ok = ArchiveStatus(rawValue: ARCHIVE_OK)
     /// `ARCHIVE_EOF`: no more entries (or no more data in the entry).
-    public static let eof = ArchiveStatus(rawValue: ARCHIVE_EOF)
+    package static let eof = ArchiveStatus(rawValue: ARCHIVE_EOF)
     /// `ARCHIVE_RETRY`: a transient failure; the operation may be retried.
-    public static let retry = ArchiveStatus(rawValue: ARCHIVE_RETRY)
+    package static let retry = ArchiveStatus(rawValue: ARCHIVE_RETRY)
     /// `ARCHIVE_WARN`: the operation succeeded with a problem worth reporting (bad CRC, name conversion).
-    public static let warn = ArchiveStatus(rawValue: ARCHIVE_WARN)
+    package static let warn = ArchiveStatus(rawValue: ARCHIVE_WARN)
     /// `ARCHIVE_FAILED`: this entry cannot be processed; the next one may be.
-    public static let failed = ArchiveStatus(rawValue: ARCHIVE_FAILED)
+    package static let failed = ArchiveStatus(rawValue: ARCHIVE_FAILED)
     /// `ARCHIVE_FATAL`: the archive handle is unusable.
-    public static let fatal = ArchiveStatus(rawValue: ARCHIVE_FATAL)
+    package static let fatal = ArchiveStatus(rawValue: ARCHIVE_FATAL)
 
     /// Whether the operation did not succeed (`failed`, `fatal`, `retry`).
-    public var isFailure: Bool { rawValue < ARCHIVE_WARN }
+    package var isFailure: Bool { rawValue < ARCHIVE_WARN }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .ok: "ARCHIVE_OK"
         case .eof: "ARCHIVE_EOF"

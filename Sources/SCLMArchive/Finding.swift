@@ -2,11 +2,11 @@
 ///
 /// Errors make `sclm validate` fail; extraction refuses a package for a safety error, and for a content
 /// error only under ``ContentPolicy/refuse``. Warnings are reported, and fail validation only under `--strict`.
-public enum Severity: String, Sendable, Hashable, Codable, Comparable, CaseIterable {
+package enum Severity: String, Sendable, Hashable, Codable, Comparable, CaseIterable {
     case error
     case warning
 
-    public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs == .error && rhs == .warning }
+    package static func < (lhs: Severity, rhs: Severity) -> Bool { lhs == .error && rhs == .warning }
 }
 
 /// One problem found in a package: which rule, where (entry path and line), what and how to fix it.
@@ -14,24 +14,24 @@ public enum Severity: String, Sendable, Hashable, Codable, Comparable, CaseItera
 /// `path` is the entry path inside the package, with control characters and invalid UTF-8 bytes shown
 /// as escapes (`\n`, `\xFF`); it is `nil` for findings about the package as a whole. `line` is set for
 /// references found in HTML and CSS (1-based).
-public struct Finding: Sendable, Hashable, Encodable, CustomStringConvertible {
+package struct Finding: Sendable, Hashable, Encodable, CustomStringConvertible {
     /// The rule that was broken.
-    public let rule: Rule
+    package let rule: Rule
     /// The rule's severity.
-    public var severity: Severity { rule.severity }
+    package var severity: Severity { rule.severity }
     /// The rule's class: whether the finding makes the package unsafe or only its content imperfect.
-    public var ruleClass: Rule.Class { rule.ruleClass }
+    package var ruleClass: Rule.Class { rule.ruleClass }
     /// The entry the finding is about, or `nil` for the whole package.
-    public let path: String?
+    package let path: String?
     /// The 1-based line in `path`, for HTML and CSS findings.
-    public let line: Int?
+    package let line: Int?
     /// What is wrong, naming the offending value.
-    public let message: String
+    package let message: String
     /// One line saying what to do.
-    public let fix: String
+    package let fix: String
 
     /// Creates a finding; `fix` defaults to the rule's generic fix.
-    public init(_ rule: Rule, path: String? = nil, line: Int? = nil, message: String, fix: String? = nil) {
+    package init(_ rule: Rule, path: String? = nil, line: Int? = nil, message: String, fix: String? = nil) {
         self.rule = rule
         self.path = path
         self.line = line
@@ -40,7 +40,7 @@ public struct Finding: Sendable, Hashable, Encodable, CustomStringConvertible {
     }
 
     /// `path:line` (or the parts that exist), for text output.
-    public var location: String {
+    package var location: String {
         switch (path, line) {
         case (let path?, let line?): "\(path):\(line)"
         case (let path?, nil): path
@@ -48,7 +48,7 @@ public struct Finding: Sendable, Hashable, Encodable, CustomStringConvertible {
         }
     }
 
-    public var description: String { "\(rule.id) \(location): \(message)" }
+    package var description: String { "\(rule.id) \(location): \(message)" }
 
     private enum CodingKeys: String, CodingKey {
         case rule, severity
@@ -57,7 +57,7 @@ public struct Finding: Sendable, Hashable, Encodable, CustomStringConvertible {
     }
 
     /// Encodes every key (`null` for a missing path or line), so the JSON shape never changes.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(rule.id, forKey: .rule)
         try container.encode(severity, forKey: .severity)

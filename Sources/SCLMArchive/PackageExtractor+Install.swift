@@ -60,7 +60,7 @@ extension PackageExtractor {
     ///   - targetPath: the folder to replace (or create).
     /// - Throws: ``ArchiveError`` (``ArchiveError/Code/installFailed``) when a rename fails; the target then
     ///   still holds the previous content (or is absent if there was none).
-    public static func installStaging(_ stagingPath: String, as targetPath: String) throws {
+    package static func installStaging(_ stagingPath: String, as targetPath: String) throws {
         let paths = InstallPaths(target: targetPath)
         try repair(paths, keeping: PackagePath.fileName(of: stagingPath))
         var hasOld = false
@@ -88,7 +88,7 @@ extension PackageExtractor {
     /// starts. Nothing happens when there is nothing to repair.
     ///
     /// - Throws: ``ArchiveError`` (``ArchiveError/Code/installFailed``).
-    public static func repairInterruptedInstall(at targetPath: String) throws {
+    package static func repairInterruptedInstall(at targetPath: String) throws {
         try repair(InstallPaths(target: targetPath), keeping: nil)
     }
 

@@ -27,37 +27,37 @@ import SCLMCore
 /// let staged = try await extractor.extract(zipAt: "cache/17_rev3.zip", stagingFor: "content/1/17/sources")
 /// try PackageExtractor.installStaging(staged.stagingPath, as: staged.targetPath)
 /// ```
-public struct PackageExtractor: Sendable {
+package struct PackageExtractor: Sendable {
     /// Bytes unpacked so far out of the total the zip declares (which may be 0 or wrong: it is a claim).
-    public struct Progress: Sendable, Equatable {
-        public let bytesWritten: Int64
-        public let bytesExpected: Int64
+    package struct Progress: Sendable, Equatable {
+        package let bytesWritten: Int64
+        package let bytesExpected: Int64
     }
 
     /// A package unpacked into its staging folder, ready for ``installStaging(_:as:)``.
-    public struct StagedPackage: Sendable, Equatable {
+    package struct StagedPackage: Sendable, Equatable {
         /// The staging folder: `<parent of target>/.<target name>.staging-<random>`.
-        public let stagingPath: String
+        package let stagingPath: String
         /// The folder the package is meant to replace.
-        public let targetPath: String
+        package let targetPath: String
         /// Regular files written.
-        public let fileCount: Int
+        package let fileCount: Int
         /// Bytes of file data written.
-        public let byteCount: Int64
+        package let byteCount: Int64
         /// What was found without refusing the package: warnings, and content errors under
         /// ``ContentPolicy/install``, in report order.
-        public let findings: [Finding]
+        package let findings: [Finding]
     }
 
     /// The budgets and switches applied; its ``Policy/contentPolicy`` says whether content errors (missing
     /// images, dangling swipes) refuse the package; unsafe archives are always refused.
-    public var policy: Policy
+    package var policy: Policy
     /// Whether the staging tree is flushed to disk (`syncfs`) before ``extract(zipAt:stagingFor:progress:)``
     /// returns. Keep it on for anything ``installStaging(_:as:)`` will swap in.
-    public var isDurable: Bool
+    package var isDurable: Bool
 
     /// Creates an extractor.
-    public init(policy: Policy = .standard, isDurable: Bool = true) {
+    package init(policy: Policy = .standard, isDurable: Bool = true) {
         self.policy = policy
         self.isDurable = isDurable
     }
@@ -73,7 +73,7 @@ public struct PackageExtractor: Sendable {
     ///   the policy, ``ArchiveError/Code/unreadable`` when the zip cannot be read,
     ///   ``ArchiveError/Code/writeFailed`` when the staging folder cannot be written (disk full);
     ///   `CancellationError`. In every case the staging folder is gone.
-    public func extract(
+    package func extract(
         zipAt archivePath: String, stagingFor targetPath: String,
         progress: @escaping @Sendable (Progress) -> Void = { _ in }
     ) async throws -> StagedPackage {

@@ -1,22 +1,22 @@
 /// The result of validating one package: its findings and a few facts about it.
-public struct PackageReport: Sendable, Equatable {
+package struct PackageReport: Sendable, Equatable {
     /// What was validated.
-    public enum Kind: String, Sendable, Codable {
+    package enum Kind: String, Sendable, Codable {
         case zip, folder
     }
 
     /// The path as given.
-    public let path: String
-    public let kind: Kind
+    package let path: String
+    package let kind: Kind
     /// Every finding, package-level first, then by entry path, line and rule.
-    public let findings: [Finding]
+    package let findings: [Finding]
     /// The entries in the package (files and folders).
-    public let entryCount: Int
+    package let entryCount: Int
     /// The bytes of file data read (decompressed for a zip).
-    public let byteCount: Int64
+    package let byteCount: Int64
 
     /// Creates a report.
-    public init(path: String, kind: Kind, findings: [Finding], entryCount: Int, byteCount: Int64) {
+    package init(path: String, kind: Kind, findings: [Finding], entryCount: Int, byteCount: Int64) {
         self.path = path
         self.kind = kind
         self.findings = findings
@@ -25,10 +25,10 @@ public struct PackageReport: Sendable, Equatable {
     }
 
     /// The number of error findings.
-    public var errorCount: Int { findings.count { $0.severity == .error } }
+    package var errorCount: Int { findings.count { $0.severity == .error } }
     /// The number of warning findings.
-    public var warningCount: Int { findings.count { $0.severity == .warning } }
+    package var warningCount: Int { findings.count { $0.severity == .warning } }
 
     /// Whether the package passes: no errors, and under `strict` no warnings either.
-    public func passes(strict: Bool) -> Bool { errorCount == 0 && (!strict || warningCount == 0) }
+    package func passes(strict: Bool) -> Bool { errorCount == 0 && (!strict || warningCount == 0) }
 }

@@ -147,9 +147,9 @@ struct PackageScan {
 }
 
 /// Human-readable byte counts (binary units), for messages.
-public enum ByteCount {
+package enum ByteCount {
     /// `bytes` as `512 B`, `1.5 KiB`, `12.0 MiB`, `2.0 GiB`.
-    public static func format(_ bytes: Int64) -> String {
+    package static func format(_ bytes: Int64) -> String {
         let units = ["B", "KiB", "MiB", "GiB", "TiB"]
         var value = Double(bytes)
         var unit = 0
@@ -161,7 +161,7 @@ public enum ByteCount {
     }
 
     /// Parses `text` as a byte count: digits with an optional binary suffix (`K`, `KiB`, `M`, `MiB`, `G`, `GiB`, `T`).
-    public static func parse(_ text: String) -> Int64? {
+    package static func parse(_ text: String) -> Int64? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         let digits = trimmed.prefix { $0.isASCII && $0.isNumber }
         guard !digits.isEmpty, let number = Int64(digits) else { return nil }

@@ -20,12 +20,12 @@ import SCLMCore
 /// let report = try await PackageValidator().validate("build/presentation.zip")
 /// for finding in report.findings { print(finding.rule.id, finding.location, finding.message) }
 /// ```
-public struct PackageValidator: Sendable {
+package struct PackageValidator: Sendable {
     /// The budgets and switches applied.
-    public var policy: Policy
+    package var policy: Policy
 
     /// Creates a validator with `policy`.
-    public init(policy: Policy = .standard) { self.policy = policy }
+    package init(policy: Policy = .standard) { self.policy = policy }
 
     /// Validates the zip or folder at `path`.
     ///
@@ -34,7 +34,7 @@ public struct PackageValidator: Sendable {
     /// - Throws: ``ArchiveError``: ``ArchiveError/Code/unreadable`` when `path` is missing or unreadable,
     ///   ``ArchiveError/Code/notFileOrFolder`` (at once, without opening it) when it is a FIFO, socket or
     ///   device; `CancellationError`.
-    public func validate(_ path: String) async throws -> PackageReport {
+    package func validate(_ path: String) async throws -> PackageReport {
         let policy = policy
         return try await BlockingWork.run("sclm.validate") { cancellation in
             var info = stat()

@@ -14,37 +14,37 @@
 /// Real content stays far below these: StoryCLM packages are tens to hundreds of MiB in a few thousand
 /// files, and images, video and fonts barely compress. DEFLATE itself cannot exceed about 1,032 : 1, so the
 /// ratio budget catches runs of zeros and other bomb payloads long before the size budgets do.
-public struct Policy: Sendable, Equatable {
+package struct Policy: Sendable, Equatable {
     /// The most bytes the whole package may unpack to.
-    public var maxTotalSize: Int64 = 2 << 30
+    package var maxTotalSize: Int64 = 2 << 30
     /// The most bytes one file may unpack to.
-    public var maxFileSize: Int64 = 1 << 30
+    package var maxFileSize: Int64 = 1 << 30
     /// The most entries (files and folders) a package may hold.
-    public var maxEntryCount: Int = 20_000
+    package var maxEntryCount: Int = 20_000
     /// The most an entry may expand relative to its compressed size, once it has produced ``ratioFloor``.
-    public var maxCompressionRatio: Int64 = 200
+    package var maxCompressionRatio: Int64 = 200
     /// The output an entry may produce before the ratio budget applies (small files compress well legitimately).
-    public var ratioFloor: Int64 = 1 << 20
+    package var ratioFloor: Int64 = 1 << 20
     /// The deepest folder nesting allowed (`a/b/c.png` has depth 3).
-    public var maxDepth: Int = 32
+    package var maxDepth: Int = 32
     /// Whether the content rules (start slide, references, swipe targets, storyclm.js, HTML) run.
-    public var checksContent: Bool = true
+    package var checksContent: Bool = true
     /// Whether a content error refuses an extraction (safety errors always do). Validation reports every
     /// finding whatever this says.
-    public var contentPolicy: ContentPolicy = .install
+    package var contentPolicy: ContentPolicy = .install
     /// How many workers read a zip's entries (an internal knob for tests and benchmarks); `nil` picks from
     /// the cores and the package size (the `SCLM_UNPACK_WORKERS` environment variable, when set, forces it).
-    public var workerCount: Int?
+    package var workerCount: Int?
 
     /// The default budgets.
-    public init() {}
+    package init() {}
 
     /// The default policy.
-    public static let standard = Policy()
+    package static let standard = Policy()
 
     /// Whether `finding` refuses an extraction: a safety error always, a content error under
     /// ``ContentPolicy/refuse``, a warning never.
-    public func refuses(_ finding: Finding) -> Bool {
+    package func refuses(_ finding: Finding) -> Bool {
         guard finding.severity == .error else { return false }
         return finding.ruleClass == .safety || contentPolicy == .refuse
     }

@@ -52,7 +52,8 @@ struct ZipScanner {
         try ParallelPlan.withWorkers(entries: directory.entryCount, bytes: scan.declaredBytes, policy: policy) {
             workers in
             if workers > 1 {
-                try readInParallel(fd: fd, directory: directory, workers: workers, skipping: refused, into: &scan,
+                try readInParallel(
+                    fd: fd, directory: directory, workers: workers, skipping: refused, into: &scan,
                     sink: &sink)
             } else {
                 try readEntries(fd: fd, skipping: refused, into: &scan, sink: &sink)

@@ -3,9 +3,9 @@ import SCLMCore
 /// A login or token failure: not logged in, session expired, credentials or client rejected.
 ///
 /// Messages say what to do (usually run `sclm login`) and never contain passwords, secrets or tokens.
-public struct AuthError: CategorizedError, Equatable {
+package struct AuthError: CategorizedError, Equatable {
     /// The kind of failure. New kinds may be added; do not switch exhaustively.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+    package struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Hashable, Sendable {
             case notLoggedIn, sessionExpired, invalidCredentials, invalidClient, notConfigured, badTokenResponse
             case tokensInsteadOfContent, tokenRefused, wrongServer, grantRefused, malformedToken
@@ -13,46 +13,46 @@ public struct AuthError: CategorizedError, Equatable {
         private let base: Base
 
         /// No tokens are stored.
-        public static let notLoggedIn = Code(base: .notLoggedIn)
+        package static let notLoggedIn = Code(base: .notLoggedIn)
         /// The refresh token is missing, expired or was rejected.
-        public static let sessionExpired = Code(base: .sessionExpired)
+        package static let sessionExpired = Code(base: .sessionExpired)
         /// The auth server rejected the user name or password.
-        public static let invalidCredentials = Code(base: .invalidCredentials)
+        package static let invalidCredentials = Code(base: .invalidCredentials)
         /// The auth server rejected the client id or secret.
-        public static let invalidClient = Code(base: .invalidClient)
+        package static let invalidClient = Code(base: .invalidClient)
         /// A required setting (client id, secret, user name, password) is missing.
-        public static let notConfigured = Code(base: .notConfigured)
+        package static let notConfigured = Code(base: .notConfigured)
         /// The token response could not be understood.
-        public static let badTokenResponse = Code(base: .badTokenResponse)
+        package static let badTokenResponse = Code(base: .badTokenResponse)
         /// The server kept answering with tokens where content was expected.
-        public static let tokensInsteadOfContent = Code(base: .tokensInsteadOfContent)
+        package static let tokensInsteadOfContent = Code(base: .tokensInsteadOfContent)
         /// The API refused an access token that was just issued.
-        public static let tokenRefused = Code(base: .tokenRefused)
+        package static let tokenRefused = Code(base: .tokenRefused)
         /// The stored tokens belong to another auth server than the configured one.
-        public static let wrongServer = Code(base: .wrongServer)
+        package static let wrongServer = Code(base: .wrongServer)
         /// The auth server refused the grant for another reason (`unsupported_grant_type`, …).
-        public static let grantRefused = Code(base: .grantRefused)
+        package static let grantRefused = Code(base: .grantRefused)
         /// A token (or its type) holds characters that cannot travel in an HTTP header, such as CR or LF.
-        public static let malformedToken = Code(base: .malformedToken)
+        package static let malformedToken = Code(base: .malformedToken)
 
-        public var description: String { base.rawValue }
+        package var description: String { base.rawValue }
     }
 
     /// The kind of failure.
-    public let code: Code
+    package let code: Code
     /// The auth or API host involved, if any.
-    public let host: String?
+    package let host: String?
     /// Extra context: the server's error code, the missing setting, the stored server.
-    public let detail: String?
+    package let detail: String?
 
     /// Creates an error.
-    public init(_ code: Code, host: String? = nil, detail: String? = nil) {
+    package init(_ code: Code, host: String? = nil, detail: String? = nil) {
         self.code = code
         self.host = host
         self.detail = detail
     }
 
-    public var category: ErrorCategory {
+    package var category: ErrorCategory {
         switch code {
         case .notConfigured: .usage
         case .badTokenResponse, .tokensInsteadOfContent, .malformedToken: .network
@@ -60,7 +60,7 @@ public struct AuthError: CategorizedError, Equatable {
         }
     }
 
-    public var description: String {
+    package var description: String {
         let server = host ?? "the auth server"
         switch code {
         case .notLoggedIn: return "not logged in — run `sclm login`"

@@ -19,9 +19,9 @@ import SCLMHTTP
 /// let session = AuthSession(endpoint: endpoint, store: DatabaseTokenStore(store: store), transport: transport)
 /// let response = try await session.send(HTTPRequest(url: apiURL.appending(path: "v1/clients")))
 /// ```
-public actor AuthSession {
+package actor AuthSession {
     /// How often a request is replayed after the server answered it with tokens.
-    public static let maxTokenReplays = 3
+    package static let maxTokenReplays = 3
 
     private let endpoint: TokenEndpoint
     private let store: any TokenStore
@@ -42,7 +42,7 @@ public actor AuthSession {
     ///   - clock: the current time, for expiry.
     ///   - refreshMargin: renew a token that expires within this many seconds (or a tenth of its lifetime).
     ///   - logger: receives debug lines about renewals (never tokens).
-    public init(
+    package init(
         endpoint: TokenEndpoint, store: any TokenStore, transport: any HTTPTransport,
         clock: any WallClock = SystemClock(),
         refreshMargin: TimeInterval = 60, logger: Logger? = nil
@@ -58,7 +58,7 @@ public actor AuthSession {
     /// Sends `request` with a valid access token and returns the response (any status but a handled 401).
     ///
     /// - Throws: ``AuthError`` when no valid token can be had; what the transport throws; `CancellationError`.
-    public nonisolated func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    package nonisolated func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         var token = try await validToken()
         var renewedForUnauthorized = false
         var replays = 0
@@ -92,7 +92,7 @@ public actor AuthSession {
     /// The current token, renewed first if it is about to expire.
     ///
     /// - Throws: ``AuthError`` (`.notLoggedIn`, `.wrongServer`, `.sessionExpired`, …).
-    public func validToken() async throws -> StoredToken {
+    package func validToken() async throws -> StoredToken {
         if let finalFailure { throw finalFailure }
         if let renewal { return try await wait(for: renewal) }
         let token = try await loadedToken()

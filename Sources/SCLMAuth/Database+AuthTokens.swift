@@ -7,7 +7,7 @@ extension Database {
     /// The stored tokens, or `nil` when nobody is logged in.
     ///
     /// - Throws: `StoreError` (`.decoding`) naming a missing or mistyped column, e.g. an unknown `grantType`.
-    public func authToken() throws -> StoredToken? {
+    package func authToken() throws -> StoredToken? {
         guard let row = try fetchOne("SELECT * FROM auth_tokens WHERE id = 1") else { return nil }
         let columns = ColumnReader(row, table: "auth_tokens")
         return StoredToken(
@@ -23,7 +23,7 @@ extension Database {
     /// claims). Call inside ``write(_:)``.
     ///
     /// - Throws: `StoreError`.
-    public func saveAuthToken(_ token: StoredToken) throws {
+    package func saveAuthToken(_ token: StoredToken) throws {
         try execute(
             """
             INSERT INTO auth_tokens(id, grantType, accessToken, tokenType, refreshToken, expiresAt, issuedAt, subject,
@@ -50,7 +50,7 @@ extension Database {
     /// Forgets the stored tokens (logs out).
     ///
     /// - Throws: `StoreError`.
-    public func deleteAuthToken() throws {
+    package func deleteAuthToken() throws {
         try execute("DELETE FROM auth_tokens")
     }
 }

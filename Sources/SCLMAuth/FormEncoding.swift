@@ -6,7 +6,9 @@ enum FormEncoding {
     /// `name=value` pairs joined with `&`, each percent-encoded (space as `+`).
     static func encode(_ fields: [(String, String)]) -> Data {
         Data(
-            fields.map { "\(PercentEncoding.escape($0.0, spaceAsPlus: true))=\(PercentEncoding.escape($0.1, spaceAsPlus: true))" }
-                .joined(separator: "&").utf8)
+            fields.map {
+                "\(PercentEncoding.escape($0.0, spaceAsPlus: true))=\(PercentEncoding.escape($0.1, spaceAsPlus: true))"
+            }
+            .joined(separator: "&").utf8)
     }
 }

@@ -1,5 +1,5 @@
 /// How a login obtained its tokens, which decides how they are renewed.
-public enum GrantType: String, Sendable, Codable, CaseIterable {
+package enum GrantType: String, Sendable, Codable, CaseIterable {
     /// A user's name and password (`sclm login`); renewed with the refresh token.
     case password
     /// The application's own client credentials (`sclm login --service`); renewed by asking again.
@@ -7,7 +7,7 @@ public enum GrantType: String, Sendable, Codable, CaseIterable {
 }
 
 /// One request to the token endpoint. Its description never shows the password or tokens.
-public enum TokenGrant: Sendable, Equatable, CustomStringConvertible {
+package enum TokenGrant: Sendable, Equatable, CustomStringConvertible {
     /// `grant_type=password`.
     case password(username: String, password: String)
     /// `grant_type=client_credentials`.
@@ -25,7 +25,7 @@ public enum TokenGrant: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .password(let username, _): "password grant for \(username)"
         case .clientCredentials: "client credentials grant"

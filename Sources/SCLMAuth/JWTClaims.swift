@@ -4,20 +4,20 @@ import Foundation
 ///
 /// StoryContent takes the user id from `sub` and the display name from `fullname`; `name` is the
 /// standard claim and is used when `fullname` is absent.
-public struct JWTClaims: Sendable, Equatable {
+package struct JWTClaims: Sendable, Equatable {
     /// `sub`: the user (or client) id.
-    public var subject: String?
+    package var subject: String?
     /// `fullname`, else `name`: the display name.
-    public var name: String?
+    package var name: String?
     /// `client_id`.
-    public var clientId: String?
+    package var clientId: String?
     /// `exp`.
-    public var expiresAt: Date?
+    package var expiresAt: Date?
     /// `iat`.
-    public var issuedAt: Date?
+    package var issuedAt: Date?
 
     /// Creates claims explicitly.
-    public init(
+    package init(
         subject: String? = nil, name: String? = nil, clientId: String? = nil, expiresAt: Date? = nil,
         issuedAt: Date? = nil
     ) {
@@ -29,7 +29,7 @@ public struct JWTClaims: Sendable, Equatable {
     }
 
     /// Decodes the payload of `token` (`header.payload.signature`, base64url); `nil` for an opaque token.
-    public init?(token: String) {
+    package init?(token: String) {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, let data = JWTClaims.base64URLDecode(String(parts[1])),
             let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]

@@ -3,28 +3,28 @@ import Foundation
 /// The tokens of the current login, as kept in the `auth_tokens` table.
 ///
 /// Its description never shows the tokens.
-public struct StoredToken: Sendable, Equatable, CustomStringConvertible {
+package struct StoredToken: Sendable, Equatable, CustomStringConvertible {
     /// How the login was made.
-    public var grant: GrantType
+    package var grant: GrantType
     /// The bearer token.
-    public var accessToken: String
+    package var accessToken: String
     /// Usually `Bearer`.
-    public var tokenType: String
+    package var tokenType: String
     /// The refresh token (password grant).
-    public var refreshToken: String?
+    package var refreshToken: String?
     /// When the access token expires.
-    public var expiresAt: Date
+    package var expiresAt: Date
     /// When it was issued (the client's clock).
-    public var issuedAt: Date
+    package var issuedAt: Date
     /// The user (or client) id from the token's `sub` claim.
-    public var subject: String?
+    package var subject: String?
     /// The login name (user name, or client id for a service login).
-    public var userName: String?
+    package var userName: String?
     /// The auth server that issued the tokens.
-    public var authURL: String?
+    package var authURL: String?
 
     /// Creates a token record.
-    public init(
+    package init(
         grant: GrantType, accessToken: String, tokenType: String = "Bearer", refreshToken: String? = nil,
         expiresAt: Date, issuedAt: Date, subject: String? = nil, userName: String? = nil, authURL: String? = nil
     ) {
@@ -41,7 +41,7 @@ public struct StoredToken: Sendable, Equatable, CustomStringConvertible {
 
     /// The record for a token response received at `now`: the lifetime comes from `expires_in`, else the
     /// JWT `exp` claim, else one hour; a response without a refresh token keeps `previous`'s.
-    public init(
+    package init(
         response: TokenResponse, grant: GrantType, now: Date, userName: String?, authURL: String?,
         previous: StoredToken? = nil
     ) {
@@ -60,26 +60,26 @@ public struct StoredToken: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The claims of the access token, when it is a JWT.
-    public var claims: JWTClaims? { JWTClaims(token: accessToken) }
+    package var claims: JWTClaims? { JWTClaims(token: accessToken) }
 
     /// The `Authorization` header value.
-    public var authorization: String {
+    package var authorization: String {
         let scheme = tokenType.isEmpty || tokenType.lowercased() == "bearer" ? "Bearer" : tokenType
         return "\(scheme) \(accessToken)"
     }
 
     /// Whether the access token has expired at `now`.
-    public func isExpired(at now: Date) -> Bool { now >= expiresAt }
+    package func isExpired(at now: Date) -> Bool { now >= expiresAt }
 
     /// Whether the access token should be renewed before use at `now`: it expires within `margin`, or
     /// within a tenth of its lifetime when that is shorter (so short-lived tokens are not renewed on every
     /// request).
-    public func needsRefresh(at now: Date, margin: TimeInterval) -> Bool {
+    package func needsRefresh(at now: Date, margin: TimeInterval) -> Bool {
         let lifetime = max(0, expiresAt.timeIntervalSince(issuedAt))
         return now >= expiresAt.addingTimeInterval(-min(margin, lifetime / 10))
     }
 
-    public var description: String {
+    package var description: String {
         "StoredToken(grant: \(grant.rawValue), subject: \(subject ?? "nil"), expiresAt: \(expiresAt), refreshToken: \(refreshToken == nil ? "no" : "yes"))"
     }
 }

@@ -7,11 +7,11 @@ import SCLMHTTP
 ///
 /// Requests are retried like any other (429/503 and connection failures only, since a POST is not
 /// idempotent); the server's refusals become ``AuthError``s that say which setting to check.
-public struct TokenEndpoint: Sendable {
+package struct TokenEndpoint: Sendable {
     /// The auth server's base URL.
-    public let authURL: URL
+    package let authURL: URL
     /// The application's OAuth client id.
-    public let clientId: String
+    package let clientId: String
     private let clientSecret: String
     private let transport: any HTTPTransport
     private let retrier: Retrier
@@ -19,7 +19,7 @@ public struct TokenEndpoint: Sendable {
     private let logger: Logger?
 
     /// Creates an endpoint.
-    public init(
+    package init(
         authURL: URL, clientId: String, clientSecret: String, transport: any HTTPTransport,
         retrier: Retrier = Retrier(policy: RetryPolicy()), timeout: Duration = .seconds(60), logger: Logger? = nil
     ) {
@@ -35,7 +35,7 @@ public struct TokenEndpoint: Sendable {
     /// Creates an endpoint from `auth.url`, `auth.clientId` and `auth.clientSecret`.
     ///
     /// - Throws: ``AuthError`` (`.notConfigured`, exit 64) naming a missing or malformed setting.
-    public init(
+    package init(
         configuration: Configuration, transport: any HTTPTransport, retrier: Retrier, timeout: Duration,
         logger: Logger?
     ) throws {
@@ -61,7 +61,7 @@ public struct TokenEndpoint: Sendable {
     }
 
     /// The token URL.
-    public var tokenURL: URL { authURL.appending(path: "connect/token") }
+    package var tokenURL: URL { authURL.appending(path: "connect/token") }
 
     /// Asks for tokens with `grant`.
     ///
@@ -69,7 +69,7 @@ public struct TokenEndpoint: Sendable {
     ///   `.sessionExpired` for a refused refresh token) or answers nonsense (`.badTokenResponse`, and
     ///   `.malformedToken` for tokens that are not ``TokenResponse/isWellFormed``); ``HTTPError`` when it
     ///   cannot be reached; `CancellationError`.
-    public func requestToken(_ grant: TokenGrant) async throws -> TokenResponse {
+    package func requestToken(_ grant: TokenGrant) async throws -> TokenResponse {
         var request = HTTPRequest(
             .post, url: tokenURL,
             headers: ["Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"],

@@ -4,18 +4,19 @@ import SCLMHTTP
 /// The token endpoint's answer: `{access_token, expires_in, token_type, refresh_token?, scope?}`.
 ///
 /// Its description never shows the tokens.
-public struct TokenResponse: Sendable, Equatable, Decodable, CustomStringConvertible {
+package struct TokenResponse: Sendable, Equatable, Decodable, CustomStringConvertible {
     /// The bearer token for API requests.
-    public var accessToken: String
+    package var accessToken: String
     /// Usually `Bearer`.
-    public var tokenType: String
+    package var tokenType: String
     /// Seconds the access token is valid, if the server said.
-    public var expiresIn: Int?
+    package var expiresIn: Int?
     /// The refresh token (password grant only).
-    public var refreshToken: String?
+    package var refreshToken: String?
 
     /// Creates a response.
-    public init(accessToken: String, tokenType: String = "Bearer", expiresIn: Int? = nil, refreshToken: String? = nil) {
+    package init(accessToken: String, tokenType: String = "Bearer", expiresIn: Int? = nil, refreshToken: String? = nil)
+    {
         self.accessToken = accessToken
         self.tokenType = tokenType
         self.expiresIn = expiresIn
@@ -27,7 +28,7 @@ public struct TokenResponse: Sendable, Equatable, Decodable, CustomStringConvert
         case refreshToken = "refresh_token"
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         accessToken = try container.decode(String.self, forKey: .accessToken)
         tokenType = (try? container.decodeIfPresent(String.self, forKey: .tokenType)) ?? "Bearer"
@@ -47,20 +48,20 @@ public struct TokenResponse: Sendable, Equatable, Decodable, CustomStringConvert
     /// Whether the tokens can be sent in HTTP headers as they are: the access and refresh tokens are
     /// printable ASCII without spaces (RFC 6750's `b64token` and the opaque tokens servers issue), the type
     /// is a token (RFC 9110 §5.6.2). A CR or LF would otherwise add header lines to every API request.
-    public var isWellFormed: Bool {
+    package var isWellFormed: Bool {
         let isPrintable = { (token: String) in
             !token.isEmpty && token.utf8.allSatisfy { (0x21...0x7E).contains($0) }
         }
         return isPrintable(accessToken) && HTTPHeaders.isToken(tokenType) && (refreshToken.map(isPrintable) ?? true)
     }
 
-    public var description: String {
+    package var description: String {
         "TokenResponse(tokenType: \(tokenType), expiresIn: \(expiresIn.map(String.init) ?? "nil"), refreshToken: \(refreshToken == nil ? "no" : "yes"))"
     }
 
     /// The tokens in a successful response that carries token JSON where content was expected
     /// (the StoryCLM mobile apps' token flow, "recursive handling"), or `nil`.
-    public static func embedded(in response: HTTPResponse) -> TokenResponse? {
+    package static func embedded(in response: HTTPResponse) -> TokenResponse? {
         guard response.isSuccess, response.body.first == UInt8(ascii: "{"), response.body.count < 64 << 10,
             response.body.range(of: Data("\"access_token\"".utf8)) != nil,
             let object = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any],

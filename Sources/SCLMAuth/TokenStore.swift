@@ -5,7 +5,7 @@ import SCLMStore
 ///
 /// Implementations must be safe to call concurrently and must persist ``save(_:)`` before returning, so a
 /// refreshed token survives the process. A test for one saves, loads, overwrites and clears a token.
-public protocol TokenStore: Sendable {
+package protocol TokenStore: Sendable {
     /// The stored tokens, or `nil` when nobody is logged in.
     ///
     /// - Throws: a storage error.
@@ -22,21 +22,21 @@ public protocol TokenStore: Sendable {
 
 /// Tokens in the `auth_tokens` table of the home's 0600 database (one row), plus the `users` row of the
 /// logged-in user (id and names from the token's claims).
-public struct DatabaseTokenStore: TokenStore {
+package struct DatabaseTokenStore: TokenStore {
     private let store: ContentStore
 
     /// Creates a token store over `store`.
-    public init(store: ContentStore) { self.store = store }
+    package init(store: ContentStore) { self.store = store }
 
-    public func load() async throws -> StoredToken? {
+    package func load() async throws -> StoredToken? {
         try await store.read { db in try db.authToken() }
     }
 
-    public func save(_ token: StoredToken) async throws {
+    package func save(_ token: StoredToken) async throws {
         try await store.write { db in try db.saveAuthToken(token) }
     }
 
-    public func clear() async throws {
+    package func clear() async throws {
         try await store.write { db in try db.deleteAuthToken() }
     }
 }

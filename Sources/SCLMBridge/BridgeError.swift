@@ -5,37 +5,37 @@ import SCLMCore
 /// Handlers throw it to choose the code; any other error is mapped through its ``ErrorCategory``
 /// (``Code/init(for:)``), so modules never need to know the protocol's numbers for store or network
 /// failures.
-public struct BridgeError: CategorizedError, Equatable {
+package struct BridgeError: CategorizedError, Equatable {
     /// The protocol code of a failure, as sent in `ErrorCode`.
-    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-        public let rawValue: Int
-        public init(rawValue: Int) { self.rawValue = rawValue }
+    package struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        package let rawValue: Int
+        package init(rawValue: Int) { self.rawValue = rawValue }
 
         /// Malformed JSON, a bad envelope, a bad GUID or bad `Data`.
-        public static let badRequest = Code(rawValue: 400)
+        package static let badRequest = Code(rawValue: 400)
         /// The content is not allowed to do this (a refused host, a file outside the presentation).
-        public static let forbidden = Code(rawValue: 403)
+        package static let forbidden = Code(rawValue: 403)
         /// Unknown command, or the thing asked for does not exist.
-        public static let notFound = Code(rawValue: 404)
+        package static let notFound = Code(rawValue: 404)
         /// The GUID is already in flight.
-        public static let conflict = Code(rawValue: 409)
+        package static let conflict = Code(rawValue: 409)
         /// The line exceeded the size limit.
-        public static let payloadTooLarge = Code(rawValue: 413)
+        package static let payloadTooLarge = Code(rawValue: 413)
         /// Too many requests in flight.
-        public static let tooManyRequests = Code(rawValue: 429)
+        package static let tooManyRequests = Code(rawValue: 429)
         /// Cancelled with `bridge.cancel`.
-        public static let cancelled = Code(rawValue: 499)
+        package static let cancelled = Code(rawValue: 499)
         /// The handler failed.
-        public static let internalError = Code(rawValue: 500)
+        package static let internalError = Code(rawValue: 500)
         /// An external module crashed or answered nonsense.
-        public static let badGateway = Code(rawValue: 502)
+        package static let badGateway = Code(rawValue: 502)
         /// The host is shutting down (stdin closed) or a module is unavailable.
-        public static let unavailable = Code(rawValue: 503)
+        package static let unavailable = Code(rawValue: 503)
         /// The command exceeded its timeout.
-        public static let timeout = Code(rawValue: 504)
+        package static let timeout = Code(rawValue: 504)
 
         /// The code for any error: its own for a ``BridgeError``, 499 for cancellation, else by category.
-        public init(for error: any Error) {
+        package init(for error: any Error) {
             switch error {
             case let error as BridgeError: self = error.code
             case is CancellationError: self = .cancelled
@@ -44,7 +44,7 @@ public struct BridgeError: CategorizedError, Equatable {
         }
 
         /// The code that stands for a failure of `category`.
-        public init(category: ErrorCategory) {
+        package init(category: ErrorCategory) {
             switch category {
             case .usage: self = .badRequest
             case .notFound, .noInput: self = .notFound
@@ -57,22 +57,22 @@ public struct BridgeError: CategorizedError, Equatable {
             }
         }
 
-        public var description: String { String(rawValue) }
+        package var description: String { String(rawValue) }
     }
 
     /// The code sent as `ErrorCode`.
-    public let code: Code
+    package let code: Code
     /// The text sent as `ErrorMessage`: what failed and what to do.
-    public let message: String
+    package let message: String
 
     /// Creates an error answered with `code` and `message`.
-    public init(_ code: Code, _ message: String) {
+    package init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
     }
 
     /// 404 for a command nobody handles; `hint` is appended in parentheses.
-    public static func unknownCommand(_ command: String, hint: String? = nil) -> BridgeError {
+    package static func unknownCommand(_ command: String, hint: String? = nil) -> BridgeError {
         BridgeError(.notFound, "unknown command: \(command)" + (hint.map { " (\($0))" } ?? ""))
     }
 
@@ -81,7 +81,7 @@ public struct BridgeError: CategorizedError, Equatable {
         BridgeError(.conflict, "GUID \(guid) is already in flight; use a new GUID per request")
     }
 
-    public var category: ErrorCategory {
+    package var category: ErrorCategory {
         switch code {
         case .badRequest, .payloadTooLarge: .usage
         case .notFound: .notFound
@@ -93,5 +93,5 @@ public struct BridgeError: CategorizedError, Equatable {
         }
     }
 
-    public var description: String { message }
+    package var description: String { message }
 }

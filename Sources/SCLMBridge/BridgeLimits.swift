@@ -1,27 +1,27 @@
 import SCLMCore
 
 /// The bounds of one bridge host (docs/bridge.md), reported by `bridge.describe`.
-public struct BridgeLimits: Sendable, Equatable {
+package struct BridgeLimits: Sendable, Equatable {
     /// The longest accepted line in bytes; longer lines are skipped and answered 413.
-    public var maximumLineBytes = 16 * 1024 * 1024
+    package var maximumLineBytes = 16 * 1024 * 1024
     /// Requests (and notifications) running at once; more are answered 429.
-    public var maximumInFlight = 256
+    package var maximumInFlight = 256
     /// Items in one batch (array) line.
-    public var maximumBatchItems = 100
+    package var maximumBatchItems = 100
     /// The longest accepted GUID in bytes.
-    public var maximumGUIDBytes = 128
+    package var maximumGUIDBytes = 128
     /// The longest accepted command name in bytes.
-    public var maximumCommandBytes = 128
+    package var maximumCommandBytes = 128
     /// The timeout of a command that declares none.
-    public var defaultTimeout: Duration = .seconds(30)
+    package var defaultTimeout: Duration = .seconds(30)
     /// How long in-flight work may finish after stdin ends before it is answered 503.
-    public var shutdownGrace: Duration = .seconds(5)
+    package var shutdownGrace: Duration = .seconds(5)
 
     /// The defaults of docs/bridge.md.
-    public init() {}
+    package init() {}
 
     /// The limits as `bridge.describe` reports them.
-    public var json: JSONValue {
+    package var json: JSONValue {
         [
             "maxLineBytes": .int(Int64(maximumLineBytes)),
             "maxInFlight": .int(Int64(maximumInFlight)),

@@ -21,7 +21,7 @@ import SCLMCore
 ///
 /// An implementation must answer every command it declares (unknown ones: throw ``BridgeError`` 404),
 /// never write to stdout itself (use ``BridgeContext/emit(_:_:)`` for events) and never trap.
-public protocol BridgeModule: Sendable {
+package protocol BridgeModule: Sendable {
     /// The module's name, shown by `bridge.describe`.
     var name: String { get }
     /// The commands it serves.
@@ -44,37 +44,37 @@ public protocol BridgeModule: Sendable {
 }
 
 extension BridgeModule {
-    public var lane: String? { nil }
-    public func reply(immediatelyTo request: BridgeRequest) throws -> BridgeReply? { nil }
+    package var lane: String? { nil }
+    package func reply(immediatelyTo request: BridgeRequest) throws -> BridgeReply? { nil }
 }
 
 /// A command a module declares, with an optional timeout of its own.
-public struct BridgeCommand: Sendable, Hashable, ExpressibleByStringLiteral {
+package struct BridgeCommand: Sendable, Hashable, ExpressibleByStringLiteral {
     /// The command name content sends.
-    public var name: String
+    package var name: String
     /// Overrides the host's default timeout for this command.
-    public var timeout: Duration?
+    package var timeout: Duration?
 
     /// Declares `name` with an optional timeout.
-    public init(_ name: String, timeout: Duration? = nil) {
+    package init(_ name: String, timeout: Duration? = nil) {
         self.name = name
         self.timeout = timeout
     }
 
-    public init(stringLiteral name: String) { self.init(name) }
+    package init(stringLiteral name: String) { self.init(name) }
 }
 
 /// One request as a module sees it.
-public struct BridgeRequest: Sendable, Equatable {
+package struct BridgeRequest: Sendable, Equatable {
     /// The command, trimmed.
-    public var command: String
+    package var command: String
     /// The request's `Data` (`{}` when absent).
-    public var data: JSONValue
+    package var data: JSONValue
     /// The GUID, or `nil` for a notification (whose result nobody reads).
-    public var guid: String?
+    package var guid: String?
 
     /// Creates a request.
-    public init(command: String, data: JSONValue = [:], guid: String? = nil) {
+    package init(command: String, data: JSONValue = [:], guid: String? = nil) {
         self.command = command
         self.data = data
         self.guid = guid
@@ -83,7 +83,7 @@ public struct BridgeRequest: Sendable, Equatable {
     /// `Data` decoded as `T`, so each command validates its parameters in one typed place.
     ///
     /// - Throws: ``BridgeError`` (400) naming the command and what is wrong.
-    public func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T {
+    package func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T {
         do {
             return try JSONDecoder().decode(T.self, from: Data(JSONWriter.bytes(data)))
         } catch {
@@ -93,18 +93,18 @@ public struct BridgeRequest: Sendable, Equatable {
 }
 
 /// What a handler returns: data, and for pass-through commands (HTTP) a code and status of their own.
-public struct BridgeReply: Sendable, Equatable {
+package struct BridgeReply: Sendable, Equatable {
     /// Sent as `Data`.
-    public var data: JSONValue
+    package var data: JSONValue
     /// Sent as `ErrorCode` (200 unless the command reports a real status).
-    public var code: Int
+    package var code: Int
     /// Sent as `Status`; `nil` derives `Success`/`Failure` from the code.
-    public var status: String?
+    package var status: String?
     /// Sent as `ErrorMessage`.
-    public var message: String
+    package var message: String
 
     /// Creates a reply.
-    public init(data: JSONValue, code: Int = 200, status: String? = nil, message: String = "") {
+    package init(data: JSONValue, code: Int = 200, status: String? = nil, message: String = "") {
         self.data = data
         self.code = code
         self.status = status
@@ -112,22 +112,23 @@ public struct BridgeReply: Sendable, Equatable {
     }
 
     /// A 200 reply carrying `data`.
-    public static func ok(_ data: JSONValue = [:]) -> BridgeReply { BridgeReply(data: data) }
+    package static func ok(_ data: JSONValue = [:]) -> BridgeReply { BridgeReply(data: data) }
 }
 
 /// What a running handler may use besides its request: events, cancellation, logging.
-public struct BridgeContext: Sendable {
+package struct BridgeContext: Sendable {
     /// The GUID being answered, if any.
-    public let guid: String?
+    package let guid: String?
     /// Diagnostics to stderr.
-    public let logger: Logger
+    package let logger: Logger
     let output: BridgeOutput
     private let cancelled: @Sendable () -> Bool
 
     /// Creates a context writing events to `output`; `cancelled` says whether the request was cancelled
     /// (by default, whether the current task is).
-    public init(
-        guid: String?, output: BridgeOutput, logger: Logger, cancelled: @escaping @Sendable () -> Bool = { Task.isCancelled }
+    package init(
+        guid: String?, output: BridgeOutput, logger: Logger,
+        cancelled: @escaping @Sendable () -> Bool = { Task.isCancelled }
     ) {
         self.guid = guid
         self.output = output
@@ -136,17 +137,17 @@ public struct BridgeContext: Sendable {
     }
 
     /// Emits an `{"Event":name,"Data":data}` line, e.g. what a screen would show.
-    public func emit(_ name: String, _ data: JSONValue) {
+    package func emit(_ name: String, _ data: JSONValue) {
         output.emit(BridgeEvent(name, data))
     }
 
     /// Whether the request was cancelled (by `bridge.cancel`, its timeout or shutdown).
-    public var isCancelled: Bool { cancelled() || Task.isCancelled }
+    package var isCancelled: Bool { cancelled() || Task.isCancelled }
 
     /// Throws `CancellationError` when the request was cancelled.
     ///
     /// - Throws: `CancellationError`.
-    public func checkCancellation() throws {
+    package func checkCancellation() throws {
         if isCancelled { throw CancellationError() }
     }
 }

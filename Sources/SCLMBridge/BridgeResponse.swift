@@ -5,20 +5,20 @@ import SCLMCore
 /// Written as `{"GUID":…,"Status":…,"ErrorCode":…,"ErrorMessage":…,"Data":…}` in that key order, so a
 /// host can pass the line to a WebView unchanged. `GUID` is `null` when the request's GUID could not be
 /// read (malformed JSON, invalid GUID, over-long line).
-public struct BridgeResponse: Sendable, Equatable {
+package struct BridgeResponse: Sendable, Equatable {
     /// The request's GUID, echoed byte for byte.
-    public var guid: String?
+    package var guid: String?
     /// HTTP-like: 200 on success (or the real status of an HTTP command).
-    public var code: Int
+    package var code: Int
     /// `Success`, `Failure`, or a reason phrase (HTTP commands).
-    public var status: String
+    package var status: String
     /// Empty on success; what failed and what to do otherwise.
-    public var message: String
+    package var message: String
     /// The result, `null` on failure.
-    public var data: JSONValue
+    package var data: JSONValue
 
     /// Creates a response.
-    public init(guid: String?, code: Int, status: String, message: String, data: JSONValue) {
+    package init(guid: String?, code: Int, status: String, message: String, data: JSONValue) {
         self.guid = guid
         self.code = code
         self.status = status
@@ -27,24 +27,24 @@ public struct BridgeResponse: Sendable, Equatable {
     }
 
     /// A response to `guid` carrying `reply`.
-    public init(guid: String?, reply: BridgeReply) {
+    package init(guid: String?, reply: BridgeReply) {
         self.init(
             guid: guid, code: reply.code, status: reply.status ?? Self.status(for: reply.code),
             message: reply.message, data: reply.data)
     }
 
     /// A failure response.
-    public init(guid: String?, error: BridgeError) {
+    package init(guid: String?, error: BridgeError) {
         self.init(guid: guid, code: error.code.rawValue, status: "Failure", message: error.message, data: .null)
     }
 
     /// `Success` for 2xx codes, `Failure` otherwise.
-    public static func status(for code: Int) -> String {
+    package static func status(for code: Int) -> String {
         (200..<300).contains(code) ? "Success" : "Failure"
     }
 
     /// Appends the line (without its newline) to `bytes`.
-    public func write(to bytes: inout [UInt8]) {
+    package func write(to bytes: inout [UInt8]) {
         bytes.append(contentsOf: #"{"GUID":"#.utf8)
         if let guid { JSONWriter.write(guid, to: &bytes) } else { bytes.append(contentsOf: "null".utf8) }
         bytes.append(contentsOf: #","Status":"#.utf8)
@@ -60,20 +60,20 @@ public struct BridgeResponse: Sendable, Equatable {
 }
 
 /// One outbound event line: what a screen would do, `{"Event":…,"Data":…}`.
-public struct BridgeEvent: Sendable, Equatable {
+package struct BridgeEvent: Sendable, Equatable {
     /// The event name, e.g. `slideChanged`.
-    public var name: String
+    package var name: String
     /// Its details.
-    public var data: JSONValue
+    package var data: JSONValue
 
     /// Creates an event.
-    public init(_ name: String, _ data: JSONValue) {
+    package init(_ name: String, _ data: JSONValue) {
         self.name = name
         self.data = data
     }
 
     /// Appends the line (without its newline) to `bytes`.
-    public func write(to bytes: inout [UInt8]) {
+    package func write(to bytes: inout [UInt8]) {
         bytes.append(contentsOf: #"{"Event":"#.utf8)
         JSONWriter.write(name, to: &bytes)
         bytes.append(contentsOf: #","Data":"#.utf8)

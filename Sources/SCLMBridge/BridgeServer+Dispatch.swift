@@ -10,7 +10,8 @@ extension BridgeServer {
                     guid: nil,
                     error: BridgeError(
                         .payloadTooLarge,
-                        "a line of \(byteCount) bytes exceeds the limit of \(limits.maximumLineBytes) bytes and was skipped; send smaller messages")))
+                        "a line of \(byteCount) bytes exceeds the limit of \(limits.maximumLineBytes) bytes and was skipped; send smaller messages"
+                    )))
         case .line(let bytes):
             dispatch(line: bytes)
         }
@@ -35,7 +36,9 @@ extension BridgeServer {
         case .value(.array(let items)):
             dispatch(batch: items)
         case .value(let value):
-            badLine("a message must be a JSON object {\"Command\":…,\"Data\":…,\"GUID\":…} or an array of them, got \(Envelope.preview(value))")
+            badLine(
+                "a message must be a JSON object {\"Command\":…,\"Data\":…,\"GUID\":…} or an array of them, got \(Envelope.preview(value))"
+            )
         }
     }
 
@@ -49,10 +52,12 @@ extension BridgeServer {
         guard items.count <= limits.maximumBatchItems else {
             let error = BridgeError(
                 .badRequest,
-                "a batch of \(items.count) messages exceeds the limit of \(limits.maximumBatchItems); send smaller batches")
+                "a batch of \(items.count) messages exceeds the limit of \(limits.maximumBatchItems); send smaller batches"
+            )
             var answered = false
             for item in items {
-                guard let members = item.objectValue, let request = try? Envelope.decode(members.lazy.map { ($0.key, $0.value) }, limits: limits),
+                guard let members = item.objectValue,
+                    let request = try? Envelope.decode(members.lazy.map { ($0.key, $0.value) }, limits: limits),
                     let guid = request.guid
                 else { continue }
                 output.send(BridgeResponse(guid: guid, error: error))
@@ -63,7 +68,9 @@ extension BridgeServer {
         }
         for item in items {
             guard let members = item.objectValue else {
-                badLine("a batch item must be a JSON object {\"Command\":…,\"Data\":…,\"GUID\":…}, got \(Envelope.preview(item))")
+                badLine(
+                    "a batch item must be a JSON object {\"Command\":…,\"Data\":…,\"GUID\":…}, got \(Envelope.preview(item))"
+                )
                 continue
             }
             dispatch(members: members.lazy.map { (key: $0.key, value: $0.value) })
@@ -109,7 +116,8 @@ extension BridgeServer {
         default:
             reject(
                 guid: request.guid, command: request.command,
-                BridgeError.unknownCommand(request.command, hint: "the host has bridge.ping, bridge.describe, bridge.cancel"),
+                BridgeError.unknownCommand(
+                    request.command, hint: "the host has bridge.ping, bridge.describe, bridge.cancel"),
                 isNotification: request.guid == nil)
         }
     }

@@ -22,11 +22,11 @@ import Synchronization
 /// let server = BridgeServer(registry: try ModuleRegistry([MyModule()]), output: output)
 /// await server.run(input: 0)   // until stdin ends
 /// ```
-public final class BridgeServer: Sendable {
+package final class BridgeServer: Sendable {
     /// The modules and their commands.
-    public let registry: ModuleRegistry
+    package let registry: ModuleRegistry
     /// Size, concurrency and time bounds.
-    public let limits: BridgeLimits
+    package let limits: BridgeLimits
     let output: BridgeOutput
     let logger: Logger
     let table = InFlightTable()
@@ -35,7 +35,7 @@ public final class BridgeServer: Sendable {
     private let serverInfo: JSONValue
 
     /// Creates a host routing through `registry` and writing to `output`.
-    public init(
+    package init(
         registry: ModuleRegistry, output: BridgeOutput, limits: BridgeLimits = BridgeLimits(),
         logger: Logger = Logger(), serverInfo: JSONValue = [:]
     ) {
@@ -56,14 +56,15 @@ public final class BridgeServer: Sendable {
     /// Serves `input` until it ends, then drains (docs/bridge.md) and returns.
     ///
     /// Cancelling the calling task stops at once: running work is answered 503 without the grace period.
-    public func run(input fileDescriptor: Int32) async {
+    package func run(input fileDescriptor: Int32) async {
         signal(SIGPIPE, SIG_IGN)
         let ended = Ending()
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 ended.install(continuation)
                 LineReader.start(
-                    fileDescriptor: fileDescriptor, maximumLineBytes: limits.maximumLineBytes, name: "sclm-bridge-stdin",
+                    fileDescriptor: fileDescriptor, maximumLineBytes: limits.maximumLineBytes,
+                    name: "sclm-bridge-stdin",
                     onFrames: { [self] frames in
                         output.writer.batch {
                             for frame in frames { dispatch(frame) }
@@ -91,7 +92,9 @@ public final class BridgeServer: Sendable {
             entry.task?.cancel()
             answer(
                 entry,
-                BridgeError(.unavailable, "the host is shutting down (input ended) before \(entry.command) finished; retry in a new session"))
+                BridgeError(
+                    .unavailable,
+                    "the host is shutting down (input ended) before \(entry.command) finished; retry in a new session"))
         }
         if !(await output.drain(timeout: limits.shutdownGrace)) {
             logger.warning("stdout is not being read; exiting with answers unwritten")
@@ -168,7 +171,9 @@ public final class BridgeServer: Sendable {
         case .full:
             reject(
                 guid: request.guid, command: request.command,
-                BridgeError(.tooManyRequests, "\(limits.maximumInFlight) requests are already in flight; wait for answers and retry"),
+                BridgeError(
+                    .tooManyRequests,
+                    "\(limits.maximumInFlight) requests are already in flight; wait for answers and retry"),
                 isNotification: request.guid == nil)
         case .admitted(let key, let serial):
             timer.arm(at: deadline)
@@ -180,7 +185,9 @@ public final class BridgeServer: Sendable {
         }
     }
 
-    private func launch(_ request: BridgeRequest, route: ModuleRegistry.Route, key: String, serial: UInt64) -> Task<Void, Never>? {
+    private func launch(_ request: BridgeRequest, route: ModuleRegistry.Route, key: String, serial: UInt64) -> Task<
+        Void, Never
+    >? {
         if let lane = route.lane {
             // Ordered commands share one long-lived task per lane: no task per request, no reordering.
             let context = BridgeContext(guid: request.guid, output: output, logger: logger) { [table] in

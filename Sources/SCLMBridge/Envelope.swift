@@ -5,22 +5,22 @@ import SCLMCore
 /// The three keys match case-insensitively (`Command`, `command`, `COMMAND`), other keys are ignored, the
 /// command is trimmed (`"openMediaLibrary "` occurs in real content) and a missing or `null` `Data` is
 /// `{}`. A message without a GUID (or with `"GUID":null`) is a notification.
-public enum Envelope {
+package enum Envelope {
     /// Why a message cannot be run.
-    public struct Rejection: Error, Sendable, Equatable {
+    package struct Rejection: Error, Sendable, Equatable {
         /// The GUID to answer, when it could be read; `nil` means the answer carries `"GUID":null`.
-        public var guid: String?
+        package var guid: String?
         /// Whether the message is a notification (no GUID), so the rejection is only logged.
-        public var isNotification: Bool
+        package var isNotification: Bool
         /// The code and message to answer.
-        public var error: BridgeError
+        package var error: BridgeError
     }
 
     /// Checks the members of one message object against `limits` and returns the request they make.
     ///
     /// - Throws: ``Rejection`` for an ambiguous key, an invalid GUID, a missing, non-string, empty or
     ///   over-long command.
-    public static func decode(
+    package static func decode(
         _ members: some Sequence<(key: String, value: JSONValue)>, limits: BridgeLimits
     ) throws(Rejection) -> BridgeRequest {
         var command: JSONValue?
@@ -38,8 +38,12 @@ public enum Envelope {
         let reject = { (message: String) in
             Rejection(guid: checkedGUID, isNotification: checkedGUID == nil, error: BridgeError(.badRequest, message))
         }
-        guard let command else { throw reject("the message has no Command; send {\"Command\":…,\"Data\":…,\"GUID\":…}") }
-        guard case .string(let name) = command else { throw reject("Command must be a string, got \(Self.preview(command))") }
+        guard let command else {
+            throw reject("the message has no Command; send {\"Command\":…,\"Data\":…,\"GUID\":…}")
+        }
+        guard case .string(let name) = command else {
+            throw reject("Command must be a string, got \(Self.preview(command))")
+        }
         let trimmed = name.trimmingWhitespace()
         guard !trimmed.isEmpty else { throw reject("Command is empty") }
         guard trimmed.utf8.count <= limits.maximumCommandBytes else {
@@ -50,7 +54,7 @@ public enum Envelope {
     }
 
     /// Whether `guid` is a valid GUID under `limits`: 1…128 bytes of `[A-Za-z0-9._:-]`.
-    public static func isValidGUID(_ guid: String, limits: BridgeLimits) -> Bool {
+    package static func isValidGUID(_ guid: String, limits: BridgeLimits) -> Bool {
         let utf8 = guid.utf8
         guard !utf8.isEmpty, utf8.count <= limits.maximumGUIDBytes else { return false }
         return utf8.allSatisfy { byte in
@@ -92,7 +96,8 @@ public enum Envelope {
         guard slot == nil else {
             throw Rejection(
                 guid: nil, isNotification: false,
-                error: BridgeError(.badRequest, "the message has more than one \(name) key (keys match case-insensitively)"))
+                error: BridgeError(
+                    .badRequest, "the message has more than one \(name) key (keys match case-insensitively)"))
         }
         slot = value
     }
@@ -106,7 +111,8 @@ public enum Envelope {
                 guid: nil, isNotification: false,
                 error: BridgeError(
                     .badRequest,
-                    "invalid GUID \(preview(value)): use a string of 1–\(limits.maximumGUIDBytes) characters from [A-Za-z0-9._:-]"))
+                    "invalid GUID \(preview(value)): use a string of 1–\(limits.maximumGUIDBytes) characters from [A-Za-z0-9._:-]"
+                ))
         }
     }
 

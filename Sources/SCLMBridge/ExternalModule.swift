@@ -17,33 +17,33 @@ import Synchronization
 /// its in-flight requests are answered 502 and it is restarted with exponential backoff; after
 /// ``RestartPolicy/maximumCrashes`` crashes within ``RestartPolicy/window`` the host gives up on it
 /// (its commands then answer 502) and says so on stderr.
-public final class ExternalModule: BridgeModule {
+package final class ExternalModule: BridgeModule {
     /// When a crashed program is restarted and when the host gives up.
-    public struct RestartPolicy: Sendable {
+    package struct RestartPolicy: Sendable {
         /// The wait before the first restart; doubled for each further crash in the window.
-        public var initialBackoff: Duration = .milliseconds(100)
+        package var initialBackoff: Duration = .milliseconds(100)
         /// The longest wait between restarts.
-        public var maximumBackoff: Duration = .seconds(5)
+        package var maximumBackoff: Duration = .seconds(5)
         /// Crashes within ``window`` after which the program is given up.
-        public var maximumCrashes = 5
+        package var maximumCrashes = 5
         /// The period over which crashes are counted.
-        public var window: Duration = .seconds(60)
+        package var window: Duration = .seconds(60)
 
         /// The defaults.
-        public init() {}
+        package init() {}
     }
 
-    public let name: String
-    public let commands: [BridgeCommand]
+    package let name: String
+    package let commands: [BridgeCommand]
     /// The command line that was started.
-    public let program: String
+    package let program: String
     private let link: ChildLink
 
     /// Starts `program`, asks it for its commands and returns the running module.
     ///
     /// - Throws: `SCLMError` (`.usage`) when the program cannot start, exits, or does not answer
     ///   `bridge.describe` with a list of commands within `describeTimeout`.
-    public static func start(
+    package static func start(
         name: String, program: String, output: BridgeOutput, logger: Logger, policy: RestartPolicy = RestartPolicy(),
         describeTimeout: Duration = .seconds(10)
     ) async throws -> ExternalModule {
@@ -57,14 +57,16 @@ public final class ExternalModule: BridgeModule {
             await link.stop()
             throw SCLMError(
                 .usage,
-                "module \(name): '\(program)' did not answer bridge.describe (\(error.userMessage)); it must speak the sclm bridge protocol on stdin/stdout")
+                "module \(name): '\(program)' did not answer bridge.describe (\(error.userMessage)); it must speak the sclm bridge protocol on stdin/stdout"
+            )
         }
         let names = Self.commandNames(in: reply.data).filter { !$0.hasPrefix(ModuleRegistry.reservedPrefix) }
         guard !names.isEmpty else {
             await link.stop()
             throw SCLMError(
                 .usage,
-                "module \(name): '\(program)' lists no commands in its bridge.describe answer ({\"modules\":[{\"commands\":[…]}]})")
+                "module \(name): '\(program)' lists no commands in its bridge.describe answer ({\"modules\":[{\"commands\":[…]}]})"
+            )
         }
         return ExternalModule(name: name, program: program, commands: names.map { BridgeCommand($0) }, link: link)
     }
@@ -76,12 +78,12 @@ public final class ExternalModule: BridgeModule {
         self.link = link
     }
 
-    public func handle(_ request: BridgeRequest, context: BridgeContext) async throws -> BridgeReply {
+    package func handle(_ request: BridgeRequest, context: BridgeContext) async throws -> BridgeReply {
         try await link.call(request, timeout: nil)
     }
 
     /// Stops the program: closes its stdin, waits briefly, then terminates it. No restart follows.
-    public func stop() async {
+    package func stop() async {
         await link.stop()
     }
 
@@ -191,7 +193,8 @@ private final class ChildLink: Sendable {
             case .restarting:
                 throw BridgeError(.badGateway, "module \(name) is restarting after a crash; retry shortly")
             case .gaveUp:
-                throw BridgeError(.badGateway, "module \(name) crashed \(policy.maximumCrashes) times and was stopped; see stderr")
+                throw BridgeError(
+                    .badGateway, "module \(name) crashed \(policy.maximumCrashes) times and was stopped; see stderr")
             case .stopping, .stopped:
                 break
             }
@@ -255,7 +258,9 @@ private final class ChildLink: Sendable {
             return
         }
         for waiter in waiters {
-            waiter.resume(throwing: BridgeError(.badGateway, "module \(name) crashed (\(how)) before answering; it is being restarted"))
+            waiter.resume(
+                throwing: BridgeError(
+                    .badGateway, "module \(name) crashed (\(how)) before answering; it is being restarted"))
         }
         scheduleRestart(after: how)
     }
@@ -269,7 +274,8 @@ private final class ChildLink: Sendable {
         }
         guard crashes < policy.maximumCrashes else {
             return logger.error(
-                "module \(name) ('\(program)') crashed \(crashes) times within \(policy.window.milliseconds / 1000) s (last: \(how)); giving up — its commands now answer 502. Fix the program and restart sclm bridge.")
+                "module \(name) ('\(program)') crashed \(crashes) times within \(policy.window.milliseconds / 1000) s (last: \(how)); giving up — its commands now answer 502. Fix the program and restart sclm bridge."
+            )
         }
         var backoff = policy.initialBackoff * (1 << min(crashes - 1, 20))
         if backoff > policy.maximumBackoff { backoff = policy.maximumBackoff }

@@ -5,7 +5,7 @@
 #endif
 
 /// One unit of NDJSON input: a complete line, or the note that a line was too long and skipped.
-public enum Frame: Sendable, Equatable {
+package enum Frame: Sendable, Equatable {
     /// The bytes of one line without its `\n` (and without a trailing `\r`). Never blank.
     case line([UInt8])
     /// A line of `byteCount` bytes exceeded the limit and was discarded up to its newline.
@@ -19,20 +19,20 @@ public enum Frame: Sendable, Equatable {
 /// dropped and blank (whitespace-only) lines are skipped. A line longer than ``maximumLineBytes`` is
 /// not buffered: the framer switches to discarding until the next `\n` and then reports one
 /// ``Frame/overlong(byteCount:)``, so framing resynchronises on the next line.
-public struct LineFramer: Sendable {
+package struct LineFramer: Sendable {
     /// The longest line kept, in bytes (without the newline).
-    public let maximumLineBytes: Int
+    package let maximumLineBytes: Int
     private var partial: [UInt8] = []
     private var discarded = 0
     private var isDiscarding = false
 
     /// Creates a framer that keeps lines of up to `maximumLineBytes` bytes.
-    public init(maximumLineBytes: Int) {
+    package init(maximumLineBytes: Int) {
         self.maximumLineBytes = max(1, maximumLineBytes)
     }
 
     /// Consumes `chunk` and appends every line it completes to `frames`.
-    public mutating func append(_ chunk: UnsafeRawBufferPointer, to frames: inout [Frame]) {
+    package mutating func append(_ chunk: UnsafeRawBufferPointer, to frames: inout [Frame]) {
         let bytes = chunk.bindMemory(to: UInt8.self)
         var start = 0
         while start < bytes.count {
@@ -55,12 +55,12 @@ public struct LineFramer: Sendable {
     }
 
     /// Convenience for tests and small inputs.
-    public mutating func append(_ chunk: [UInt8], to frames: inout [Frame]) {
+    package mutating func append(_ chunk: [UInt8], to frames: inout [Frame]) {
         chunk.withUnsafeBytes { append($0, to: &frames) }
     }
 
     /// Ends the stream: a last line without a newline is still a line (or overlong).
-    public mutating func finish(to frames: inout [Frame]) {
+    package mutating func finish(to frames: inout [Frame]) {
         if isDiscarding {
             frames.append(.overlong(byteCount: discarded + partial.count))
         } else if !partial.isEmpty {

@@ -4,7 +4,7 @@ import SCLMCore
 ///
 /// Built once at start-up: registering a command that another module already serves, or one in the
 /// reserved `bridge.` namespace, is an error that stops the host before it reads any input.
-public struct ModuleRegistry: Sendable {
+package struct ModuleRegistry: Sendable {
     /// Where one command goes.
     struct Route: Sendable {
         let module: any BridgeModule
@@ -13,38 +13,40 @@ public struct ModuleRegistry: Sendable {
     }
 
     /// The reserved prefix of transport commands (`bridge.ping`, `bridge.describe`, `bridge.cancel`).
-    public static let reservedPrefix = "bridge."
+    package static let reservedPrefix = "bridge."
 
     /// The registered modules, in registration order.
-    public private(set) var modules: [any BridgeModule] = []
+    package private(set) var modules: [any BridgeModule] = []
     private var routes: [String: Route] = [:]
     private var lanes: [String: Int] = [:]
 
     /// Creates an empty registry.
-    public init() {}
+    package init() {}
 
     /// Creates a registry holding `modules`.
     ///
     /// - Throws: `SCLMError` (`.usage`) for a command declared twice or in the reserved namespace.
-    public init(_ modules: [any BridgeModule]) throws {
+    package init(_ modules: [any BridgeModule]) throws {
         for module in modules { try register(module) }
     }
 
     /// Adds `module` and its commands.
     ///
     /// - Throws: `SCLMError` (`.usage`) naming the command and both modules; nothing is added then.
-    public mutating func register(_ module: any BridgeModule) throws {
+    package mutating func register(_ module: any BridgeModule) throws {
         var seen = Set<String>()
         for command in module.commands {
             if command.name.hasPrefix(Self.reservedPrefix) {
                 throw SCLMError(
                     .usage,
-                    "module \(module.name) declares \(command.name), but the \(Self.reservedPrefix)* commands belong to the host; rename it")
+                    "module \(module.name) declares \(command.name), but the \(Self.reservedPrefix)* commands belong to the host; rename it"
+                )
             }
             if let other = routes[command.name] {
                 throw SCLMError(
                     .usage,
-                    "command \(command.name) is declared by both \(other.module.name) and \(module.name); a command may have one module only")
+                    "command \(command.name) is declared by both \(other.module.name) and \(module.name); a command may have one module only"
+                )
             }
             if !seen.insert(command.name).inserted {
                 throw SCLMError(.usage, "module \(module.name) declares \(command.name) twice")
@@ -62,7 +64,7 @@ public struct ModuleRegistry: Sendable {
     }
 
     /// Whether some module serves `command`.
-    public func serves(_ command: String) -> Bool { routes[command] != nil }
+    package func serves(_ command: String) -> Bool { routes[command] != nil }
 
     /// The number of ordered lanes in use.
     var laneCount: Int { lanes.count }

@@ -33,7 +33,8 @@ struct BaseModule: HostModule {
             throw BridgeError(.badRequest, "navigation data is empty: send {\"slideName\":\"2.html\",\"data\":{}}")
         }
         guard ContentPath.isPlainName(slide) else {
-            throw BridgeError(.badRequest, "given slide name does not match conditions: \(slide) (a file name at the package root)")
+            throw BridgeError(
+                .badRequest, "given slide name does not match conditions: \(slide) (a file name at the package root)")
         }
         try await host.go(to: slide, data: parameters.data ?? [:])
         return .ok()

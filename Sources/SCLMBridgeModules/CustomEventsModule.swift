@@ -59,7 +59,9 @@ struct CustomEventsModule: HostModule {
             let parameters = try request.decode(ObjectParameters.self)
             let content = parameters.contentId.map(\.value).flatMap { $0.isEmpty ? nil : $0 }
             let presentationId = try content.map { text in
-                guard let id = Int64(text) else { throw BridgeError(.badRequest, "contentId must be a presentation id, got '\(text)'") }
+                guard let id = Int64(text) else {
+                    throw BridgeError(.badRequest, "contentId must be a presentation id, got '\(text)'")
+                }
                 return id
             }
             let sessionId = parameters.sessionId.flatMap { $0.isEmpty ? nil : $0 }
@@ -76,7 +78,8 @@ struct CustomEventsModule: HostModule {
         guard !key.isEmpty, key.count <= maximumKeyLength, key.unicodeScalars.allSatisfy(isKeyScalar) else {
             throw BridgeError(
                 .badRequest,
-                "invalid custom event key '\(key.prefix(40))': use 1–\(maximumKeyLength) characters from A-Z a-z 0-9 А-Я а-я _ -")
+                "invalid custom event key '\(key.prefix(40))': use 1–\(maximumKeyLength) characters from A-Z a-z 0-9 А-Я а-я _ -"
+            )
         }
         return key
     }
@@ -88,7 +91,8 @@ struct CustomEventsModule: HostModule {
         guard value.count <= maximumValueLength, value.unicodeScalars.allSatisfy(isValueScalar) else {
             throw BridgeError(
                 .badRequest,
-                "invalid custom event value: use at most \(maximumValueLength) characters from A-Z a-z 0-9 А-Я а-я _ - @ # : ; , . and space")
+                "invalid custom event value: use at most \(maximumValueLength) characters from A-Z a-z 0-9 А-Я а-я _ - @ # : ; , . and space"
+            )
         }
         return value
     }

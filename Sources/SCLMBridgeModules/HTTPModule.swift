@@ -12,28 +12,28 @@ import SCLMHTTP
 /// hosts only, with it only what it lists. The module refuses a URL the rule refuses before sending; the
 /// transport, configured with the same rule, checks every redirect hop and every address it connects to.
 /// Requests run concurrently (no lane) through the module's own libcurl transport.
-public struct HTTPModule: BridgeModule {
+package struct HTTPModule: BridgeModule {
     /// The bounds of content's HTTP requests.
-    public struct Policy: Sendable, Equatable {
+    package struct Policy: Sendable, Equatable {
         /// Where content may send requests.
-        public var rule: NetworkRule
+        package var rule: NetworkRule
         /// The longest a request may take; below the bridge's default 30 s, so content gets the HTTP
         /// failure rather than a 504.
-        public var timeout: Duration = .seconds(25)
+        package var timeout: Duration = .seconds(25)
         /// The largest request body after base64 decoding.
-        public var maximumRequestBytes = 16 << 20
+        package var maximumRequestBytes = 16 << 20
         /// The largest response body (it travels base64-encoded in one line).
-        public var maximumResponseBytes = 16 << 20
+        package var maximumResponseBytes = 16 << 20
 
         /// A policy with `rule` (by default public hosts only).
-        public init(rule: NetworkRule = .publicOnly) {
+        package init(rule: NetworkRule = .publicOnly) {
             self.rule = rule
         }
 
         /// The policy the configuration asks for: the rule of `bridge.httpAllowedHosts`.
         ///
         /// - Throws: `SCLMError` (`.usage`) naming an entry of the list that cannot be parsed.
-        public init(configuration: Configuration) throws {
+        package init(configuration: Configuration) throws {
             do {
                 self.init(rule: try NetworkRule(parsing: configuration.value(.bridgeHTTPAllowedHosts) ?? ""))
             } catch let error as NetworkRule.ParseError {
@@ -42,13 +42,13 @@ public struct HTTPModule: BridgeModule {
         }
     }
 
-    public let name = "HTTP"
-    public let commands: [BridgeCommand] = ["httpget", "httppost", "httpput", "httpdelete"]
+    package let name = "HTTP"
+    package let commands: [BridgeCommand] = ["httpget", "httppost", "httpput", "httpdelete"]
     let transport: any HTTPTransport
     let policy: Policy
 
     /// Creates the module over `transport`.
-    public init(transport: any HTTPTransport, policy: Policy = Policy()) {
+    package init(transport: any HTTPTransport, policy: Policy = Policy()) {
         self.transport = transport
         self.policy = policy
     }
@@ -60,7 +60,7 @@ public struct HTTPModule: BridgeModule {
         let body: String?
     }
 
-    public func handle(_ request: BridgeRequest, context: BridgeContext) async throws -> BridgeReply {
+    package func handle(_ request: BridgeRequest, context: BridgeContext) async throws -> BridgeReply {
         let method: HTTPMethod
         switch request.command {
         case "httpget": method = .get
@@ -90,14 +90,18 @@ public struct HTTPModule: BridgeModule {
             let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", let host = url.host,
             !host.isEmpty
         else {
-            throw BridgeError(.badRequest, "url must be an absolute http or https URL, got '\(parameters.url.prefix(80))'")
+            throw BridgeError(
+                .badRequest, "url must be an absolute http or https URL, got '\(parameters.url.prefix(80))'")
         }
         guard policy.rule.admission(for: url) != nil else { throw refusal(of: url.hostDescription) }
         var headers = HTTPHeaders()
         for (name, value) in parameters.headers ?? [:] {
             let hasControls = value.value.unicodeScalars.contains { $0.value < 0x20 && $0 != "\t" }
             guard HTTPHeaders.isToken(name), !hasControls else {
-                throw BridgeError(.badRequest, "invalid header '\(name.prefix(40))': names are tokens, values have no line breaks or control characters")
+                throw BridgeError(
+                    .badRequest,
+                    "invalid header '\(name.prefix(40))': names are tokens, values have no line breaks or control characters"
+                )
             }
             headers.set(name: name, value: value.value)
         }
@@ -107,7 +111,8 @@ public struct HTTPModule: BridgeModule {
                 throw BridgeError(.badRequest, "body must be base64 (window.btoa), as storyclm.js sends it")
             }
             guard decoded.count <= policy.maximumRequestBytes else {
-                throw BridgeError(.badRequest, "body of \(decoded.count) bytes exceeds the limit of \(policy.maximumRequestBytes)")
+                throw BridgeError(
+                    .badRequest, "body of \(decoded.count) bytes exceeds the limit of \(policy.maximumRequestBytes)")
             }
             body = decoded
         }

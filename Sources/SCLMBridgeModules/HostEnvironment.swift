@@ -7,26 +7,26 @@ import Synchronization
 
 /// What the host tells content about the app, the device, the user and the location
 /// (`getAppInfo`, `getUserInfo`, `getGeoLocationInfo`), read once at start-up.
-public struct HostEnvironment: Sendable, Equatable {
-    public var appName: String
-    public var appVersion: String
+package struct HostEnvironment: Sendable, Equatable {
+    package var appName: String
+    package var appVersion: String
     /// Two-letter language from `LANG` (`ru_RU.UTF-8` → `ru`), `en` by default.
-    public var localization: String
-    public var os: String
-    public var osVersion: String
-    public var device: String
+    package var localization: String
+    package var os: String
+    package var osVersion: String
+    package var device: String
     /// The logged-in user (`auth_tokens.subject`), or `nil` without a login.
-    public var userId: String?
-    public var userName: String?
+    package var userId: String?
+    package var userName: String?
     /// Whether the login is a user's password login (then content sees only that user's sessions).
-    public var isPasswordLogin: Bool
+    package var isPasswordLogin: Bool
     /// From `bridge.latitude` / `bridge.longitude` / `bridge.address`, as configured (strings).
-    public var latitude: String
-    public var longitude: String
-    public var address: String
+    package var latitude: String
+    package var longitude: String
+    package var address: String
 
     /// Creates an environment explicitly (tests).
-    public init(
+    package init(
         appName: String = "sclm", appVersion: String = SCLMVersion.current, localization: String = "en",
         os: String = "Linux", osVersion: String = "", device: String = "", userId: String? = nil,
         userName: String? = nil, isPasswordLogin: Bool = false, latitude: String = "", longitude: String = "",
@@ -49,7 +49,7 @@ public struct HostEnvironment: Sendable, Equatable {
     /// Reads the configuration, the login in `db` and `/etc/os-release`.
     ///
     /// - Throws: ``StoreError``.
-    public static func load(
+    package static func load(
         configuration: Configuration, db: Database, processEnvironment: [String: String],
         osRelease: String = "/etc/os-release"
     ) throws -> HostEnvironment {
@@ -57,7 +57,8 @@ public struct HostEnvironment: Sendable, Equatable {
         let login = try db.authToken()
         let machine = SystemFacts.machine
         let kernel = SystemFacts.kernelRelease
-        let language = processEnvironment["LC_ALL"].flatMap { $0.isEmpty ? nil : $0 } ?? processEnvironment["LANG"] ?? ""
+        let language =
+            processEnvironment["LC_ALL"].flatMap { $0.isEmpty ? nil : $0 } ?? processEnvironment["LANG"] ?? ""
         let code = language.prefix { $0.isLetter }.lowercased()
         return HostEnvironment(
             appName: configuration.value(.appName) ?? "sclm",
@@ -67,7 +68,8 @@ public struct HostEnvironment: Sendable, Equatable {
             device: [release["PRETTY_NAME"] ?? release["NAME"] ?? "Linux", machine].filter { !$0.isEmpty }
                 .joined(separator: " "),
             userId: login?.subject, userName: login?.userName, isPasswordLogin: login?.grant == .password,
-            latitude: configuration.value(.bridgeLatitude) ?? "", longitude: configuration.value(.bridgeLongitude) ?? "",
+            latitude: configuration.value(.bridgeLatitude) ?? "",
+            longitude: configuration.value(.bridgeLongitude) ?? "",
             address: configuration.value(.bridgeAddress) ?? "")
     }
 

@@ -45,11 +45,14 @@ struct LenientInt: Decodable, Equatable {
         let container = try decoder.singleValueContainer()
         if let number = try? container.decode(Int64.self) {
             value = number
-        } else if let text = try? container.decode(String.self), let number = Int64(text.trimmingCharacters(in: .whitespaces)) {
+        } else if let text = try? container.decode(String.self),
+            let number = Int64(text.trimmingCharacters(in: .whitespaces))
+        {
             value = number
         } else {
             throw DecodingError.typeMismatch(
-                Int64.self, .init(codingPath: decoder.codingPath, debugDescription: "expected an integer or a numeric string"))
+                Int64.self,
+                .init(codingPath: decoder.codingPath, debugDescription: "expected an integer or a numeric string"))
         }
     }
 }

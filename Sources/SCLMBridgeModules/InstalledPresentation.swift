@@ -6,60 +6,62 @@ import SCLMStore
 import Synchronization
 
 /// A presentation whose package is installed: its metadata, slides and media files, and its folder.
-public struct InstalledPresentation: Sendable, Equatable {
+package struct InstalledPresentation: Sendable, Equatable {
     /// One slide, in presentation order.
-    public struct Slide: Sendable, Equatable {
-        public var id: Int64?
-        public var name: String
+    package struct Slide: Sendable, Equatable {
+        package var id: Int64?
+        package var name: String
         /// The slides reachable from this one (StoryContent's `linkedSlides` CSV), for `getMap`.
-        public var linkedSlides: [String]
-        public var swipeNext: String?
-        public var swipePrevious: String?
+        package var linkedSlides: [String]
+        package var swipeNext: String?
+        package var swipePrevious: String?
     }
 
     /// One media file, in presentation order.
-    public struct MediaFile: Sendable, Equatable {
-        public var id: Int64
-        public var fileName: String
-        public var title: String
-        public var mimeType: String?
+    package struct MediaFile: Sendable, Equatable {
+        package var id: Int64
+        package var fileName: String
+        package var title: String
+        package var mimeType: String?
     }
 
-    public var presentationId: Int64
-    public var clientId: Int64
-    public var name: String
-    public var shortDescription: String
-    public var longDescription: String
-    public var revision: Int64
-    public var order: Int64
-    public var syncState: Int64
-    public var mapEnabled: Bool
-    public var slides: [Slide]
-    public var mediaFiles: [MediaFile]
+    package var presentationId: Int64
+    package var clientId: Int64
+    package var name: String
+    package var shortDescription: String
+    package var longDescription: String
+    package var revision: Int64
+    package var order: Int64
+    package var syncState: Int64
+    package var mapEnabled: Bool
+    package var slides: [Slide]
+    package var mediaFiles: [MediaFile]
     /// The unpacked package (`content/<client>/<presentation>/sources`).
-    public var sourcesDirectory: String
+    package var sourcesDirectory: String
 
     /// The slide a presentation opens on when its package has it.
-    public static let indexSlide = "index.html"
+    package static let indexSlide = "index.html"
 
     /// Loads presentation `presentationId`, refusing one that is unknown, outside `scope` (another
     /// client's, answered as unknown) or not installed.
     ///
     /// - Throws: `SCLMError` (`.notFound`) naming the presentation and the command that fixes it;
     ///   ``StoreError``.
-    public static func load(
+    package static func load(
         _ presentationId: Int64, from db: Database, home: Home, scope: ContentScope? = nil
     ) throws -> InstalledPresentation {
         guard let stored = try db.storedPresentation(id: presentationId, in: scope) else {
             throw SCLMError(
-                .notFound, "presentation \(presentationId) is not known here; run `sclm sync` or check the id with `sclm list`")
+                .notFound,
+                "presentation \(presentationId) is not known here; run `sclm sync` or check the id with `sclm list`")
         }
         let (record, summary) = (stored.record, stored.summary)
         let sources = home.sourcesDirectory(clientId: record.clientId, presentationId: presentationId)
         guard summary.installedRevision != nil, FileSystem.isDirectory(sources) else {
             throw SCLMError(
                 .notFound,
-                "presentation \(presentationId) (\(record.name)) is not installed; run `sclm sync --presentation \(presentationId)` first")
+                "presentation \(presentationId) (\(record.name)) is not installed; run `sclm sync --presentation \(presentationId)` first"
+            )
         }
         return InstalledPresentation(
             presentationId: presentationId, clientId: record.clientId, name: record.name,
@@ -71,19 +73,19 @@ public struct InstalledPresentation: Sendable, Equatable {
     }
 
     /// The slide named `name`, if the presentation has it.
-    public func slide(named name: String) -> Slide? {
+    package func slide(named name: String) -> Slide? {
         slides.first { $0.name == name }
     }
 
     /// Whether `name` is a slide: listed in the metadata, or (for content installed without slide
     /// metadata) an `.html` file at the package root.
-    public func hasSlide(_ name: String) -> Bool {
+    package func hasSlide(_ name: String) -> Bool {
         if slide(named: name) != nil { return true }
         return Self.isPage(name) && packageHas(name)
     }
 
     /// Whether the package holds `name` as a regular file at its root (inside its folder).
-    public func packageHas(_ name: String) -> Bool {
+    package func packageHas(_ name: String) -> Bool {
         ContentPath.isPlainName(name) && ContentPath.regularFile(name, inside: sourcesDirectory) != nil
     }
 
@@ -91,7 +93,7 @@ public struct InstalledPresentation: Sendable, Equatable {
     /// list, else the first `.html` file at the package root (in name order).
     ///
     /// - Throws: `SCLMError` (`.notFound`) when there is none of these: no slide at all.
-    public func startSlide() throws -> String {
+    package func startSlide() throws -> String {
         if packageHas(Self.indexSlide) { return Self.indexSlide }
         if let first = slides.first { return first.name }
         let pages = (try? FileManager.default.contentsOfDirectory(atPath: sourcesDirectory)) ?? []
@@ -130,7 +132,9 @@ public struct InstalledPresentation: Sendable, Equatable {
     /// `getMap`'s data: each slide with the slides it links to.
     var map: JSONValue {
         .object(
-            Dictionary(slides.map { ($0.name, JSONValue.array($0.linkedSlides.map { .string($0) })) }) { first, _ in first })
+            Dictionary(slides.map { ($0.name, JSONValue.array($0.linkedSlides.map { .string($0) })) }) { first, _ in
+                first
+            })
     }
 }
 

@@ -51,7 +51,8 @@ struct MediaFilesModule: HostModule {
         }
         let presentation = try await host.presentation(id: parameters.id?.value ?? -1)
         guard ContentPath.isSafeRelative(name) else {
-            throw BridgeError(.forbidden, "media file name '\(name)' leaves the presentation folder; use a name from getMediaFiles")
+            throw BridgeError(
+                .forbidden, "media file name '\(name)' leaves the presentation folder; use a name from getMediaFiles")
         }
         guard let path = ContentPath.regularFile(name, inside: presentation.sourcesDirectory + "/" + Self.folder) else {
             throw BridgeError(.notFound, "no media file '\(name)' in presentation \(presentation.presentationId)")

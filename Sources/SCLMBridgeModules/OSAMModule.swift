@@ -15,24 +15,24 @@ import Synchronization
 /// waits for its answer is ERROR (`alert-pending`) without a fetch. The package, platform and installed
 /// build come from `osam.*` settings; a missing one answers 503 naming it. Commands run in order in
 /// their own lane.
-public struct OSAMModule: BridgeModule {
+package struct OSAMModule: BridgeModule {
     /// What the configuration says about the app.
-    public struct Settings: Sendable, Equatable {
+    package struct Settings: Sendable, Equatable {
         /// `osam.endpoint` is set (checks contact the backend).
-        public var hasEndpoint: Bool
+        package var hasEndpoint: Bool
         /// `osam.package`.
-        public var package: String?
+        package var package: String?
         /// `osam.platform`, as written.
-        public var platform: String?
+        package var platform: String?
         /// `osam.versionCode`, as written.
-        public var versionCode: String?
+        package var versionCode: String?
         /// `osam.versionName`, else `app.version`.
-        public var versionName: String
+        package var versionName: String
         /// `app.name`.
-        public var appName: String
+        package var appName: String
 
         /// Reads the `osam.*` and `app.*` settings.
-        public init(configuration: Configuration) {
+        package init(configuration: Configuration) {
             hasEndpoint = !(configuration.value(.osamEndpoint) ?? "").isEmpty
             package = configuration.value(.osamPackage)
             platform = configuration.value(.osamPlatform)
@@ -42,13 +42,13 @@ public struct OSAMModule: BridgeModule {
         }
     }
 
-    public let name = "OSAM"
-    public let commands: [BridgeCommand] = [
+    package let name = "OSAM"
+    package let commands: [BridgeCommand] = [
         "osam.versionControl", "osam.versionControlAnswer", "osam.rating", "osam.deviceInformation",
         "osam.appInformation", "osam.changeLanguageEvent", "osam.firstTimeOrUpdateEvent", "osam.subscribeToCustomTopic",
         "osam.unsubscribeToCustomTopic", "osam.getToken", "osam.isOnline",
     ]
-    public var lane: String? { "osam" }
+    package var lane: String? { "osam" }
 
     let service: OSAMService
     let settings: Settings
@@ -63,7 +63,7 @@ public struct OSAMModule: BridgeModule {
     ///   - settings: the `osam.*` settings.
     ///   - device: the device facts reported and used by the 3.2 filter.
     ///   - deviceLanguage: the device's language (`DISPLAYED_LANGUAGE`), e.g. `CA`.
-    public init(service: OSAMService, settings: Settings, device: DeviceInformation, deviceLanguage: String) {
+    package init(service: OSAMService, settings: Settings, device: DeviceInformation, deviceLanguage: String) {
         self.service = service
         self.settings = settings
         self.device = device
@@ -88,21 +88,32 @@ public struct OSAMModule: BridgeModule {
         let topic: String
     }
 
-    public func handle(_ request: BridgeRequest, context: BridgeContext) async throws -> BridgeReply {
+    package func handle(_ request: BridgeRequest, context: BridgeContext) async throws -> BridgeReply {
         switch request.command {
         case "osam.versionControl": return try await versionControl(request, context: context)
         case "osam.versionControlAnswer": return try await answer(request.decode(AnswerParameters.self))
         case "osam.rating":
-            return .ok(try await service.rating(package: try package(), platform: try platform(), connectivity: try connectivity()).jsonValue)
+            return .ok(
+                try await service.rating(
+                    package: try package(), platform: try platform(), connectivity: try connectivity()
+                ).jsonValue)
         case "osam.deviceInformation": return .ok(device.jsonValue)
         case "osam.appInformation":
-            return .ok(AppInformation(appName: settings.appName, appVersionName: settings.versionName, appVersionCode: settings.versionCode ?? "").jsonValue)
+            return .ok(
+                AppInformation(
+                    appName: settings.appName, appVersionName: settings.versionName,
+                    appVersionCode: settings.versionCode ?? ""
+                ).jsonValue)
         case "osam.changeLanguageEvent":
             let language = try request.decode(LanguageParameter.self).value
-            return .ok(try await service.changeLanguage(app: try app(), language: language, deviceLanguage: deviceLanguage).jsonValue)
+            return .ok(
+                try await service.changeLanguage(app: try app(), language: language, deviceLanguage: deviceLanguage)
+                    .jsonValue)
         case "osam.firstTimeOrUpdateEvent":
             let language = try request.decode(LanguageParameter.self).value
-            return .ok(try await service.firstTimeOrUpdate(app: try app(), language: language, deviceLanguage: deviceLanguage).jsonValue)
+            return .ok(
+                try await service.firstTimeOrUpdate(app: try app(), language: language, deviceLanguage: deviceLanguage)
+                    .jsonValue)
         case "osam.subscribeToCustomTopic", "osam.unsubscribeToCustomTopic":
             let topic = try request.decode(TopicParameter.self).topic
             let subscribe = request.command == "osam.subscribeToCustomTopic"
@@ -127,7 +138,8 @@ public struct OSAMModule: BridgeModule {
 
     private func answer(_ parameters: AnswerParameters) async throws -> BridgeReply {
         guard let choice = AlertChoice(rawValue: parameters.choice.lowercased()) else {
-            throw BridgeError(.badRequest, "bad Data for osam.versionControlAnswer: choice must be ok, cancel or dismiss")
+            throw BridgeError(
+                .badRequest, "bad Data for osam.versionControlAnswer: choice must be ok, cancel or dismiss")
         }
         let answer = try await service.answer(
             package: try package(), choice: choice, dontShowAgain: parameters.dontShowAgain ?? false)
@@ -138,7 +150,9 @@ public struct OSAMModule: BridgeModule {
     // MARK: - Settings
 
     private func package() throws -> String {
-        guard let package = settings.package, !package.isEmpty else { throw Self.notConfigured("osam.package", example: "cat.bcn.app") }
+        guard let package = settings.package, !package.isEmpty else {
+            throw Self.notConfigured("osam.package", example: "cat.bcn.app")
+        }
         return package
     }
 
@@ -164,7 +178,8 @@ public struct OSAMModule: BridgeModule {
     }
 
     private static func notConfigured(_ key: String, example: String) -> BridgeError {
-        BridgeError(.unavailable, "OSAM needs \(key): set it with `sclm config set \(key) \(example)` and restart the bridge")
+        BridgeError(
+            .unavailable, "OSAM needs \(key): set it with `sclm config set \(key) \(example)` and restart the bridge")
     }
 }
 

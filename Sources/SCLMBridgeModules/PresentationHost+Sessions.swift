@@ -40,7 +40,8 @@ extension PresentationHost {
         return [
             "sessionId": .string(session.sessionId), "presentationId": .string(String(session.presentationId)),
             "userId": .string(session.userId ?? ""), "state": .int(session.state.rawValue),
-            "complete": .bool(session.complete), "created": .string(session.created), "timeZone": .int(session.timeZone),
+            "complete": .bool(session.complete), "created": .string(session.created),
+            "timeZone": .int(session.timeZone),
             "latitude": session.latitude.map { .double($0) } ?? .null,
             "longitude": session.longitude.map { .double($0) } ?? .null, "address": .string(session.address ?? ""),
             "duration": .int(session.duration), "slidesCount": .int(session.slidesCount),
@@ -49,7 +50,8 @@ extension PresentationHost {
                 views.map { view in
                     [
                         "id": .string(view.id), "slideId": view.slideId.map { .int($0) } ?? .null,
-                        "name": .string(view.slideName), "duration": .int(view.duration), "created": .string(view.created),
+                        "name": .string(view.slideName), "duration": .int(view.duration),
+                        "created": .string(view.created),
                     ]
                 }),
         ]

@@ -12,9 +12,9 @@ import Synchronization
 /// (the modules share the ``lane``) and write to SQLite before they answer, so a `kill -9` loses nothing
 /// already answered; reads of in-memory state answer without a task. State lives behind a mutex because
 /// those reads run on the bridge's dispatch thread.
-public final class PresentationHost: Sendable {
+package final class PresentationHost: Sendable {
     /// The lane of every StoryCLM module.
-    public static let lane = "storyclm"
+    package static let lane = "storyclm"
 
     /// UI elements content can hide or show (what a screen would draw).
     struct UIFlags: Equatable {
@@ -61,7 +61,7 @@ public final class PresentationHost: Sendable {
     let state = Mutex(State())
 
     /// Creates a host over `store` and the content in `home`; nothing is open until ``start(presentationId:slide:)``.
-    public init(
+    package init(
         store: ContentStore, home: Home, environment: HostEnvironment, output: BridgeOutput,
         clock: any WallClock = SystemClock(), logger: Logger = Logger()
     ) {
@@ -77,7 +77,7 @@ public final class PresentationHost: Sendable {
     static let nothingOpen = BridgeError(.notFound, "no presentation is open; send open with a presId")
 
     /// The StoryCLM modules (Base, Presentation, UI, Sessions, CustomEvents, MediaFiles, Map) on this host.
-    public var modules: [any BridgeModule] {
+    package var modules: [any BridgeModule] {
         [
             BaseModule(host: self), PresentationModule(host: self), UIModule(host: self), SessionsModule(host: self),
             CustomEventsModule(host: self), MediaFilesModule(host: self), MapModule(host: self),
@@ -89,8 +89,10 @@ public final class PresentationHost: Sendable {
     ///
     /// - Throws: `SCLMError` (`.notFound`) for a presentation that is not installed, (`.usage`) for an
     ///   unknown slide; ``StoreError``.
-    public func start(presentationId: Int64, slide: String?) async throws {
-        let presentation = try await store.read { [home] db in try InstalledPresentation.load(presentationId, from: db, home: home) }
+    package func start(presentationId: Int64, slide: String?) async throws {
+        let presentation = try await store.read { [home] db in
+            try InstalledPresentation.load(presentationId, from: db, home: home)
+        }
         try await start(presentation, slide: slide)
     }
 
@@ -100,10 +102,12 @@ public final class PresentationHost: Sendable {
     /// sessions and custom events (``ContentScope``).
     ///
     /// - Throws: `SCLMError` (`.usage`) for an unknown slide; ``StoreError``.
-    public func start(_ presentation: InstalledPresentation, slide: String?) async throws {
+    package func start(_ presentation: InstalledPresentation, slide: String?) async throws {
         if let slide, !presentation.hasSlide(slide) {
             throw SCLMError(
-                .usage, "presentation \(presentation.presentationId) has no slide '\(slide)'; pick one of its slides or leave --slide out")
+                .usage,
+                "presentation \(presentation.presentationId) has no slide '\(slide)'; pick one of its slides or leave --slide out"
+            )
         }
         let scope = environment.scope(clientId: presentation.clientId)
         state.withLock { $0.scope = $0.scope ?? scope }
@@ -112,7 +116,7 @@ public final class PresentationHost: Sendable {
 
     /// Ends a run when input ends: the slide on screen is logged with its time, and the session stays
     /// unfinished so the next run restores it.
-    public func finish() async {
+    package func finish() async {
         guard let open = state.withLock({ $0.open }) else { return }
         do {
             try await perform(.endOfInput)

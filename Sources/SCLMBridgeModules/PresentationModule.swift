@@ -44,7 +44,8 @@ struct PresentationModule: HostModule {
             guard let parameters = try? request.decode(OpenParameters.self) else {
                 throw BridgeError(
                     .badRequest,
-                    "InputData has wrong parameters presId or slideName or data: send {\"presId\":5,\"slideName\":\"\",\"data\":{}}")
+                    "InputData has wrong parameters presId or slideName or data: send {\"presId\":5,\"slideName\":\"\",\"data\":{}}"
+                )
             }
             let slide = parameters.slideName?.trimmingCharacters(in: .whitespaces)
             if let slide, !slide.isEmpty, !ContentPath.isPlainName(slide) {

@@ -21,9 +21,9 @@ import Synchronization
 ///     try await page.navigate(to: "https://package.sclm.invalid/index.html")
 /// }
 /// ```
-public final class Browser: Sendable {
+package final class Browser: Sendable {
     /// The options it was started with.
-    public let options: BrowserOptions
+    package let options: BrowserOptions
     let connection: DevToolsConnection
     private let closed = Latch<String>()
 
@@ -38,7 +38,7 @@ public final class Browser: Sendable {
     /// refuses root); without `setpriv` or `nobody` it runs with `--no-sandbox` and a warning is logged.
     ///
     /// - Throws: ``BrowserError`` (`.unavailable`) when no browser can be started, and what `body` throws.
-    public static func withBrowser<T>(
+    package static func withBrowser<T>(
         _ options: BrowserOptions, environment: [String: String] = ProcessInfo.processInfo.environment,
         logger: Logger = Logger(), isolation: isolated (any Actor)? = #isolation, _ body: (Browser) async throws -> T
     ) async throws -> T {
@@ -73,7 +73,7 @@ public final class Browser: Sendable {
     /// Opens a new tab (`about:blank`) attached in flatten mode.
     ///
     /// - Throws: ``BrowserError``.
-    public func newPage() async throws -> BrowserPage {
+    package func newPage() async throws -> BrowserPage {
         let created = try await connection.call("Target.createTarget", ["url": "about:blank"])
         guard let targetId = created["targetId"]?.stringValue else {
             throw BrowserError(.protocolError, "Target.createTarget returned no targetId")
@@ -87,12 +87,12 @@ public final class Browser: Sendable {
     }
 
     /// Waits until the browser's pipe ends (it exited or crashed) and returns why.
-    public func waitUntilClosed() async -> String {
+    package func waitUntilClosed() async -> String {
         await closed.wait()
     }
 
     /// Whether the browser has gone away.
-    public var isClosed: Bool { closed.isFired }
+    package var isClosed: Bool { closed.isFired }
 
     /// A fresh profile folder (0700, owned by whoever runs the browser); profiles of killed runs are swept.
     private static func makeProfile(owner: (uid: uid_t, gid: gid_t)?) throws -> String {

@@ -4,9 +4,9 @@ import SCLMCore
 ///
 /// A missing or unstartable browser is ``ErrorCategory/network`` (exit 69, "service unavailable"); a
 /// crash or a protocol error is ``ErrorCategory/internal`` unless a caller maps it to its own status.
-public struct BrowserError: CategorizedError, Equatable {
+package struct BrowserError: CategorizedError, Equatable {
     /// What went wrong.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+    package struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Value: Hashable, Sendable {
             case unavailable, crashed, protocolError
         }
@@ -14,28 +14,28 @@ public struct BrowserError: CategorizedError, Equatable {
         private let value: Value
 
         /// No usable browser executable, or it would not start.
-        public static let unavailable = Code(value: .unavailable)
+        package static let unavailable = Code(value: .unavailable)
         /// The browser or a page died while in use.
-        public static let crashed = Code(value: .crashed)
+        package static let crashed = Code(value: .crashed)
         /// The browser answered a DevTools command with an error.
-        public static let protocolError = Code(value: .protocolError)
+        package static let protocolError = Code(value: .protocolError)
 
-        public var description: String { "\(value)" }
+        package var description: String { "\(value)" }
     }
 
     /// The kind of failure.
-    public let code: Code
+    package let code: Code
     /// What failed and how to fix it.
-    public let message: String
+    package let message: String
 
     /// Creates an error.
-    public init(_ code: Code, _ message: String) {
+    package init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
     }
 
-    public var category: ErrorCategory { code == .unavailable ? .network : .internal }
-    public var description: String { message }
+    package var category: ErrorCategory { code == .unavailable ? .network : .internal }
+    package var description: String { message }
 
     /// The one-line answer when no browser can be found or started.
     static func notFound(_ detail: String) -> BrowserError {

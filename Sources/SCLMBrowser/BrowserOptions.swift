@@ -2,9 +2,9 @@ import Foundation
 import SCLMCore
 
 /// How to start the browser: which executable, headless or kiosk, the window size.
-public struct BrowserOptions: Sendable, Equatable {
+package struct BrowserOptions: Sendable, Equatable {
     /// Where the browser is shown.
-    public enum Mode: Sendable, Equatable {
+    package enum Mode: Sendable, Equatable {
         /// No window (`--headless=new`): tests, rigs, CI renders.
         case headless
         /// Fullscreen on the current display (`--kiosk`), for a screen in a shop or a booth.
@@ -12,18 +12,18 @@ public struct BrowserOptions: Sendable, Equatable {
     }
 
     /// A width × height in CSS pixels.
-    public struct Viewport: Sendable, Equatable, CustomStringConvertible {
-        public var width: Int
-        public var height: Int
+    package struct Viewport: Sendable, Equatable, CustomStringConvertible {
+        package var width: Int
+        package var height: Int
 
         /// Creates a viewport.
-        public init(width: Int, height: Int) {
+        package init(width: Int, height: Int) {
             self.width = width
             self.height = height
         }
 
         /// Parses `WIDTHxHEIGHT` (each 16…8192), e.g. `1024x768`.
-        public init?(parsing text: String) {
+        package init?(parsing text: String) {
             let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
             guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]),
                 (16...8192).contains(width), (16...8192).contains(height)
@@ -31,18 +31,18 @@ public struct BrowserOptions: Sendable, Equatable {
             self.init(width: width, height: height)
         }
 
-        public var description: String { "\(width)x\(height)" }
+        package var description: String { "\(width)x\(height)" }
     }
 
     /// The browser to run; `nil` looks for `chromium`, `chromium-browser`, `google-chrome` on `PATH`.
-    public var executable: String?
-    public var mode: Mode
-    public var viewport: Viewport
+    package var executable: String?
+    package var mode: Mode
+    package var viewport: Viewport
     /// Pass the browser's own log lines through to stderr.
-    public var showsBrowserLogs: Bool
+    package var showsBrowserLogs: Bool
 
     /// Creates options.
-    public init(
+    package init(
         executable: String? = nil, mode: Mode = .headless, viewport: Viewport = Viewport(width: 1024, height: 768),
         showsBrowserLogs: Bool = false
     ) {
@@ -53,7 +53,7 @@ public struct BrowserOptions: Sendable, Equatable {
     }
 
     /// The executable named by `--browser`, else `SCLM_BROWSER`, else `nil` (search `PATH`).
-    public static func executable(option: String?, environment: [String: String]) -> String? {
+    package static func executable(option: String?, environment: [String: String]) -> String? {
         if let option, !option.isEmpty { return option }
         if let variable = environment["SCLM_BROWSER"], !variable.isEmpty { return variable }
         return nil

@@ -2,13 +2,13 @@ import Foundation
 import SCLMCore
 
 /// One tab of a ``Browser``, attached in flatten mode: its DevTools calls carry its `sessionId`.
-public final class BrowserPage: Sendable {
+package final class BrowserPage: Sendable {
     /// The tab's target id.
-    public let targetId: String
+    package let targetId: String
     /// The DevTools session of the tab.
-    public let sessionId: String
+    package let sessionId: String
     /// The size the page is laid out and captured at.
-    public let viewport: BrowserOptions.Viewport
+    package let viewport: BrowserOptions.Viewport
     let connection: DevToolsConnection
 
     init(connection: DevToolsConnection, targetId: String, sessionId: String, viewport: BrowserOptions.Viewport) {
@@ -22,19 +22,19 @@ public final class BrowserPage: Sendable {
     ///
     /// - Throws: ``BrowserError``, `CancellationError`.
     @discardableResult
-    public func call(_ method: String, _ params: JSONValue = [:]) async throws -> JSONValue {
+    package func call(_ method: String, _ params: JSONValue = [:]) async throws -> JSONValue {
         try await connection.call(method, params, session: sessionId)
     }
 
     /// Routes this tab's events to `handler` (on the DevTools reader thread; it must not block).
-    public func onEvent(_ handler: @escaping @Sendable (_ method: String, _ params: JSONValue) -> Void) {
+    package func onEvent(_ handler: @escaping @Sendable (_ method: String, _ params: JSONValue) -> Void) {
         connection.subscribe(session: sessionId, handler)
     }
 
     /// Starts loading `url` in the tab.
     ///
     /// - Throws: ``BrowserError`` when the browser refuses the navigation.
-    public func navigate(to url: String) async throws {
+    package func navigate(to url: String) async throws {
         let result = try await call("Page.navigate", ["url": .string(url)])
         if let failure = result["errorText"]?.stringValue, !failure.isEmpty, failure != "net::ERR_ABORTED" {
             throw BrowserError(.protocolError, "cannot load \(url): \(failure)")
@@ -42,19 +42,19 @@ public final class BrowserPage: Sendable {
     }
 
     /// Sends `method` in this tab's session without waiting; it keeps its order with other calls.
-    public func send(_ method: String, _ params: JSONValue = [:]) {
+    package func send(_ method: String, _ params: JSONValue = [:]) {
         connection.send(method, params, session: sessionId)
     }
 
     /// Evaluates `expression` in the page's main world without waiting for a result.
-    public func evaluateLater(_ expression: String) {
+    package func evaluateLater(_ expression: String) {
         send("Runtime.evaluate", ["expression": .string(expression)])
     }
 
     /// Fixes the layout size to the viewport (headless windows otherwise follow `--window-size`).
     ///
     /// - Throws: ``BrowserError``.
-    public func applyViewport() async throws {
+    package func applyViewport() async throws {
         try await call(
             "Emulation.setDeviceMetricsOverride",
             [
@@ -66,7 +66,7 @@ public final class BrowserPage: Sendable {
     /// A PNG of the viewport.
     ///
     /// - Throws: ``BrowserError``.
-    public func screenshot() async throws -> Data {
+    package func screenshot() async throws -> Data {
         let result = try await call("Page.captureScreenshot", ["format": "png", "fromSurface": true])
         guard let text = result["data"]?.stringValue, let data = Data(base64Encoded: text) else {
             throw BrowserError(.protocolError, "Page.captureScreenshot returned no image")
@@ -75,7 +75,7 @@ public final class BrowserPage: Sendable {
     }
 
     /// Closes the tab and stops routing its events.
-    public func close() async {
+    package func close() async {
         connection.unsubscribe(session: sessionId)
         _ = try? await connection.call("Target.closeTarget", ["targetId": .string(targetId)])
     }

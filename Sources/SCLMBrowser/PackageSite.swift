@@ -8,33 +8,33 @@ import SCLMCore
 /// `Range` requests as 206 slices of at most ``maximumChunk`` bytes, paths that never leave the folder)
 /// and refuses every other host, as on an offline tablet. Content never sees `file://` and there is no
 /// HTTP server: the browser's network stack never leaves the process.
-public struct PackageSite: Sendable, Equatable {
+package struct PackageSite: Sendable, Equatable {
     /// The origin's host name (`.invalid` can never resolve, so nothing real is shadowed).
-    public var host: String
+    package var host: String
     /// The unpacked package.
-    public var root: String
+    package var root: String
 
     /// The largest slice answered for one `Range` request (bounded memory, and `<video>` keeps asking).
-    public static let maximumChunk: Int64 = 1 << 20
+    package static let maximumChunk: Int64 = 1 << 20
     /// The largest file answered whole (without `Range`).
-    public static let maximumWholeFile: Int64 = 256 << 20
+    package static let maximumWholeFile: Int64 = 256 << 20
 
     /// Creates a site for `root` on `host`.
-    public init(host: String = "presentation.sclm.invalid", root: String) {
+    package init(host: String = "presentation.sclm.invalid", root: String) {
         self.host = host
         self.root = root
     }
 
     /// `https://host/`.
-    public var origin: String { "https://\(host)" }
+    package var origin: String { "https://\(host)" }
 
     /// The URL of `path` (a package-relative path such as `index.html`).
-    public func url(of path: String) -> String {
+    package func url(of path: String) -> String {
         origin + "/" + (path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path)
     }
 
     /// The package-relative path of `url` when it belongs to this origin (`""` for the origin itself).
-    public func packagePath(of url: String) -> String? {
+    package func packagePath(of url: String) -> String? {
         guard url.hasPrefix(origin + "/") || url == origin else { return nil }
         var rest = url.dropFirst(origin.count)
         if let cut = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) { rest = rest[..<cut] }
@@ -43,7 +43,7 @@ public struct PackageSite: Sendable, Equatable {
     }
 
     /// Answers one `Fetch.requestPaused` event on `page`; `report` hears of refused and missing requests.
-    public func answer(_ params: JSONValue, on page: BrowserPage, report: @Sendable (PageIssue) -> Void) {
+    package func answer(_ params: JSONValue, on page: BrowserPage, report: @Sendable (PageIssue) -> Void) {
         guard let requestId = params["requestId"]?.stringValue, let url = params["request"]?["url"]?.stringValue else {
             return
         }

@@ -17,9 +17,9 @@ import Synchronization
 /// presentation host shares) is delivered to the page as `StoryCLMBridge.StoryCLMHandler(<line>)`, in
 /// order. A `slideChanged` event loads the slide; `presentationClosed` ends the run. With
 /// ``Mode-swift.enum/render`` `go` and `open` are answered as success and reported, not followed.
-public final class PageBridge: Sendable {
+package final class PageBridge: Sendable {
     /// Whether navigation requests are followed.
-    public enum Mode: Sendable {
+    package enum Mode: Sendable {
         /// A player: `go` and `open` run in the host, and the page follows `slideChanged`.
         case play
         /// A render: `go` and `open` are answered 200 and reported as ``PageIssue/navigation(command:data:)``.
@@ -27,7 +27,7 @@ public final class PageBridge: Sendable {
     }
 
     /// How a run ended.
-    public enum Outcome: Sendable, Equatable {
+    package enum Outcome: Sendable, Equatable {
         /// The content closed the presentation.
         case closed
         /// The page's renderer or the browser died.
@@ -41,9 +41,9 @@ public final class PageBridge: Sendable {
     }
 
     /// Where the host and modules write; its lines go to the page.
-    public let output: BridgeOutput
+    package let output: BridgeOutput
     /// The page.
-    public let page: BrowserPage
+    package let page: BrowserPage
     let mode: Mode
     let failsOnUncaughtError: Bool
     private let site = Mutex(PackageSite(root: "/nonexistent"))
@@ -69,7 +69,7 @@ public final class PageBridge: Sendable {
     ///   - siteOfPresentation: the package of another presentation that content opens (`open`), which
     ///     the page then serves; `nil` keeps the current one.
     /// - Throws: ``BrowserError`` when the pipes cannot be made.
-    public init(
+    package init(
         page: BrowserPage, mode: Mode, failsOnUncaughtError: Bool = false,
         report: @escaping @Sendable (PageIssue) -> Void,
         observe: @escaping @Sendable (JSONValue) -> Void = { _ in },
@@ -98,7 +98,7 @@ public final class PageBridge: Sendable {
     /// Wires the page to serve `site`: the binding, the transport script, request interception, error reporting.
     ///
     /// - Throws: ``BrowserError``.
-    public func attach(serving site: PackageSite) async throws {
+    package func attach(serving site: PackageSite) async throws {
         self.site.withLock { $0 = site }
         page.onEvent { [weak self] method, params in self?.handle(method, params) }
         try await page.call("Runtime.addBinding", ["name": .string(PageScript.binding)])
@@ -112,7 +112,7 @@ public final class PageBridge: Sendable {
 
     /// Serves the page with `server` until ``finish()`` (or the page's run ends and ``finish()`` is called):
     /// the server reads the page's messages, and its lines are delivered to the page.
-    public func serve(_ server: BridgeServer) async {
+    package func serve(_ server: BridgeServer) async {
         let (lines, continuation) = AsyncStream.makeStream(of: [UInt8].self)
         readLines(pipes.output.read, into: continuation)
         let delivery = Task { for await line in lines { await deliver(line) } }
@@ -123,22 +123,22 @@ public final class PageBridge: Sendable {
     }
 
     /// Ends the input: the server finishes running work (as `sclm bridge` does on EOF) and ``serve(_:)`` returns.
-    public func finish() {
+    package func finish() {
         closeOnce(pipes.input.write)
     }
 
     /// Waits for the content to close the presentation or for the page to crash.
-    public func waitForOutcome() async -> Outcome {
+    package func waitForOutcome() async -> Outcome {
         await outcome.wait()
     }
 
     /// Ends the run with `outcome` (the browser died, a time limit passed) unless it already ended.
-    public func end(_ outcome: Outcome) {
+    package func end(_ outcome: Outcome) {
         self.outcome.fire(outcome)
     }
 
     /// Whether the page has loaded and nothing happened (requests, messages) for `quiet`.
-    public func isSettled(quiet: Duration) -> Bool {
+    package func isSettled(quiet: Duration) -> Bool {
         activity.withLock { $0.loaded && ContinuousClock.now - $0.last >= quiet }
     }
 

@@ -1,7 +1,7 @@
 import SCLMCore
 
 /// Something a page did that a render reports or `sclm play --json` prints.
-public enum PageIssue: Sendable, Equatable {
+package enum PageIssue: Sendable, Equatable {
     /// The page asked for a file the package lacks (answered 404).
     case missingFile(url: String, path: String)
     /// The page asked for another host (refused, as on an offline tablet).
@@ -18,7 +18,7 @@ public enum PageIssue: Sendable, Equatable {
     case crashed(reason: String)
 
     /// `{"Page":kind,…}` for `--json` output.
-    public var json: JSONValue {
+    package var json: JSONValue {
         switch self {
         case .missingFile(let url, let path): ["Page": "missingFile", "url": .string(url), "path": .string(path)]
         case .remoteRequest(let url): ["Page": "remoteRequest", "url": .string(url)]

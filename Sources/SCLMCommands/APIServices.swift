@@ -30,7 +30,8 @@ struct APIServices {
         store = try context.store()
         transport = CurlTransport(
             engine: engine,
-            configuration: try APIServices.transportConfiguration(configuration, cookieJarPath: context.home.cookieJarPath),
+            configuration: try APIServices.transportConfiguration(
+                configuration, cookieJarPath: context.home.cookieJarPath),
             logger: logger)
         retrier = Retrier(policy: RetryPolicy(maxAttempts: 1 + (try APIServices.number(.retries, in: configuration))))
         requestTimeout = try APIServices.seconds(.requestTimeout, in: configuration)

@@ -8,7 +8,7 @@ import SCLMCore
 ///
 /// Implementations must: read every declared option in `init(parsing:)`, throw ``ValidationError`` for bad
 /// values (exit 64), write results to ``CommandContext/stdout`` and diagnostics to the logger.
-public protocol Command: Sendable {
+package protocol Command: Sendable {
     /// Name, help and options.
     static var configuration: CommandConfiguration { get }
     /// Builds the command from parsed arguments.
@@ -26,30 +26,30 @@ public protocol Command: Sendable {
 }
 
 extension Command {
-    public func validate() throws {}
+    package func validate() throws {}
 
-    public func run(_ context: CommandContext) async throws {
+    package func run(_ context: CommandContext) async throws {
         context.stdout.write(HelpFormatter.help(for: Self.self, path: context.commandPath))
     }
 }
 
 /// The static description of a command.
-public struct CommandConfiguration: Sendable {
+package struct CommandConfiguration: Sendable {
     /// The name typed on the command line (kebab case).
-    public var commandName: String
+    package var commandName: String
     /// One sentence ending in a period.
-    public var abstract: String
+    package var abstract: String
     /// Longer help shown below the abstract.
-    public var discussion: String
+    package var discussion: String
     /// Positional arguments, for help and arity checks.
-    public var arguments: [ArgumentSpec]
+    package var arguments: [ArgumentSpec]
     /// Options and flags of this command (global options are added by the parser).
-    public var options: [OptionSpec]
+    package var options: [OptionSpec]
     /// Child commands.
-    public var subcommands: [any Command.Type]
+    package var subcommands: [any Command.Type]
 
     /// Declares a command.
-    public init(
+    package init(
         commandName: String, abstract: String, discussion: String = "", arguments: [ArgumentSpec] = [],
         options: [OptionSpec] = [], subcommands: [any Command.Type] = []
     ) {
@@ -63,19 +63,19 @@ public struct CommandConfiguration: Sendable {
 }
 
 /// A named option (`--jobs N`) or flag (`--strict`).
-public struct OptionSpec: Sendable, Equatable {
+package struct OptionSpec: Sendable, Equatable {
     /// All spellings, short first (`["-j", "--jobs"]`); the last is the canonical name.
-    public let names: [String]
+    package let names: [String]
     /// The placeholder of the value (`N`, `ID|NAME`), or `nil` for a flag.
-    public let valueName: String?
+    package let valueName: String?
     /// One short sentence.
-    public let help: String
+    package let help: String
     /// Whether the option may be given several times.
-    public let isRepeatable: Bool
+    package let isRepeatable: Bool
     /// Whether the command needs it (usage shows it without brackets).
-    public var isRequired = false
+    package var isRequired = false
     /// The only values it takes, when they are a fixed set (completions offer them).
-    public var choices: [String]?
+    package var choices: [String]?
 
     /// Declares an option that takes a value.
     ///
@@ -87,7 +87,7 @@ public struct OptionSpec: Sendable, Equatable {
     ///   - required: whether the command needs it; the command still checks it, with its own hint.
     ///   - choices: the only values it takes, for completions.
     /// - Returns: the option.
-    public static func option(
+    package static func option(
         _ names: String..., value: String? = nil, help: String, repeatable: Bool = false, required: Bool = false,
         choices: [String]? = nil
     ) -> OptionSpec {
@@ -100,34 +100,34 @@ public struct OptionSpec: Sendable, Equatable {
     }
 
     /// Declares a flag.
-    public static func flag(_ names: String..., help: String) -> OptionSpec {
+    package static func flag(_ names: String..., help: String) -> OptionSpec {
         OptionSpec(names: names, valueName: nil, help: help, isRepeatable: true)
     }
 
     /// The name used to look the option up in ``ParsedArguments``.
-    public var canonicalName: String { names.last ?? "" }
+    package var canonicalName: String { names.last ?? "" }
 }
 
 /// A positional argument.
-public struct ArgumentSpec: Sendable, Equatable {
+package struct ArgumentSpec: Sendable, Equatable {
     /// The placeholder (`path`, `key`).
-    public let name: String
+    package let name: String
     /// One short sentence.
-    public let help: String
+    package let help: String
     /// Whether it may be left out.
-    public let isOptional: Bool
+    package let isOptional: Bool
     /// Whether it takes all remaining values.
-    public let isRepeating: Bool
+    package let isRepeating: Bool
     /// The only values it takes, when they are a fixed set (completions offer them).
-    public let choices: [String]?
+    package let choices: [String]?
     /// Whether it names a file or folder (completions offer paths).
-    public let isPath: Bool
+    package let isPath: Bool
     /// The values it takes after a given word of the argument before it (`config set sync.contentPolicy`
     /// takes install or refuse), for completions; a word mapped to `[]` takes any value.
-    public var choicesAfter: [String: [String]] = [:]
+    package var choicesAfter: [String: [String]] = [:]
 
     /// Declares a positional argument.
-    public init(
+    package init(
         _ name: String, help: String, optional: Bool = false, repeating: Bool = false, choices: [String]? = nil,
         path: Bool = false
     ) {
@@ -142,5 +142,6 @@ public struct ArgumentSpec: Sendable, Equatable {
 
 extension ArgumentSpec {
     /// The `presentation-id` positional of `show` and `content path|delete`.
-    public static let presentationId = ArgumentSpec("presentation-id", help: "The presentation's id (see `sclm list`).")
+    package static let presentationId = ArgumentSpec(
+        "presentation-id", help: "The presentation's id (see `sclm list`).")
 }

@@ -7,28 +7,28 @@ import Synchronization
 ///
 /// Services are opened lazily and at most once (the store is created with the home on first use), so a
 /// command that does not need the database never touches it. Tests build a context with a temporary home.
-public final class CommandContext: Sendable {
+package final class CommandContext: Sendable {
     /// `--home`, `--json`, `-v`, `-q`.
-    public let globals: GlobalOptions
+    package let globals: GlobalOptions
     /// The process environment (for configuration overrides).
-    public let environment: [String: String]
+    package let environment: [String: String]
     /// The resolved sclm home.
-    public let home: Home
+    package let home: Home
     /// The command names from the root, e.g. `["sclm", "config", "get"]`.
-    public let commandPath: [String]
+    package let commandPath: [String]
     /// Results and protocol lines.
-    public let stdout: StandardStream
+    package let stdout: StandardStream
     /// Diagnostics.
-    public let logger: Logger
+    package let logger: Logger
     /// Terminal facts (TTY, colour, width).
-    public let terminal: TerminalInfo
+    package let terminal: TerminalInfo
     /// The current time.
-    public let clock: any WallClock
+    package let clock: any WallClock
     private let openedStore = Mutex<ContentStore?>(nil)
     private let noticeWriter = Mutex<(@Sendable (String) -> Void)?>(nil)
 
     /// Creates a context.
-    public init(
+    package init(
         globals: GlobalOptions, environment: [String: String], commandPath: [String],
         stdout: StandardStream = .standardOutput, terminal: TerminalInfo, clock: any WallClock = SystemClock()
     ) {
@@ -43,12 +43,12 @@ public final class CommandContext: Sendable {
     }
 
     /// Whether `--json` was given.
-    public var wantsJSON: Bool { globals.json }
+    package var wantsJSON: Bool { globals.json }
 
     /// The home's configuration with environment overrides.
     ///
     /// - Throws: `SCLMError` for an unreadable or malformed `config.json`.
-    public func configuration() throws -> Configuration {
+    package func configuration() throws -> Configuration {
         try Configuration.load(from: home.configPath, environment: environment)
     }
 
@@ -56,7 +56,7 @@ public final class CommandContext: Sendable {
     ///
     /// - Throws: `SCLMError`/`StoreError` when the home or database cannot be opened; one line naming the home
     ///   when it is read-only.
-    public func store() throws -> ContentStore {
+    package func store() throws -> ContentStore {
         try openedStore.withLock { cached in
             if let cached, !cached.isReadOnly { return cached }
             try prepareHomeForWriting()
@@ -72,7 +72,7 @@ public final class CommandContext: Sendable {
     /// (`ContentStore.openForReading`), so a read-only home can still be inspected.
     ///
     /// - Throws: `SCLMError`/`StoreError` when the database cannot be opened, or a read-only home has none.
-    public func readingStore() throws -> ContentStore {
+    package func readingStore() throws -> ContentStore {
         guard isHomeReadOnly else { return try store() }
         return try openedStore.withLock { cached in
             if let cached { return cached }
@@ -93,7 +93,7 @@ public final class CommandContext: Sendable {
     /// one line naming it and the way out, instead of the failure of the first write.
     ///
     /// - Throws: `SCLMError` (`.storage`).
-    public func prepareHomeForWriting() throws {
+    package func prepareHomeForWriting() throws {
         if isHomeReadOnly {
             let command = commandPath.joined(separator: " ")
             throw SCLMError(
@@ -111,7 +111,7 @@ public final class CommandContext: Sendable {
 
     /// Shows a notice the runner prints while a command is running (e.g. "Cancelling…" after Ctrl-C) on
     /// stderr, or through the writer a live display installed with ``setNoticeWriter(_:)``.
-    public func showNotice(_ line: String) {
+    package func showNotice(_ line: String) {
         if let writer = noticeWriter.withLock({ $0 }) {
             writer(line)
         } else {
@@ -121,25 +121,25 @@ public final class CommandContext: Sendable {
 
     /// Routes ``showNotice(_:)`` through `writer` (a live display that must not be drawn over), or back to
     /// stderr with `nil`.
-    public func setNoticeWriter(_ writer: (@Sendable (String) -> Void)?) {
+    package func setNoticeWriter(_ writer: (@Sendable (String) -> Void)?) {
         noticeWriter.withLock { $0 = writer }
     }
 
     /// Prints one line of text output on stdout; its interpolated values are escaped (see ``TerminalText``).
-    public func print(_ line: TerminalText = "") {
+    package func print(_ line: TerminalText = "") {
         stdout.writeLine(line.rendered)
     }
 
     /// Prints `value` as one line of compact JSON with sorted keys on stdout.
-    public func printJSON(_ value: some Encodable) {
+    package func printJSON(_ value: some Encodable) {
         stdout.writeLine(JSONOutput.line(value))
     }
 }
 
 /// The one JSON encoding of command output: compact, sorted keys, ISO-8601 dates, unescaped slashes.
-public enum JSONOutput {
+package enum JSONOutput {
     /// `value` as one line of JSON.
-    public static func line(_ value: some Encodable) -> String {
+    package static func line(_ value: some Encodable) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .custom { date, encoder in

@@ -1,36 +1,36 @@
 /// The command chosen from argv, with its arguments and the global options.
-public struct Invocation: Sendable {
+package struct Invocation: Sendable {
     /// The command type to run.
-    public let command: any Command.Type
+    package let command: any Command.Type
     /// The command names from the root, e.g. `["sclm", "config", "set"]`.
-    public let path: [String]
+    package let path: [String]
     /// The command's own arguments.
-    public let arguments: ParsedArguments
+    package let arguments: ParsedArguments
     /// `--home`, `--json`, `-v`, `-q`.
-    public let globals: GlobalOptions
+    package let globals: GlobalOptions
 }
 
 /// Parses argv against a command tree: subcommand names, options (`--x v`, `--x=v`), flags, positionals
 /// and global options anywhere before `--`.
-public struct CommandParser: Sendable {
+package struct CommandParser: Sendable {
     /// The root command.
-    public let root: any Command.Type
+    package let root: any Command.Type
 
     /// Creates a parser for the tree under `root`.
-    public init(root: any Command.Type) { self.root = root }
+    package init(root: any Command.Type) { self.root = root }
 
     /// A usage error that happened while parsing, with the command it concerns.
-    public struct Failure: Error {
+    package struct Failure: Error {
         /// The command whose usage to print.
-        public let path: [String]
+        package let path: [String]
         /// What is wrong.
-        public let error: ValidationError
+        package let error: ValidationError
     }
 
     /// Parses `argv` (without the program name).
     ///
     /// - Throws: ``CleanExit`` for help and version, ``Failure`` for usage errors.
-    public func parse(_ argv: [String]) throws -> Invocation {
+    package func parse(_ argv: [String]) throws -> Invocation {
         var state = State(command: root, path: [root.configuration.commandName])
         if let index = Self.firstWord(of: argv), argv[index] == "help" {
             return try helpInvocation(Array(argv[(index + 1)...]))
@@ -51,7 +51,7 @@ public struct CommandParser: Sendable {
     }
 
     /// Finds the command at `path` (names after the root).
-    public func command(at path: [String]) -> (any Command.Type)? {
+    package func command(at path: [String]) -> (any Command.Type)? {
         var current = root
         for name in path.dropFirst() {
             guard let next = current.configuration.subcommands.first(where: { $0.configuration.commandName == name })

@@ -11,9 +11,9 @@ import Synchronization
 ///
 /// SIGINT and SIGTERM cancel the running command's task (exit 130 once it has unwound); a second signal
 /// exits at once. SIGPIPE is ignored so a closed stdout is an error, not a crash.
-public enum CommandRunner {
+package enum CommandRunner {
     /// Parses `argv`, runs the chosen command and returns the process exit status.
-    public static func run(root: any Command.Type, argv: [String], environment: [String: String]) async -> Int32 {
+    package static func run(root: any Command.Type, argv: [String], environment: [String: String]) async -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         let parser = CommandParser(root: root)
         let terminal = TerminalInfo.current(environment: environment)
@@ -68,7 +68,9 @@ public enum CommandRunner {
             let message = error.userMessage
             printError(message)
             if context.wantsJSON {
-                context.printJSON(ErrorReport(error: .init(category: category.rawValue, message: message, exitCode: category.exitCode)))
+                context.printJSON(
+                    ErrorReport(
+                        error: .init(category: category.rawValue, message: message, exitCode: category.exitCode)))
             }
             return category.exitCode
         }

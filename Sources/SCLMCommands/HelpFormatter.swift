@@ -1,9 +1,9 @@
 /// Renders help and usage text in argument-parser's layout: OVERVIEW, USAGE, ARGUMENTS, OPTIONS, SUBCOMMANDS.
-public enum HelpFormatter {
+package enum HelpFormatter {
     private static let column = 28
 
     /// The full help of `command` reached through `path`.
-    public static func help(for command: any Command.Type, path: [String]) -> String {
+    package static func help(for command: any Command.Type, path: [String]) -> String {
         let configuration = command.configuration
         var sections = ["OVERVIEW: \(configuration.abstract)"]
         if !configuration.discussion.isEmpty { sections.append(configuration.discussion) }
@@ -28,7 +28,7 @@ public enum HelpFormatter {
     }
 
     /// The one-line usage of `command`, e.g. `sclm sync [--client <id|name> ...] [--jobs <n>]`.
-    public static func usage(for command: any Command.Type, path: [String]) -> String {
+    package static func usage(for command: any Command.Type, path: [String]) -> String {
         let configuration = command.configuration
         var parts = [path.joined(separator: " ")]
         if !configuration.subcommands.isEmpty {

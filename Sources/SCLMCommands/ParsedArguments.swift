@@ -1,30 +1,30 @@
 import Foundation
 
 /// The options, flags and positionals given to one command.
-public struct ParsedArguments: Sendable, Equatable {
+package struct ParsedArguments: Sendable, Equatable {
     /// Positional values in order.
-    public var positionals: [String] = []
+    package var positionals: [String] = []
     /// Values per canonical option name, in the order given.
     var values: [String: [String]] = [:]
     /// Number of times each flag was given, per canonical name.
     var flags: [String: Int] = [:]
 
     /// Creates an empty set of arguments.
-    public init() {}
+    package init() {}
 
     /// Whether flag `name` was given.
-    public func flag(_ name: String) -> Bool { (flags[name] ?? 0) > 0 }
+    package func flag(_ name: String) -> Bool { (flags[name] ?? 0) > 0 }
 
     /// The last value of option `name`, or `nil`.
-    public func value(_ name: String) -> String? { values[name]?.last }
+    package func value(_ name: String) -> String? { values[name]?.last }
 
     /// Every value of option `name`, in order.
-    public func values(_ name: String) -> [String] { values[name] ?? [] }
+    package func values(_ name: String) -> [String] { values[name] ?? [] }
 
     /// The required `--presentation` id of an installed presentation; `purpose` says what it is for.
     ///
     /// - Throws: ``ValidationError`` when it is missing or not a positive integer.
-    public func presentationId(purpose: String) throws -> Int64 {
+    package func presentationId(purpose: String) throws -> Int64 {
         guard let text = value("--presentation") else {
             throw ValidationError(
                 "missing --presentation <id>: the installed presentation to \(purpose) (see `sclm list`)")
@@ -38,7 +38,7 @@ public struct ParsedArguments: Sendable, Equatable {
     /// The value of option `name` as an integer in `range`, or `nil` when absent.
     ///
     /// - Throws: ``ValidationError`` for a non-integer or out-of-range value.
-    public func integer(_ name: String, in range: ClosedRange<Int> = Int.min...Int.max) throws -> Int? {
+    package func integer(_ name: String, in range: ClosedRange<Int> = Int.min...Int.max) throws -> Int? {
         guard let text = value(name) else { return nil }
         guard let number = Int(text), range.contains(number) else {
             let bounds =
@@ -51,7 +51,7 @@ public struct ParsedArguments: Sendable, Equatable {
     /// The value of option `name`, which must be one of `choices`, or `nil` when absent.
     ///
     /// - Throws: ``ValidationError`` listing the choices.
-    public func choice(_ name: String, from choices: [String]) throws -> String? {
+    package func choice(_ name: String, from choices: [String]) throws -> String? {
         guard let text = value(name) else { return nil }
         guard let match = choices.first(where: { $0.caseInsensitiveCompare(text) == .orderedSame }) else {
             throw ValidationError("\(name) must be one of \(choices.joined(separator: ", ")), got '\(text)'")
@@ -62,7 +62,7 @@ public struct ParsedArguments: Sendable, Equatable {
     /// The positional at `index`.
     ///
     /// - Throws: ``ValidationError`` naming `name` when it is missing.
-    public func positional(_ index: Int, named name: String) throws -> String {
+    package func positional(_ index: Int, named name: String) throws -> String {
         guard positionals.indices.contains(index) else { throw ValidationError("missing <\(name)>") }
         return positionals[index]
     }
@@ -70,7 +70,7 @@ public struct ParsedArguments: Sendable, Equatable {
     /// The positional at `index` as an id (a whole number), e.g. a presentation id.
     ///
     /// - Throws: ``ValidationError`` naming `name` when it is missing or not a number.
-    public func identifier(_ index: Int, named name: String) throws -> Int64 {
+    package func identifier(_ index: Int, named name: String) throws -> Int64 {
         let text = try positional(index, named: name)
         guard let id = Int64(text) else { throw ValidationError("<\(name)> must be a number, got '\(text)'") }
         return id
@@ -79,7 +79,7 @@ public struct ParsedArguments: Sendable, Equatable {
     /// The ``ArgumentSpec/presentationId`` positional (the first one).
     ///
     /// - Throws: ``ValidationError`` when it is missing or not a number.
-    public func presentationId() throws -> Int64 {
+    package func presentationId() throws -> Int64 {
         try identifier(0, named: ArgumentSpec.presentationId.name)
     }
 

@@ -2,8 +2,8 @@ import Foundation
 import SCLMCore
 
 /// The root `sclm` command.
-public struct SCLM: Command {
-    public static let configuration = CommandConfiguration(
+package struct SCLM: Command {
+    package static let configuration = CommandConfiguration(
         commandName: "sclm",
         abstract: "Keep StoryCLM content in sync on Linux, host it headlessly and validate packages.",
         discussion: """
@@ -23,10 +23,10 @@ public struct SCLM: Command {
         ]
     )
 
-    public init(parsing arguments: ParsedArguments) throws {}
+    package init(parsing arguments: ParsedArguments) throws {}
 
     /// Runs sclm with the process's arguments and environment, then exits with the command's status.
-    public static func main() async -> Never {
+    package static func main() async -> Never {
         let argv = Array(CommandLine.arguments.dropFirst())
         let status = await CommandRunner.run(
             root: SCLM.self, argv: argv, environment: ProcessInfo.processInfo.environment)

@@ -6,9 +6,9 @@ import SCLMCore
 /// Cells are data (names, paths, messages from a server or a package): each is escaped with
 /// ``TerminalText/escaping(_:)`` before the columns are measured, so the table stays aligned and no cell can
 /// steer the terminal.
-public enum TextTable {
+package enum TextTable {
     /// `key: value` lines with the values aligned; the keys are sclm's own words.
-    public static func keyValues(_ pairs: [(String, TerminalText)]) -> TerminalText {
+    package static func keyValues(_ pairs: [(String, TerminalText)]) -> TerminalText {
         let width = (pairs.map(\.0.count).max() ?? 0) + 2
         return pairs.map { key, value in
             TerminalText(trusted: (key + ":").padding(toLength: width, withPad: " ", startingAt: 0)) + value
@@ -16,7 +16,7 @@ public enum TextTable {
     }
 
     /// Columns padded to the widest cell; the last column is not padded.
-    public static func columns(header: [String], rows: [[String]]) -> TerminalText {
+    package static func columns(header: [String], rows: [[String]]) -> TerminalText {
         let all = ([header] + rows).map { $0.map(TerminalText.escaping) }
         let widths = header.indices.map { column in
             all.map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0

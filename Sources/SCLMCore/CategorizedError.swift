@@ -2,7 +2,7 @@
 ///
 /// Every module error (`StoreError`, `HTTPError`, `ArchiveError`, …) conforms. Its `description` is one
 /// sentence that says what failed and what to do, and never contains tokens, passwords or bodies.
-public protocol CategorizedError: Error, Sendable, CustomStringConvertible {
+package protocol CategorizedError: Error, Sendable, CustomStringConvertible {
     /// The broad class of this failure.
     var category: ErrorCategory { get }
 }
@@ -10,7 +10,7 @@ public protocol CategorizedError: Error, Sendable, CustomStringConvertible {
 extension Error {
     /// The category of any error: its own for a ``CategorizedError``, `.cancelled` for
     /// `CancellationError`, `.internal` otherwise.
-    public var category: ErrorCategory {
+    package var category: ErrorCategory {
         switch self {
         case let error as any CategorizedError: error.category
         case is CancellationError: .cancelled
@@ -19,7 +19,7 @@ extension Error {
     }
 
     /// A one-line, user-facing description of any error.
-    public var userMessage: String {
+    package var userMessage: String {
         switch self {
         case let error as any CategorizedError: error.description
         case is CancellationError: "cancelled"
@@ -31,18 +31,18 @@ extension Error {
 }
 
 /// A plain categorized error with a message, for failures that need no dedicated type.
-public struct SCLMError: CategorizedError, Equatable {
-    public let category: ErrorCategory
-    public let message: String
+package struct SCLMError: CategorizedError, Equatable {
+    package let category: ErrorCategory
+    package let message: String
     /// The `errno` of the failed system call behind a storage error, so callers can react to a full disk.
-    public let systemError: Int32?
+    package let systemError: Int32?
 
     /// Creates an error of `category` whose description is `message`.
-    public init(_ category: ErrorCategory, _ message: String, systemError: Int32? = nil) {
+    package init(_ category: ErrorCategory, _ message: String, systemError: Int32? = nil) {
         self.category = category
         self.message = message
         self.systemError = systemError
     }
 
-    public var description: String { message }
+    package var description: String { message }
 }

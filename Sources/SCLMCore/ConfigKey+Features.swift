@@ -1,31 +1,34 @@
 /// Keys of the feature areas (bridge, analytics, OSAM, app identity), kept apart from the core keys.
 extension ConfigKey {
     /// Name of the host application, reported by `getAppInfo`, OSAM and analytics.
-    public static let appName = ConfigKey("app.name", help: "Application name reported to content and analytics.", default: "sclm")
+    package static let appName = ConfigKey(
+        "app.name", help: "Application name reported to content and analytics.", default: "sclm")
     /// Version of the host application.
-    public static let appVersion = ConfigKey(
+    package static let appVersion = ConfigKey(
         "app.version", help: "Application version reported to content and analytics.", default: SCLMVersion.current)
     /// Latitude reported by the bridge's `getGeoLocationInfo` and stored with sessions.
-    public static let bridgeLatitude = ConfigKey(
-        "bridge.latitude", help: "Latitude the bridge reports to content (getGeoLocationInfo) and stores with sessions.")
+    package static let bridgeLatitude = ConfigKey(
+        "bridge.latitude", help: "Latitude the bridge reports to content (getGeoLocationInfo) and stores with sessions."
+    )
     /// Longitude reported by the bridge (StoryCLM's `longtitude` key).
-    public static let bridgeLongitude = ConfigKey(
+    package static let bridgeLongitude = ConfigKey(
         "bridge.longitude", help: "Longitude the bridge reports to content (sent as both longtitude and longitude).")
     /// Street address reported by the bridge.
-    public static let bridgeAddress = ConfigKey(
+    package static let bridgeAddress = ConfigKey(
         "bridge.address", help: "Address the bridge reports to content and stores with sessions.")
 
     /// Where content may send the bridge's HTTP commands (comma-separated names, `*.domain`, IP addresses and
     /// CIDR ranges, each optionally with a port); unset, public hosts only.
-    public static let bridgeHTTPAllowedHosts = ConfigKey(
+    package static let bridgeHTTPAllowedHosts = ConfigKey(
         "bridge.httpAllowedHosts",
         help:
             "Where content may send httpget/httppost/httpput/httpdelete: host names, *.domain, IP addresses ([::1]) and"
-            + " CIDR ranges, each optionally :PORT (comma-separated; unset: public hosts only, no loopback or private addresses).")
+            + " CIDR ranges, each optionally :PORT (comma-separated; unset: public hosts only, no loopback or private addresses)."
+    )
 
     /// The proxy of the bridge's HTTP commands; unset, they go direct whatever `http.proxy` or the proxy
     /// variables say, so that the network rule judges the real destination.
-    public static let bridgeHTTPProxy = ConfigKey(
+    package static let bridgeHTTPProxy = ConfigKey(
         "bridge.httpProxy",
         help:
             "Proxy for the bridge's httpget/httppost/… (unset: always direct, ignoring http.proxy and the proxy"

@@ -1,38 +1,38 @@
 /// Keys of the network and login behaviour (timeouts, retries, token renewal).
 extension ConfigKey {
     /// Seconds DNS, TCP and TLS may take together.
-    public static let connectTimeout = ConfigKey(
+    package static let connectTimeout = ConfigKey(
         "http.connectTimeout", help: "Seconds DNS, TCP and TLS may take together.", default: "30",
         format: .wholeNumber(atLeast: 0))
     /// Seconds a transfer may receive less than a byte per second before it fails.
-    public static let stallTimeout = ConfigKey(
+    package static let stallTimeout = ConfigKey(
         "http.stallTimeout", help: "Seconds a transfer may stall (under 1 byte/s) before it fails.", default: "30",
         format: .wholeNumber(atLeast: 0))
     /// Seconds one API request may take in all (downloads have no total limit, only the stall limit).
-    public static let requestTimeout = ConfigKey(
+    package static let requestTimeout = ConfigKey(
         "http.requestTimeout", help: "Seconds one API request may take in all (not downloads).", default: "120",
         format: .wholeNumber(atLeast: 0))
     /// Retries of a request after a transient failure (connection, timeout, 429/5xx).
-    public static let retries = ConfigKey(
+    package static let retries = ConfigKey(
         "http.retries", help: "Retries of a request after a transient failure, with backoff.", default: "4",
         format: .wholeNumber(atLeast: 0))
     /// Renew the access token when it expires within this many seconds.
-    public static let refreshMargin = ConfigKey(
+    package static let refreshMargin = ConfigKey(
         "auth.refreshMargin", help: "Renew the access token this many seconds before it expires.", default: "60",
         format: .wholeNumber(atLeast: 0))
 
     /// The proxy every sclm request goes through (API, login, downloads), instead of what libcurl would read
     /// from `https_proxy`, `HTTPS_PROXY`, `http_proxy` and `no_proxy`.
-    public static let proxy = ConfigKey(
+    package static let proxy = ConfigKey(
         "http.proxy",
         help:
             "Proxy for sclm's own requests, e.g. http://proxy.corp:3128; set, it overrides https_proxy, HTTPS_PROXY,"
             + " http_proxy and no_proxy (unset: libcurl reads those variables).")
     /// The proxy's user and password, `user:password`.
-    public static let proxyCredentials = ConfigKey(
+    package static let proxyCredentials = ConfigKey(
         "http.proxyCredentials", help: "User and password for http.proxy, as user:password.", secret: true)
     /// Hosts reached without the proxy, when `http.proxy` is set (libcurl's `no_proxy` syntax).
-    public static let noProxy = ConfigKey(
+    package static let noProxy = ConfigKey(
         "http.noProxy",
         help: "With http.proxy: hosts reached directly, comma-separated (no_proxy syntax; the variable is ignored).")
 

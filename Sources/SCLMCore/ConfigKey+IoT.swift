@@ -4,29 +4,29 @@
 /// them set, analytics stay queued locally and `sclm sync` does not try to publish.
 extension ConfigKey {
     /// The StoryIoT base URL.
-    public static let iotEndpoint = ConfigKey(
+    package static let iotEndpoint = ConfigKey(
         "iot.endpoint", help: "StoryIoT base URL that analytics are published to.", environment: "SCLM_IOT_ENDPOINT",
         format: .httpURL)
     /// The hub that receives the messages.
-    public static let iotHub = ConfigKey("iot.hub", help: "StoryIoT hub name.", environment: "SCLM_IOT_HUB")
+    package static let iotHub = ConfigKey("iot.hub", help: "StoryIoT hub name.", environment: "SCLM_IOT_HUB")
     /// The publisher key (sent in the query, signed with the secret).
-    public static let iotKey = ConfigKey("iot.key", help: "StoryIoT publisher key.", environment: "SCLM_IOT_KEY")
+    package static let iotKey = ConfigKey("iot.key", help: "StoryIoT publisher key.", environment: "SCLM_IOT_KEY")
     /// The publisher secret: signs each request, never sent.
-    public static let iotSecret = ConfigKey(
+    package static let iotSecret = ConfigKey(
         "iot.secret", help: "StoryIoT publisher secret (signs requests; never sent).", environment: "SCLM_IOT_SECRET",
         secret: true)
     /// How long a request signature stays valid.
-    public static let iotExpiration = ConfigKey(
+    package static let iotExpiration = ConfigKey(
         "iot.expiration", help: "Seconds a StoryIoT request signature stays valid.", default: "180",
         format: .wholeNumber(atLeast: 1))
 
     /// Seconds between background flushes while `sclm bridge` runs; 0 (the default) turns them off.
-    public static let bridgeFlushInterval = ConfigKey(
+    package static let bridgeFlushInterval = ConfigKey(
         "bridge.flushInterval", help: "Seconds between analytics flushes while `sclm bridge` runs (0: never).",
         default: "0", environment: "SCLM_BRIDGE_FLUSH_INTERVAL", format: .wholeNumber(atLeast: 0))
 
     /// The four keys that must all be set for publishing.
-    public static let iotCredentialKeys: [ConfigKey] = [iotEndpoint, iotHub, iotKey, iotSecret]
+    package static let iotCredentialKeys: [ConfigKey] = [iotEndpoint, iotHub, iotKey, iotSecret]
 
     static let iotKeys: [ConfigKey] = iotCredentialKeys + [iotExpiration, bridgeFlushInterval]
 }

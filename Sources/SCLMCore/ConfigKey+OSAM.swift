@@ -1,29 +1,29 @@
 /// Keys of the OSAM checks (`sclm osam …` and the bridge's `osam.*` commands).
 extension ConfigKey {
     /// The OSAM backend base URL (its path prefix is kept).
-    public static let osamEndpoint = ConfigKey(
+    package static let osamEndpoint = ConfigKey(
         "osam.endpoint", help: "OSAM backend base URL, e.g. https://osam.example/ (path prefix kept).",
         environment: "SCLM_OSAM_ENDPOINT", format: .httpURL)
     /// The package (application id / bundle id) checked.
-    public static let osamPackage = ConfigKey("osam.package", help: "Package (application or bundle id) OSAM checks.")
+    package static let osamPackage = ConfigKey("osam.package", help: "Package (application or bundle id) OSAM checks.")
     /// `IOS` or `ANDROID`.
-    public static let osamPlatform = ConfigKey(
+    package static let osamPlatform = ConfigKey(
         "osam.platform", help: "OSAM platform: IOS or ANDROID.",
         format: .choice(["IOS", "ANDROID"], ignoringCase: true))
     /// The installed build number sent to the backend.
-    public static let osamVersionCode = ConfigKey(
+    package static let osamVersionCode = ConfigKey(
         "osam.versionCode", help: "Installed build number (a positive integer).", format: .wholeNumber(atLeast: 1))
     /// The installed version name (topics, app information).
-    public static let osamVersionName = ConfigKey(
+    package static let osamVersionName = ConfigKey(
         "osam.versionName", help: "Installed version name (default: app.version).")
     /// The user for HTTP Basic auth, when the backend wants it.
-    public static let osamUsername = ConfigKey("osam.username", help: "User for HTTP Basic auth on the OSAM backend.")
+    package static let osamUsername = ConfigKey("osam.username", help: "User for HTTP Basic auth on the OSAM backend.")
     /// The password for HTTP Basic auth.
-    public static let osamPassword = ConfigKey(
+    package static let osamPassword = ConfigKey(
         "osam.password", help: "Password for HTTP Basic auth on the OSAM backend.", environment: "SCLM_OSAM_PASSWORD",
         secret: true)
     /// Where topic subscriptions are POSTed, if anywhere.
-    public static let osamTopicsWebhook = ConfigKey(
+    package static let osamTopicsWebhook = ConfigKey(
         "osam.topicsWebhook", help: "URL that receives each topic (un)subscription as a JSON POST (optional).",
         format: .httpURL)
 

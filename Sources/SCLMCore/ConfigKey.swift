@@ -2,21 +2,21 @@
 ///
 /// Keys are dotted (`api.url`, `iot.secret`). Secret keys are shown masked by `sclm config` and never
 /// logged. A key with ``isStorable`` false can only come from its environment variable.
-public struct ConfigKey: Sendable, Hashable, CustomStringConvertible {
+package struct ConfigKey: Sendable, Hashable, CustomStringConvertible {
     /// The dotted name, as used by `sclm config get|set`.
-    public let name: String
+    package let name: String
     /// One sentence for `sclm config list --help` and docs/cli.md.
-    public let help: String
+    package let help: String
     /// The value used when neither the environment nor the file sets one.
-    public let defaultValue: String?
+    package let defaultValue: String?
     /// The environment variable that overrides the file, if any.
-    public let environmentVariable: String?
+    package let environmentVariable: String?
     /// Whether the value is a credential to be masked in output.
-    public let isSecret: Bool
+    package let isSecret: Bool
     /// Whether `sclm config set` may write it to `config.json`.
-    public let isStorable: Bool
+    package let isStorable: Bool
     /// The form of its value, checked when it is set and when it is read.
-    public let format: ConfigValueFormat
+    package let format: ConfigValueFormat
 
     /// Declares a key.
     ///
@@ -29,7 +29,7 @@ public struct ConfigKey: Sendable, Hashable, CustomStringConvertible {
     ///   - storable: whether `sclm config set` may write it.
     ///   - allowedValues: the only values the key takes (a ``ConfigValueFormat/choice(_:)``).
     ///   - format: the form of the value when it is not a choice (default: any text).
-    public init(
+    package init(
         _ name: String, help: String, default defaultValue: String? = nil, environment: String? = nil,
         secret: Bool = false, storable: Bool = true, values allowedValues: [String]? = nil,
         format: ConfigValueFormat = .text
@@ -44,63 +44,63 @@ public struct ConfigKey: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The only values the key takes, when it is a choice (`nil`: another form).
-    public var allowedValues: [String]? {
+    package var allowedValues: [String]? {
         guard case .choice(let words, _) = format else { return nil }
         return words
     }
 
-    public var description: String { name }
+    package var description: String { name }
 
-    public static func == (lhs: ConfigKey, rhs: ConfigKey) -> Bool { lhs.name == rhs.name }
-    public func hash(into hasher: inout Hasher) { hasher.combine(name) }
+    package static func == (lhs: ConfigKey, rhs: ConfigKey) -> Bool { lhs.name == rhs.name }
+    package func hash(into hasher: inout Hasher) { hasher.combine(name) }
 }
 
 extension ConfigKey {
     /// The StoryCLM content API base URL.
-    public static let apiURL = ConfigKey(
+    package static let apiURL = ConfigKey(
         "api.url", help: "StoryCLM content API base URL.", default: "https://api.storyclm.com",
         environment: "SCLM_API_URL", format: .httpURL)
     /// The StoryCLM auth server base URL.
-    public static let authURL = ConfigKey(
+    package static let authURL = ConfigKey(
         "auth.url", help: "StoryCLM auth server base URL.", default: "https://auth.storyclm.com",
         environment: "SCLM_AUTH_URL", format: .httpURL)
     /// The OAuth client id of this application.
-    public static let clientId = ConfigKey(
+    package static let clientId = ConfigKey(
         "auth.clientId", help: "OAuth client id of the application.", environment: "SCLM_CLIENT_ID")
     /// The OAuth client secret of this application.
-    public static let clientSecret = ConfigKey(
+    package static let clientSecret = ConfigKey(
         "auth.clientSecret", help: "OAuth client secret of the application.", environment: "SCLM_CLIENT_SECRET",
         secret: true)
     /// The user name for the password grant.
-    public static let username = ConfigKey(
+    package static let username = ConfigKey(
         "auth.username", help: "User name for `sclm login`.", environment: "SCLM_USERNAME")
     /// The password for the password grant: environment only, never written to disk.
-    public static let password = ConfigKey(
+    package static let password = ConfigKey(
         "auth.password", help: "Password for `sclm login` (environment only; never stored).",
         environment: "SCLM_PASSWORD", secret: true, storable: false)
     /// Parallel package transfers of `sclm sync`.
-    public static let syncJobs = ConfigKey(
+    package static let syncJobs = ConfigKey(
         "sync.jobs", help: "Parallel package transfers of `sclm sync`.", default: "4", format: .wholeNumber(atLeast: 0))
     /// What `sclm sync` does with a package that has content errors (safety errors always refuse it).
-    public static let syncContentPolicy = ConfigKey(
+    package static let syncContentPolicy = ConfigKey(
         "sync.contentPolicy",
         help: "What `sclm sync` does with a package that has content errors: install (keep the findings) or refuse.",
         default: "install", values: ["install", "refuse"])
     /// A site cache in front of the blob hosts: `https://blobhost/path?sig` is fetched as `URL/blobhost/path?sig`.
-    public static let syncBlobProxy = ConfigKey(
+    package static let syncBlobProxy = ConfigKey(
         "sync.blobProxy",
         help:
             "Site cache for package and media downloads: https://blobhost/path?sig is fetched as URL/blobhost/path?sig"
             + " with an X-SCLM-Revision header (see contrib/nginx/sclm-cache.conf).",
         format: .httpURL)
     /// A custom CA bundle for TLS verification.
-    public static let caBundle = ConfigKey(
+    package static let caBundle = ConfigKey(
         "http.caBundle",
         help: "PEM file of trusted CAs for TLS, also of an https http.proxy (default: the system store).",
         environment: "SCLM_CA_BUNDLE")
 
     /// Every key sclm knows, in display order.
-    public static let all: [ConfigKey] =
+    package static let all: [ConfigKey] =
         [
             apiURL, authURL, clientId, clientSecret, username, password, syncJobs, syncContentPolicy, syncBlobProxy,
             caBundle,
@@ -108,17 +108,17 @@ extension ConfigKey {
         + ConfigKey.extensionKeys + ConfigKey.httpKeys + ConfigKey.osamKeys + ConfigKey.iotKeys
 
     /// Looks a key up by its dotted name.
-    public static func named(_ name: String) -> ConfigKey? {
+    package static func named(_ name: String) -> ConfigKey? {
         all.first { $0.name == name }
     }
 
     /// The environment variables that carry a secret key's value (`SCLM_CLIENT_SECRET`, `SCLM_PASSWORD`, …),
     /// taken from the table's secret flag so that a new secret key is covered too.
-    public static let secretEnvironmentVariables: Set<String> = Set(
+    package static let secretEnvironmentVariables: Set<String> = Set(
         all.filter(\.isSecret).compactMap(\.environmentVariable))
 
     /// Whether the `NAME=value` entry of an environment block sets one of ``secretEnvironmentVariables``.
-    public static func isSecretEnvironmentEntry(_ entry: String) -> Bool {
+    package static func isSecretEnvironmentEntry(_ entry: String) -> Bool {
         guard let equals = entry.firstIndex(of: "=") else { return false }
         return secretEnvironmentVariables.contains(String(entry[..<equals]))
     }

@@ -2,7 +2,7 @@ import Foundation
 
 /// The form a setting's value takes: one rule, used by `sclm config set` when the value is stored and by
 /// ``Configuration`` when the value is read, so a value the reader would refuse is refused when it is set.
-public enum ConfigValueFormat: Sendable, Equatable {
+package enum ConfigValueFormat: Sendable, Equatable {
     /// Any text.
     case text
     /// One of these words, exactly or, when the reader ignores case, in any case (the reader then gets the
@@ -14,7 +14,7 @@ public enum ConfigValueFormat: Sendable, Equatable {
     case httpURL
 
     /// The accepted form in words, e.g. "a whole number of at least 0", "IOS or ANDROID".
-    public var acceptedForm: String {
+    package var acceptedForm: String {
         switch self {
         case .text: return "text"
         case .choice(let words, _): return words.joined(separator: " or ")
@@ -24,7 +24,7 @@ public enum ConfigValueFormat: Sendable, Equatable {
     }
 
     /// The placeholder of `sclm config set KEY <placeholder>` hints.
-    public var placeholder: String {
+    package var placeholder: String {
         switch self {
         case .text: return "VALUE"
         case .choice(let words, _): return words.joined(separator: "|")
@@ -34,7 +34,7 @@ public enum ConfigValueFormat: Sendable, Equatable {
     }
 
     /// `text` in its canonical spelling when it has this form, else `nil`.
-    public func normalized(_ text: String) -> String? {
+    package func normalized(_ text: String) -> String? {
         switch self {
         case .text:
             return text

@@ -1,21 +1,21 @@
 import Foundation
 
 /// Where a configuration value came from.
-public enum ConfigSource: String, Sendable, Codable {
+package enum ConfigSource: String, Sendable, Codable {
     case environment, file, `default`, unset
 }
 
 /// The settings of one home: `config.json` overlaid by environment variables (docs/cli.md).
 ///
 /// `config.json` is a flat JSON object of dotted keys to string values, written atomically with mode 0600.
-public struct Configuration: Sendable, Equatable {
+package struct Configuration: Sendable, Equatable {
     /// The values stored in the file.
-    public private(set) var stored: [String: String]
+    package private(set) var stored: [String: String]
     /// The process environment used for overrides.
-    public let environment: [String: String]
+    package let environment: [String: String]
 
     /// Creates a configuration from stored values and an environment.
-    public init(stored: [String: String] = [:], environment: [String: String] = [:]) {
+    package init(stored: [String: String] = [:], environment: [String: String] = [:]) {
         self.stored = stored
         self.environment = environment
     }
@@ -23,7 +23,7 @@ public struct Configuration: Sendable, Equatable {
     /// Reads `config.json` at `path`; a missing file is an empty configuration.
     ///
     /// - Throws: `SCLMError` (`.storage`) for an unreadable file, (`.usage`) for malformed JSON.
-    public static func load(from path: String, environment: [String: String]) throws -> Configuration {
+    package static func load(from path: String, environment: [String: String]) throws -> Configuration {
         guard FileSystem.exists(path) else { return Configuration(environment: environment) }
         let data: Data
         do {
@@ -50,7 +50,7 @@ public struct Configuration: Sendable, Equatable {
     /// Writes the stored values to `path` atomically with mode 0600.
     ///
     /// - Throws: `SCLMError` (`.storage`).
-    public func save(to path: String) throws {
+    package func save(to path: String) throws {
         let object = JSONValue.object(stored.mapValues { .string($0) })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -59,12 +59,12 @@ public struct Configuration: Sendable, Equatable {
     }
 
     /// The effective value of `key`: environment, then file, then default.
-    public func value(_ key: ConfigKey) -> String? {
+    package func value(_ key: ConfigKey) -> String? {
         resolved(key).value
     }
 
     /// The effective value of `key` and where it came from.
-    public func resolved(_ key: ConfigKey) -> (value: String?, source: ConfigSource) {
+    package func resolved(_ key: ConfigKey) -> (value: String?, source: ConfigSource) {
         if let variable = key.environmentVariable, let value = environment[variable], !value.isEmpty {
             return (value, .environment)
         }
@@ -74,7 +74,7 @@ public struct Configuration: Sendable, Equatable {
     }
 
     /// The effective value of `key` parsed as an integer, if it is one.
-    public func integer(_ key: ConfigKey) -> Int? {
+    package func integer(_ key: ConfigKey) -> Int? {
         value(key).flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
     }
 
@@ -82,21 +82,21 @@ public struct Configuration: Sendable, Equatable {
     /// in the spelling the key lists.
     ///
     /// - Throws: `SCLMError` (`.usage`) naming the allowed values, for a value that is not one of them.
-    public func choice(_ key: ConfigKey) throws -> String? {
+    package func choice(_ key: ConfigKey) throws -> String? {
         try checked(key)
     }
 
     /// The effective value of a ``ConfigValueFormat/wholeNumber(atLeast:)`` key.
     ///
     /// - Throws: `SCLMError` (`.usage`) naming the accepted form, for a value that is not one.
-    public func wholeNumber(_ key: ConfigKey) throws -> Int? {
+    package func wholeNumber(_ key: ConfigKey) throws -> Int? {
         try checked(key).flatMap { Int($0) }
     }
 
     /// The effective value of `key` in its canonical form, checked against the key's ``ConfigKey/format``.
     ///
     /// - Throws: `SCLMError` (`.usage`) naming the accepted form and where to fix it.
-    public func checked(_ key: ConfigKey) throws -> String? {
+    package func checked(_ key: ConfigKey) throws -> String? {
         let (value, source) = resolved(key)
         guard let value else { return nil }
         return try Configuration.checked(value, for: key, from: source)
@@ -105,7 +105,7 @@ public struct Configuration: Sendable, Equatable {
     /// Stores `value` for `key` (or removes it for `nil`).
     ///
     /// - Throws: `SCLMError` (`.usage`) for a key that may not be stored, or a value the key does not allow.
-    public mutating func set(_ key: ConfigKey, to value: String?) throws {
+    package mutating func set(_ key: ConfigKey, to value: String?) throws {
         guard key.isStorable else {
             throw SCLMError(
                 .usage,
@@ -127,7 +127,7 @@ public struct Configuration: Sendable, Equatable {
     }
 
     /// `value` as shown to a user: secrets masked, everything else as is.
-    public static func display(_ value: String?, for key: ConfigKey) -> String {
+    package static func display(_ value: String?, for key: ConfigKey) -> String {
         guard let value else { return "(unset)" }
         guard key.isSecret else { return value }
         return value.isEmpty ? "" : "********"

@@ -9,10 +9,10 @@ import Foundation
 /// Resolves names that content sends (slides, media files) and paths a page requests to files inside a
 /// presentation's folder, refusing anything that could leave it: absolute paths, `..`, backslashes,
 /// control characters, and symlinks whose target lies outside.
-public enum ContentPath {
+package enum ContentPath {
     /// Whether `path` is a relative path of plain components (no `..`, `.`, empty, absolute, `\`, NUL or
     /// control characters).
-    public static func isSafeRelative(_ path: String) -> Bool {
+    package static func isSafeRelative(_ path: String) -> Bool {
         guard !path.isEmpty, !path.hasPrefix("/"), path.utf8.count <= 1024 else { return false }
         guard !path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F || $0 == "\\" }) else {
             return false
@@ -23,13 +23,13 @@ public enum ContentPath {
     }
 
     /// Whether `name` is one safe path component (a file at the folder's root).
-    public static func isPlainName(_ name: String) -> Bool {
+    package static func isPlainName(_ name: String) -> Bool {
         isSafeRelative(name) && !name.contains("/")
     }
 
     /// The real path of the regular file `relative` under `root`, or `nil` when it is unsafe, missing,
     /// not a regular file, or resolves (through symlinks) outside `root`.
-    public static func regularFile(_ relative: String, inside root: String) -> String? {
+    package static func regularFile(_ relative: String, inside root: String) -> String? {
         guard isSafeRelative(relative), let realRoot = realPath(root), let real = realPath(root + "/" + relative)
         else { return nil }
         guard real.hasPrefix(realRoot + "/") else { return nil }

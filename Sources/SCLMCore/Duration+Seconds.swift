@@ -1,6 +1,6 @@
 extension Duration {
     /// The duration in seconds as a floating-point number (for JSON output and `Date` arithmetic).
-    public var inSeconds: Double {
+    package var inSeconds: Double {
         Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }

@@ -3,7 +3,7 @@
 /// Every module error reports one category through ``CategorizedError``. The CLI turns it into an
 /// exit code (``exitCode``) and the bridge into a response code, so neither needs to know the
 /// concrete error types of lower modules.
-public enum ErrorCategory: String, Sendable, Codable, CaseIterable, CustomStringConvertible {
+package enum ErrorCategory: String, Sendable, Codable, CaseIterable, CustomStringConvertible {
     /// The user asked for something malformed (bad flag, bad value). Exit 64.
     case usage
     /// Credentials are missing, expired or rejected. Exit 77.
@@ -28,7 +28,7 @@ public enum ErrorCategory: String, Sendable, Codable, CaseIterable, CustomString
     case `internal`
 
     /// The process exit status for a command that fails with this category (docs/cli.md).
-    public var exitCode: Int32 {
+    package var exitCode: Int32 {
         switch self {
         case .usage: 64
         case .auth: 77
@@ -42,5 +42,5 @@ public enum ErrorCategory: String, Sendable, Codable, CaseIterable, CustomString
         }
     }
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 }

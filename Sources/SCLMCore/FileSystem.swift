@@ -9,9 +9,9 @@ import Foundation
 #endif
 
 /// Small POSIX file helpers that the standard library lacks: modes, atomic replace, fsync.
-public enum FileSystem {
+package enum FileSystem {
     /// `path` made absolute against the current directory, with `.` and `..` components resolved.
-    public static func absolutePath(_ path: String) -> String {
+    package static func absolutePath(_ path: String) -> String {
         let base = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
         var parts: [Substring] = []
         for part in base.split(separator: "/") {
@@ -25,26 +25,26 @@ public enum FileSystem {
     }
 
     /// Whether something exists at `path` (without following a final symlink).
-    public static func exists(_ path: String) -> Bool {
+    package static func exists(_ path: String) -> Bool {
         var info = stat()
         return lstat(path, &info) == 0
     }
 
     /// Whether `path` is a directory (following symlinks).
-    public static func isDirectory(_ path: String) -> Bool {
+    package static func isDirectory(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
     /// The permission bits of `path`, or `nil` if it does not exist.
-    public static func mode(of path: String) -> mode_t? {
+    package static func mode(of path: String) -> mode_t? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         return info.st_mode & 0o7777
     }
 
     /// The size of the file at `path`, or `nil` if it does not exist.
-    public static func size(of path: String) -> Int64? {
+    package static func size(of path: String) -> Int64? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         return Int64(info.st_size)
@@ -53,7 +53,7 @@ public enum FileSystem {
     /// Creates `path` and its missing parents with `mode` (an existing folder is left as it is).
     ///
     /// - Throws: `SCLMError` (`.storage`) when a component cannot be created or is not a folder.
-    public static func makeDirectory(_ path: String, mode: mode_t = 0o700) throws {
+    package static func makeDirectory(_ path: String, mode: mode_t = 0o700) throws {
         if isDirectory(path) { return }
         let parent = (path as NSString).deletingLastPathComponent
         if !parent.isEmpty, parent != path { try makeDirectory(parent, mode: mode) }
@@ -67,21 +67,21 @@ public enum FileSystem {
 
     /// Whether this process may create and change files in `path` (`access(2)` with `W_OK`): false on a
     /// read-only mount (`EROFS`) or without write permission.
-    public static func isWritable(_ path: String) -> Bool {
+    package static func isWritable(_ path: String) -> Bool {
         access(path, W_OK) == 0
     }
 
     /// Sets the permission bits of `path`.
     ///
     /// - Throws: `SCLMError` (`.storage`).
-    public static func setMode(_ path: String, _ mode: mode_t) throws {
+    package static func setMode(_ path: String, _ mode: mode_t) throws {
         if chmod(path, mode) != 0 { throw storageError("set permissions of \(path)", errno: errno) }
     }
 
     /// Writes all of `bytes` to `fd`, retrying short writes, `EINTR` and `EAGAIN` (a non-blocking pipe).
     ///
     /// - Returns: 0, or the `errno` of the `write(2)` that failed.
-    public static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
+    package static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
         guard var pointer = bytes.baseAddress else { return 0 }
         var remaining = bytes.count
         while remaining > 0 {
@@ -101,7 +101,7 @@ public enum FileSystem {
     /// the new content, never half.
     ///
     /// - Throws: `SCLMError` (`.storage`), leaving the old file untouched.
-    public static func writeAtomically(_ data: Data, to path: String, mode: mode_t = 0o600, durable: Bool = true)
+    package static func writeAtomically(_ data: Data, to path: String, mode: mode_t = 0o600, durable: Bool = true)
         throws
     {
         let temporary = "\(path).tmp-\(getpid())"
@@ -121,7 +121,7 @@ public enum FileSystem {
     /// Flushes the file at `path` to disk (`fsync`).
     ///
     /// - Throws: `SCLMError` (`.storage`).
-    public static func syncFile(_ path: String) throws {
+    package static func syncFile(_ path: String) throws {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw storageError("open \(path)", errno: errno) }
         defer { close(fd) }
@@ -129,7 +129,7 @@ public enum FileSystem {
     }
 
     /// Flushes the folder entry of `path` to disk, so a completed rename survives a crash.
-    public static func syncDirectory(containing path: String) {
+    package static func syncDirectory(containing path: String) {
         let folder = (path as NSString).deletingLastPathComponent
         let fd = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { return }
@@ -140,7 +140,7 @@ public enum FileSystem {
     /// Removes `path` and everything below it; a missing path is not an error.
     ///
     /// - Throws: `SCLMError` (`.storage`).
-    public static func removeTree(_ path: String) throws {
+    package static func removeTree(_ path: String) throws {
         guard exists(path) else { return }
         do {
             try FileManager.default.removeItem(atPath: path)
@@ -150,7 +150,7 @@ public enum FileSystem {
     }
 
     /// A storage error for a failed system call, with `strerror` text.
-    public static func storageError(_ action: String, errno code: Int32) -> SCLMError {
+    package static func storageError(_ action: String, errno code: Int32) -> SCLMError {
         let reason = String(cString: strerror(code))
         let hint = code == ENOSPC ? "; free some disk space and retry" : code == EACCES ? "; check permissions" : ""
         return SCLMError(.storage, "cannot \(action): \(reason)\(hint)", systemError: code)
@@ -158,7 +158,7 @@ public enum FileSystem {
 
     /// Whether `code` says the disk (or the quota, or the file-size limit) has no room for more bytes:
     /// `ENOSPC`, `EDQUOT` or `EFBIG`.
-    public static func isOutOfSpace(_ code: Int32?) -> Bool {
+    package static func isOutOfSpace(_ code: Int32?) -> Bool {
         code.map { [ENOSPC, EDQUOT, EFBIG].contains($0) } ?? false
     }
 }

@@ -8,18 +8,18 @@ import Foundation
 /// cache/<presentationId>_rev<revision>.zip(.part)
 /// locks/
 /// ```
-public struct Home: Sendable, Equatable {
+package struct Home: Sendable, Equatable {
     /// The absolute path of the home folder.
-    public let root: String
+    package let root: String
 
     /// Creates a home rooted at `root` (made absolute against the current directory).
-    public init(root: String) {
+    package init(root: String) {
         self.root = FileSystem.absolutePath(root)
     }
 
     /// Resolves the home: `--home` wins, then `SCLM_HOME`, then `$XDG_DATA_HOME/sclm`,
     /// then `~/.local/share/sclm`.
-    public static func resolve(explicit: String?, environment: [String: String]) -> Home {
+    package static func resolve(explicit: String?, environment: [String: String]) -> Home {
         if let explicit, !explicit.isEmpty { return Home(root: explicit) }
         if let home = environment["SCLM_HOME"], !home.isEmpty { return Home(root: home) }
         if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") { return Home(root: xdg + "/sclm") }
@@ -28,32 +28,32 @@ public struct Home: Sendable, Equatable {
     }
 
     /// The SQLite database.
-    public var databasePath: String { root + "/sclm.db" }
+    package var databasePath: String { root + "/sclm.db" }
     /// The configuration file.
-    public var configPath: String { root + "/config.json" }
+    package var configPath: String { root + "/config.json" }
     /// libcurl's cookie jar (Netscape format).
-    public var cookieJarPath: String { root + "/cookies.txt" }
+    package var cookieJarPath: String { root + "/cookies.txt" }
     /// The root of unpacked content.
-    public var contentDirectory: String { root + "/content" }
+    package var contentDirectory: String { root + "/content" }
     /// Downloads in progress or kept for resume.
-    public var cacheDirectory: String { root + "/cache" }
+    package var cacheDirectory: String { root + "/cache" }
     /// Per-presentation lock files used to keep concurrent syncs apart.
-    public var lockDirectory: String { root + "/locks" }
+    package var lockDirectory: String { root + "/locks" }
 
     /// The folder that holds one presentation's unpacked package and its staging siblings.
-    public func presentationDirectory(clientId: Int64, presentationId: Int64) -> String {
+    package func presentationDirectory(clientId: Int64, presentationId: Int64) -> String {
         "\(contentDirectory)/\(clientId)/\(presentationId)"
     }
 
     /// The unpacked package of one presentation; `index.html` is its start slide.
-    public func sourcesDirectory(clientId: Int64, presentationId: Int64) -> String {
+    package func sourcesDirectory(clientId: Int64, presentationId: Int64) -> String {
         presentationDirectory(clientId: clientId, presentationId: presentationId) + "/sources"
     }
 
     /// Creates the home and its folders with mode 0700 (an existing home is tightened to 0700).
     ///
     /// - Throws: `SCLMError` (`.storage`) naming the folder that could not be created.
-    public func prepare() throws {
+    package func prepare() throws {
         try FileSystem.makeDirectory(root, mode: 0o700)
         try FileSystem.setMode(root, 0o700)
         for folder in [contentDirectory, cacheDirectory, lockDirectory] {

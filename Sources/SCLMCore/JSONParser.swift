@@ -9,19 +9,19 @@
 /// ```swift
 /// let value = try JSONParser.parse(Array(#"{"a":[1,2.5,"x"]}"#.utf8))
 /// ```
-public struct JSONParser {
+package struct JSONParser {
     /// Why a text is not JSON, and the byte offset where that was noticed.
-    public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
+    package struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
         /// What is wrong, e.g. "expected ':' after an object key".
-        public let reason: String
+        package let reason: String
         /// The 0-based byte offset into the parsed text.
-        public let offset: Int
+        package let offset: Int
 
-        public var description: String { "\(reason) at byte \(offset)" }
+        package var description: String { "\(reason) at byte \(offset)" }
     }
 
     /// The deepest nesting of arrays and objects accepted (keeps recursion bounded).
-    public static let maximumDepth = 512
+    package static let maximumDepth = 512
 
     private let bytes: UnsafeBufferPointer<UInt8>
     private var position = 0
@@ -34,7 +34,7 @@ public struct JSONParser {
     /// Parses one JSON value that fills `text` (surrounding whitespace allowed).
     ///
     /// - Throws: ``Failure`` with the reason and offset.
-    public static func parse(_ text: some Collection<UInt8>) throws(Failure) -> JSONValue {
+    package static func parse(_ text: some Collection<UInt8>) throws(Failure) -> JSONValue {
         let result: Result<JSONValue, Failure>? = text.withContiguousStorageIfAvailable { buffer in
             var parser = JSONParser(bytes: buffer)
             return Result { () throws(Failure) in try parser.parseDocument() }
@@ -47,7 +47,7 @@ public struct JSONParser {
     /// kept, so callers can match keys case-insensitively and notice ambiguous envelopes.
     ///
     /// - Throws: ``Failure``.
-    public static func parseKeepingMembers(_ text: UnsafeBufferPointer<UInt8>) throws(Failure) -> Document {
+    package static func parseKeepingMembers(_ text: UnsafeBufferPointer<UInt8>) throws(Failure) -> Document {
         var parser = JSONParser(bytes: text)
         parser.skipWhitespace()
         guard parser.peek() == UInt8(ascii: "{") else { return .value(try parser.parseDocument()) }
@@ -59,13 +59,13 @@ public struct JSONParser {
     }
 
     /// A parsed document whose top-level object members are kept in order.
-    public enum Document: Sendable, Equatable {
+    package enum Document: Sendable, Equatable {
         /// A top-level object, members in text order.
         case object([(key: String, value: JSONValue)])
         /// Any other top-level value.
         case value(JSONValue)
 
-        public static func == (lhs: Document, rhs: Document) -> Bool {
+        package static func == (lhs: Document, rhs: Document) -> Bool {
             switch (lhs, rhs) {
             case (.value(let a), .value(let b)): a == b
             case (.object(let a), .object(let b)): a.elementsEqual(b) { $0.key == $1.key && $0.value == $1.value }
@@ -231,7 +231,9 @@ public struct JSONParser {
         switch first {
         case 0xD800...0xDBFF:
             let mark = position
-            if position + 6 <= bytes.count, bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u") {
+            if position + 6 <= bytes.count, bytes[position] == UInt8(ascii: "\\"),
+                bytes[position + 1] == UInt8(ascii: "u")
+            {
                 position += 2
                 let second = try parseHex4()
                 if (0xDC00...0xDFFF).contains(second) {

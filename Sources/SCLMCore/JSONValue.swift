@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Integers and floating-point numbers are kept apart so that ids and counters survive a round trip
 /// unchanged. Objects are unordered; encode with sorted keys where a stable output matters.
-public enum JSONValue: Sendable, Equatable, Hashable {
+package enum JSONValue: Sendable, Equatable, Hashable {
     case null
     case bool(Bool)
     case int(Int64)
@@ -18,13 +18,13 @@ public enum JSONValue: Sendable, Equatable, Hashable {
 
 extension JSONValue {
     /// The string, if this is a string.
-    public var stringValue: String? {
+    package var stringValue: String? {
         if case .string(let value) = self { return value }
         return nil
     }
 
     /// The integer, if this is an integer or a double with no fractional part.
-    public var intValue: Int64? {
+    package var intValue: Int64? {
         switch self {
         case .int(let value): return value
         case .double(let value) where value.rounded() == value && abs(value) < 9.0e15: return Int64(value)
@@ -33,7 +33,7 @@ extension JSONValue {
     }
 
     /// The number as a double, if this is a number.
-    public var doubleValue: Double? {
+    package var doubleValue: Double? {
         switch self {
         case .int(let value): Double(value)
         case .double(let value): value
@@ -42,28 +42,28 @@ extension JSONValue {
     }
 
     /// The boolean, if this is a boolean.
-    public var boolValue: Bool? {
+    package var boolValue: Bool? {
         if case .bool(let value) = self { return value }
         return nil
     }
 
     /// The elements, if this is an array.
-    public var arrayValue: [JSONValue]? {
+    package var arrayValue: [JSONValue]? {
         if case .array(let value) = self { return value }
         return nil
     }
 
     /// The members, if this is an object.
-    public var objectValue: [String: JSONValue]? {
+    package var objectValue: [String: JSONValue]? {
         if case .object(let value) = self { return value }
         return nil
     }
 
     /// Whether this is `null`.
-    public var isNull: Bool { self == .null }
+    package var isNull: Bool { self == .null }
 
     /// The member named `key` of an object, or `nil` for a missing key or a non-object.
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         objectValue?[key]
     }
 }
@@ -74,13 +74,13 @@ extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, Expre
     ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral,
     ExpressibleByDictionaryLiteral
 {
-    public init(nilLiteral: ()) { self = .null }
-    public init(booleanLiteral value: Bool) { self = .bool(value) }
-    public init(integerLiteral value: Int64) { self = .int(value) }
-    public init(floatLiteral value: Double) { self = .double(value) }
-    public init(stringLiteral value: String) { self = .string(value) }
-    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
-    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+    package init(nilLiteral: ()) { self = .null }
+    package init(booleanLiteral value: Bool) { self = .bool(value) }
+    package init(integerLiteral value: Int64) { self = .int(value) }
+    package init(floatLiteral value: Double) { self = .double(value) }
+    package init(stringLiteral value: String) { self = .string(value) }
+    package init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    package init(dictionaryLiteral elements: (String, JSONValue)...) {
         self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
 }
@@ -88,7 +88,7 @@ extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, Expre
 // MARK: - Codable
 
 extension JSONValue: Codable {
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -107,7 +107,7 @@ extension JSONValue: Codable {
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .null: try container.encodeNil()
@@ -127,7 +127,7 @@ extension JSONValue {
     /// Parses UTF-8 JSON text.
     ///
     /// - Throws: `SCLMError` (`.usage`) when the text is not valid JSON.
-    public static func parse(_ data: Data) throws -> JSONValue {
+    package static func parse(_ data: Data) throws -> JSONValue {
         do {
             return try JSONDecoder().decode(JSONValue.self, from: data)
         } catch {
@@ -136,12 +136,12 @@ extension JSONValue {
     }
 
     /// Encodes as compact JSON text with sorted keys, so equal values give equal bytes.
-    public func encoded() -> Data {
+    package func encoded() -> Data {
         (try? JSONValue.sortedEncoder.encode(self)) ?? Data("null".utf8)
     }
 
     /// Compact JSON text with sorted keys.
-    public var jsonString: String { String(decoding: encoded(), as: UTF8.self) }
+    package var jsonString: String { String(decoding: encoded(), as: UTF8.self) }
 
     private static let sortedEncoder: JSONEncoder = {
         let encoder = JSONEncoder()
@@ -150,7 +150,7 @@ extension JSONValue {
     }()
 
     /// A short, human explanation of a `DecodingError` (no payload bytes).
-    public static func describe(decodingError error: any Error) -> String {
+    package static func describe(decodingError error: any Error) -> String {
         guard let error = error as? DecodingError else { return String(describing: error) }
         switch error {
         case .dataCorrupted(let context): return context.debugDescription

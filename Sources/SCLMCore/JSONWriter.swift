@@ -9,9 +9,9 @@
 /// var bytes: [UInt8] = []
 /// JSONWriter.write(["a": 1], to: &bytes)   // {"a":1}
 /// ```
-public enum JSONWriter {
+package enum JSONWriter {
     /// Appends `value` as compact JSON to `bytes`.
-    public static func write(_ value: JSONValue, to bytes: inout [UInt8]) {
+    package static func write(_ value: JSONValue, to bytes: inout [UInt8]) {
         switch value {
         case .null: append("null", to: &bytes)
         case .bool(let flag): append(flag ? "true" : "false", to: &bytes)
@@ -39,14 +39,14 @@ public enum JSONWriter {
     }
 
     /// `value` as compact JSON bytes.
-    public static func bytes(_ value: JSONValue) -> [UInt8] {
+    package static func bytes(_ value: JSONValue) -> [UInt8] {
         var bytes: [UInt8] = []
         write(value, to: &bytes)
         return bytes
     }
 
     /// Appends `text` as a JSON string literal.
-    public static func write(_ text: String, to bytes: inout [UInt8]) {
+    package static func write(_ text: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { utf8 in
@@ -64,7 +64,7 @@ public enum JSONWriter {
     }
 
     /// Appends a decimal integer.
-    public static func write(_ number: Int64, to bytes: inout [UInt8]) {
+    package static func write(_ number: Int64, to bytes: inout [UInt8]) {
         if number < 0 { bytes.append(UInt8(ascii: "-")) }
         let start = bytes.count
         var magnitude = number.magnitude

@@ -4,12 +4,12 @@ import Foundation
 ///
 /// stdout is reserved for results and protocol lines, so every log line goes to stderr. Callers must
 /// not pass secrets; URLs are logged without their query strings (SCLMHTTP's `URL.redactedDescription`).
-public struct Logger: Sendable {
+package struct Logger: Sendable {
     /// How important a message is.
-    public enum Level: Int, Sendable, Comparable, CaseIterable {
+    package enum Level: Int, Sendable, Comparable, CaseIterable {
         case debug, info, warning, error
 
-        public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rawValue < rhs.rawValue }
+        package static func < (lhs: Level, rhs: Level) -> Bool { lhs.rawValue < rhs.rawValue }
 
         var label: String {
             switch self {
@@ -22,26 +22,27 @@ public struct Logger: Sendable {
     }
 
     /// Messages below this level are dropped.
-    public let minimumLevel: Level
+    package let minimumLevel: Level
     /// Whether labels are coloured (a TTY and no `NO_COLOR`).
-    public let usesColor: Bool
+    package let usesColor: Bool
     private let writeLine: @Sendable (String) -> Void
 
     /// Creates a logger writing to `sink` (standard error by default).
-    public init(minimumLevel: Level = .info, usesColor: Bool = false, sink: StandardStream = .standardError) {
+    package init(minimumLevel: Level = .info, usesColor: Bool = false, sink: StandardStream = .standardError) {
         self.init(minimumLevel: minimumLevel, usesColor: usesColor) { sink.writeLine($0) }
     }
 
     /// Creates a logger that hands each finished line to `writeLine` (e.g. a live progress display that
     /// prints it above its bars).
-    public init(minimumLevel: Level = .info, usesColor: Bool = false, writeLine: @escaping @Sendable (String) -> Void) {
+    package init(minimumLevel: Level = .info, usesColor: Bool = false, writeLine: @escaping @Sendable (String) -> Void)
+    {
         self.minimumLevel = minimumLevel
         self.usesColor = usesColor
         self.writeLine = writeLine
     }
 
     /// The same logger with its lines handed to `writeLine` instead.
-    public func redirected(to writeLine: @escaping @Sendable (String) -> Void) -> Logger {
+    package func redirected(to writeLine: @escaping @Sendable (String) -> Void) -> Logger {
         Logger(minimumLevel: minimumLevel, usesColor: usesColor, writeLine: writeLine)
     }
 
@@ -49,7 +50,7 @@ public struct Logger: Sendable {
     ///
     /// The message is one line: it is escaped with ``TerminalText/escaping(_:)`` as a whole, so names and
     /// errors from a server interpolated into it cannot steer the terminal or forge lines.
-    public func log(_ level: Level, _ message: @autoclosure () -> String) {
+    package func log(_ level: Level, _ message: @autoclosure () -> String) {
         guard level >= minimumLevel else { return }
         let label = usesColor ? Logger.colored(level) : level.label
         let text = TerminalText.escaping(message())
@@ -57,21 +58,22 @@ public struct Logger: Sendable {
     }
 
     /// Logs at debug level.
-    public func debug(_ message: @autoclosure () -> String) { log(.debug, message()) }
+    package func debug(_ message: @autoclosure () -> String) { log(.debug, message()) }
     /// Logs at info level.
-    public func info(_ message: @autoclosure () -> String) { log(.info, message()) }
+    package func info(_ message: @autoclosure () -> String) { log(.info, message()) }
     /// Logs at warning level.
-    public func warning(_ message: @autoclosure () -> String) { log(.warning, message()) }
+    package func warning(_ message: @autoclosure () -> String) { log(.warning, message()) }
     /// Logs at error level.
-    public func error(_ message: @autoclosure () -> String) { log(.error, message()) }
+    package func error(_ message: @autoclosure () -> String) { log(.error, message()) }
 
     private static func colored(_ level: Level) -> String {
-        let code = switch level {
-        case .debug: "2"
-        case .info: "0"
-        case .warning: "33"
-        case .error: "31"
-        }
+        let code =
+            switch level {
+            case .debug: "2"
+            case .info: "0"
+            case .warning: "33"
+            case .error: "31"
+            }
         return "\u{1B}[\(code)m\(level.label)\u{1B}[0m"
     }
 }

@@ -1,7 +1,7 @@
 /// Percent-encoding over UTF-8 bytes (RFC 3986): query values, path segments, form fields and topic names.
-public enum PercentEncoding {
+package enum PercentEncoding {
     /// Whether `byte` is an RFC 3986 unreserved character (`A-Z a-z 0-9 - . _ ~`), never encoded.
-    public static func isUnreserved(_ byte: UInt8) -> Bool {
+    package static func isUnreserved(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
@@ -14,7 +14,7 @@ public enum PercentEncoding {
 
     /// `text` with every UTF-8 byte but the unreserved ones as `%XX` (upper-case hex); a space becomes `+`
     /// when `spaceAsPlus` (`application/x-www-form-urlencoded`).
-    public static func escape(_ text: String, spaceAsPlus: Bool = false) -> String {
+    package static func escape(_ text: String, spaceAsPlus: Bool = false) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {

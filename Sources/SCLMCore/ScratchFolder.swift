@@ -11,14 +11,14 @@ import Foundation
 ///
 /// ``make(prefix:)`` creates `<tmp>/<prefix>XXXXXX` (mode 0700) holding `owner.pid`; it first removes the
 /// folders with the same prefix whose owner is no longer running.
-public enum ScratchFolder {
+package enum ScratchFolder {
     /// The file inside each folder that holds its owner's process id.
     static let ownerFile = "owner.pid"
 
     /// Creates a fresh folder.
     ///
     /// - Throws: `SCLMError` (`.storage`) when it cannot be created.
-    public static func make(prefix: String) throws -> String {
+    package static func make(prefix: String) throws -> String {
         let base = temporaryDirectory
         sweep(base, prefix: prefix)
         var template = Array((base + "/" + prefix + "XXXXXX").utf8CString)

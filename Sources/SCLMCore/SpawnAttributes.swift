@@ -9,9 +9,9 @@
 /// The signals a host ignores or handles (SIGPIPE, SIGINT, SIGTERM, SIGHUP) are reset to their defaults
 /// in the child and no signal is blocked; optionally the child leads a new process group, so one
 /// `kill(-pid, …)` reaches everything it starts.
-public enum SpawnAttributes {
+package enum SpawnAttributes {
     /// Runs `body` with the attributes, destroyed afterwards.
-    public static func with<T>(newProcessGroup: Bool = false, _ body: (inout posix_spawnattr_t) throws -> T) rethrows
+    package static func with<T>(newProcessGroup: Bool = false, _ body: (inout posix_spawnattr_t) throws -> T) rethrows
         -> T
     {
         var attributes = posix_spawnattr_t()

@@ -12,34 +12,34 @@ import Foundation
 ///
 /// Writes of one line are atomic with respect to each other for lines up to `PIPE_BUF` on pipes and in
 /// practice for terminals and files, so concurrent loggers never interleave within a line.
-public struct StandardStream: Sendable {
+package struct StandardStream: Sendable {
     /// The file descriptor written to.
-    public let fileDescriptor: Int32
+    package let fileDescriptor: Int32
 
     /// Standard output: results and protocol lines only.
-    public static let standardOutput = StandardStream(fileDescriptor: 1)
+    package static let standardOutput = StandardStream(fileDescriptor: 1)
     /// Standard error: diagnostics.
-    public static let standardError = StandardStream(fileDescriptor: 2)
+    package static let standardError = StandardStream(fileDescriptor: 2)
 
     /// Creates a writer for `fileDescriptor`.
-    public init(fileDescriptor: Int32) { self.fileDescriptor = fileDescriptor }
+    package init(fileDescriptor: Int32) { self.fileDescriptor = fileDescriptor }
 
     /// Whether the descriptor is a terminal.
-    public var isTerminal: Bool { isatty(fileDescriptor) == 1 }
+    package var isTerminal: Bool { isatty(fileDescriptor) == 1 }
 
     /// Writes `text` followed by a newline.
-    public func writeLine(_ text: String) {
+    package func writeLine(_ text: String) {
         write(text + "\n")
     }
 
     /// Writes `text` as is.
-    public func write(_ text: String) {
+    package func write(_ text: String) {
         var text = text
         text.withUTF8 { write(bytes: UnsafeRawBufferPointer($0)) }
     }
 
     /// Writes raw bytes, retrying on `EINTR` and short writes; a closed pipe ends the write silently.
-    public func write(bytes: UnsafeRawBufferPointer) {
+    package func write(bytes: UnsafeRawBufferPointer) {
         guard var pointer = bytes.baseAddress else { return }
         var remaining = bytes.count
         while remaining > 0 {
@@ -59,23 +59,23 @@ public struct StandardStream: Sendable {
 }
 
 /// Facts about the terminal that decide how output looks (colour, live progress).
-public struct TerminalInfo: Sendable, Equatable {
+package struct TerminalInfo: Sendable, Equatable {
     /// Whether stdout is a terminal (live progress bars are only drawn then).
-    public let isStdoutTerminal: Bool
+    package let isStdoutTerminal: Bool
     /// Whether colour may be used: stderr or stdout is a TTY, `NO_COLOR` is unset and `TERM` is not `dumb`.
-    public let usesColor: Bool
+    package let usesColor: Bool
     /// The terminal width in columns (80 when unknown).
-    public let columns: Int
+    package let columns: Int
 
     /// Creates terminal facts explicitly (for tests).
-    public init(isStdoutTerminal: Bool, usesColor: Bool, columns: Int = 80) {
+    package init(isStdoutTerminal: Bool, usesColor: Bool, columns: Int = 80) {
         self.isStdoutTerminal = isStdoutTerminal
         self.usesColor = usesColor
         self.columns = columns
     }
 
     /// Reads the facts of this process from its descriptors and `environment`.
-    public static func current(environment: [String: String]) -> TerminalInfo {
+    package static func current(environment: [String: String]) -> TerminalInfo {
         let stdoutTTY = StandardStream.standardOutput.isTerminal
         let noColor = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
         let dumb = environment["TERM"] == "dumb"

@@ -6,9 +6,9 @@ import Foundation
 
 /// Facts about the Linux system sclm runs on, as content (`getAppInfo`) and OSAM (`deviceInformation`)
 /// report them: os-release(5) and uname(2).
-public enum SystemFacts {
+package enum SystemFacts {
     /// The `KEY=value` pairs of `path`, else `/etc/os-release`, else `/usr/lib/os-release` (empty when unreadable).
-    public static func osRelease(path: String? = nil) -> [String: String] {
+    package static func osRelease(path: String? = nil) -> [String: String] {
         let candidates = path.map { [$0] } ?? ["/etc/os-release", "/usr/lib/os-release"]
         for candidate in candidates {
             if let text = try? String(contentsOfFile: candidate, encoding: .utf8) { return parseOSRelease(text) }
@@ -17,7 +17,7 @@ public enum SystemFacts {
     }
 
     /// The `KEY=value` lines of an os-release(5) text, surrounding quotes removed; comments skipped.
-    public static func parseOSRelease(_ text: String) -> [String: String] {
+    package static func parseOSRelease(_ text: String) -> [String: String] {
         var values: [String: String] = [:]
         for line in text.split(whereSeparator: \.isNewline) {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
@@ -33,7 +33,7 @@ public enum SystemFacts {
 
     /// The device model: the DMI product name, unless it is missing or a placeholder some firmware reports
     /// (`None`, `To be filled by O.E.M.`, `System Product Name`, `Default string`), else `machine`.
-    public static func model(productName: String? = SystemFacts.productName, machine: String = SystemFacts.machine)
+    package static func model(productName: String? = SystemFacts.productName, machine: String = SystemFacts.machine)
         -> String
     {
         let product = productName?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
@@ -43,22 +43,22 @@ public enum SystemFacts {
 
     /// The language code of the first locale set in `LC_ALL`, `LC_MESSAGES`, `LANG` (`ca_ES.UTF-8` → `ca`),
     /// or `nil` when none is set or it is `C`/`POSIX`.
-    public static func language(environment: [String: String]) -> String? {
+    package static func language(environment: [String: String]) -> String? {
         let locale = ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? ""
         let code = locale.prefix { $0.isLetter }
         return code.isEmpty || code == "C" || code == "POSIX" ? nil : code.lowercased()
     }
 
     /// The DMI product name as the firmware reports it (`/sys/class/dmi/id/product_name`), if readable.
-    public static var productName: String? {
+    package static var productName: String? {
         try? String(contentsOfFile: "/sys/class/dmi/id/product_name", encoding: .utf8)
     }
 
     /// The hardware name from uname(2), e.g. `x86_64`.
-    public static var machine: String { unameField(\.machine) }
+    package static var machine: String { unameField(\.machine) }
 
     /// The kernel release from uname(2), e.g. `6.1.0-18-amd64`.
-    public static var kernelRelease: String { unameField(\.release) }
+    package static var kernelRelease: String { unameField(\.release) }
 
     private static func unameField<Field>(_ field: WritableKeyPath<utsname, Field>) -> String {
         var names = utsname()

@@ -14,49 +14,49 @@
 /// ```swift
 /// let line: TerminalText = "✓ \(presentation.name) (\(presentation.id))"   // the name is escaped
 /// ```
-public struct TerminalText: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringInterpolation {
+package struct TerminalText: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringInterpolation {
     /// The text as it is written out: literals as given, values escaped.
-    public private(set) var rendered: String
+    package private(set) var rendered: String
 
     /// Text sclm produced itself (layout, colour codes, already escaped parts), used as is.
-    public init(trusted text: String) { rendered = text }
+    package init(trusted text: String) { rendered = text }
 
     /// A literal: sclm's own words, used as is.
-    public init(stringLiteral value: String) { rendered = value }
+    package init(stringLiteral value: String) { rendered = value }
 
     /// Text built by interpolation: literal parts as is, interpolated values escaped.
-    public init(stringInterpolation: StringInterpolation) { rendered = stringInterpolation.rendered }
+    package init(stringInterpolation: StringInterpolation) { rendered = stringInterpolation.rendered }
 
-    public var description: String { rendered }
+    package var description: String { rendered }
 
     /// Builds a ``TerminalText``: literals are kept, each interpolated value is escaped unless it is already a
     /// ``TerminalText``.
-    public struct StringInterpolation: StringInterpolationProtocol {
+    package struct StringInterpolation: StringInterpolationProtocol {
         var rendered = ""
 
-        public init(literalCapacity: Int, interpolationCount: Int) {
+        package init(literalCapacity: Int, interpolationCount: Int) {
             rendered.reserveCapacity(literalCapacity + interpolationCount * 8)
         }
 
         /// Appends sclm's own literal text.
-        public mutating func appendLiteral(_ literal: String) { rendered += literal }
+        package mutating func appendLiteral(_ literal: String) { rendered += literal }
 
         /// Appends text that is already safe.
-        public mutating func appendInterpolation(_ text: TerminalText) { rendered += text.rendered }
+        package mutating func appendInterpolation(_ text: TerminalText) { rendered += text.rendered }
 
         /// Appends `value`'s description, escaped.
-        public mutating func appendInterpolation(_ value: some CustomStringConvertible) {
+        package mutating func appendInterpolation(_ value: some CustomStringConvertible) {
             rendered += TerminalText.escaping(value.description)
         }
     }
 
     /// Appends `right` to `left`.
-    public static func + (left: TerminalText, right: TerminalText) -> TerminalText {
+    package static func + (left: TerminalText, right: TerminalText) -> TerminalText {
         TerminalText(trusted: left.rendered + right.rendered)
     }
 
     /// Appends `right` to `left` in place.
-    public static func += (left: inout TerminalText, right: TerminalText) { left.rendered += right.rendered }
+    package static func += (left: inout TerminalText, right: TerminalText) { left.rendered += right.rendered }
 
     // MARK: - The sanitiser
 
@@ -68,7 +68,7 @@ public struct TerminalText: Sendable, Hashable, CustomStringConvertible, Express
     /// The one sanitiser for text that came from a server, a package or a user and is written to a terminal or a
     /// text report. The form is Swift's, one notation for every code point; a backslash already in the text is
     /// kept as it is, since the result is for people to read (scripts read `--json`, which keeps the exact text).
-    public static func escaping(_ text: String) -> String {
+    package static func escaping(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
         var escaped = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
@@ -82,7 +82,7 @@ public struct TerminalText: Sendable, Hashable, CustomStringConvertible, Express
     }
 
     /// Whether `scalar` is shown escaped by ``escaping(_:)``.
-    public static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00...0x1F, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: true
         default: false
@@ -92,7 +92,7 @@ public struct TerminalText: Sendable, Hashable, CustomStringConvertible, Express
 
 extension Sequence<TerminalText> {
     /// The texts joined with `separator` between them.
-    public func joined(separator: TerminalText = "") -> TerminalText {
+    package func joined(separator: TerminalText = "") -> TerminalText {
         TerminalText(trusted: map(\.rendered).joined(separator: separator.rendered))
     }
 }

@@ -4,14 +4,14 @@ import Foundation
 ///
 /// Local instants are stored as ISO-8601 UTC with milliseconds (`2026-11-30T09:15:02.123Z`). StoryCLM
 /// server dates have no zone and a variable fraction (`2016-12-27T11:06:14.447`); they are UTC.
-public enum Timestamp {
+package enum Timestamp {
     /// `date` as ISO-8601 UTC with milliseconds.
-    public static func string(from date: Date) -> String {
+    package static func string(from date: Date) -> String {
         date.formatted(iso8601)
     }
 
     /// Parses ISO-8601 with or without a zone and with 0–7 fraction digits; a missing zone means UTC.
-    public static func date(from text: String) -> Date? {
+    package static func date(from text: String) -> Date? {
         var text = text.trimmingCharacters(in: .whitespaces)
         guard text.count >= 19 else { return nil }
         if !(text.hasSuffix("Z") || text.dropFirst(19).contains("+") || text.dropFirst(19).contains("-")) {
@@ -23,7 +23,7 @@ public enum Timestamp {
     }
 
     /// Milliseconds since the Unix epoch.
-    public static func epochMilliseconds(_ date: Date) -> Int64 {
+    package static func epochMilliseconds(_ date: Date) -> Int64 {
         Int64((date.timeIntervalSince1970 * 1000).rounded())
     }
 

@@ -23,7 +23,7 @@ import Synchronization
 /// let response = try await api.send(HTTPRequest(url: apiURL))
 /// await engine.shutdown()  // sclm's commands leave this to `withServices`
 /// ```
-public final class CurlEngine: @unchecked Sendable {
+package final class CurlEngine: @unchecked Sendable {
     // Invariant: `active` and the handles' transfers are touched only on the engine thread; `inbox` is
     // guarded by its mutex; `multi` is shared only through `curl_multi_wakeup`, which libcurl allows from
     // any thread and which is called under the inbox lock only while the thread has not cleaned it up.
@@ -36,14 +36,14 @@ public final class CurlEngine: @unchecked Sendable {
     }
 
     /// The name of the engine thread (as `/proc/<pid>/task/<tid>/comm` shows it).
-    public static let threadName = "sclm.curl"
+    package static let threadName = "sclm.curl"
 
     private let multi: UnsafeMutableRawPointer
     private let inbox = Mutex(Inbox())
     private var active: [UnsafeMutableRawPointer: (transfer: CurlTransfer, session: CurlSession)] = [:]
 
     /// Starts the engine thread.
-    public init() {
+    package init() {
         CurlGlobal.initialize()
         guard let multi = curl_multi_init() else {
             preconditionFailure("libcurl could not allocate its multi handle (out of memory)")
@@ -90,7 +90,7 @@ public final class CurlEngine: @unchecked Sendable {
 
     /// Stops the engine and returns once its thread has ended; transfers still running fail with
     /// `CancellationError`. Calling it again returns at once.
-    public func shutdown() async {
+    package func shutdown() async {
         await withCheckedContinuation { continuation in
             let isFinished = inbox.withLock { inbox in
                 guard !inbox.isFinished else { return true }

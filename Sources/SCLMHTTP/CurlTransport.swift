@@ -19,30 +19,30 @@ import SCLMCore
 /// let transport = CurlTransport(engine: engine, configuration: .init(cookieJarPath: home.cookieJarPath))
 /// let response = try await transport.send(HTTPRequest(url: apiURL.appending(path: "v1/clients")))
 /// ```
-public final class CurlTransport: HTTPTransport {
+package final class CurlTransport: HTTPTransport {
     /// The network policy of a transport.
-    public struct Configuration: Sendable, Equatable {
+    package struct Configuration: Sendable, Equatable {
         /// The `User-Agent` header.
-        public var userAgent: String
+        package var userAgent: String
         /// A PEM file of trusted CAs instead of the system store.
-        public var caBundlePath: String?
+        package var caBundlePath: String?
         /// Where cookies persist between runs; `nil` keeps them in memory only.
-        public var cookieJarPath: String?
+        package var cookieJarPath: String?
         /// How long DNS, TCP and TLS together may take.
-        public var connectTimeout: Duration
+        package var connectTimeout: Duration
         /// How long a transfer may receive less than a byte per second before it fails.
-        public var stallTimeout: Duration
+        package var stallTimeout: Duration
         /// The most redirects followed.
-        public var maxRedirects: Int
+        package var maxRedirects: Int
         /// Where requests may go; `nil` (sclm's own API and blob transfers) goes anywhere. With a rule,
         /// redirects are followed hop by hop, each hop admitted by the rule before it starts, and each
         /// address libcurl connects to (a proxy's too) checked as the rule's admission says.
-        public var networkRule: NetworkRule?
+        package var networkRule: NetworkRule?
         /// Which proxy requests go through.
-        public var proxy: ProxyChoice
+        package var proxy: ProxyChoice
 
         /// Creates a configuration; the defaults suit both API calls and large downloads.
-        public init(
+        package init(
             userAgent: String = SCLMVersion.userAgent, caBundlePath: String? = nil, cookieJarPath: String? = nil,
             connectTimeout: Duration = .seconds(30), stallTimeout: Duration = .seconds(30), maxRedirects: Int = 5,
             networkRule: NetworkRule? = nil, proxy: ProxyChoice = .environment
@@ -59,7 +59,7 @@ public final class CurlTransport: HTTPTransport {
     }
 
     /// The policy applied to every request.
-    public let configuration: Configuration
+    package let configuration: Configuration
     private let engine: CurlEngine
     private let session: CurlSession
     /// Whether this transport made its engine and so stops it when it goes away.
@@ -69,13 +69,14 @@ public final class CurlTransport: HTTPTransport {
     /// Creates a view on `engine` with its own policy and its own cookies, DNS, TLS and connection caches;
     /// `logger` receives one debug line per exchange (method, host, path, status). The engine's owner
     /// stops it (``CurlEngine/shutdown()``); the transport does not.
-    public convenience init(engine: CurlEngine, configuration: Configuration = Configuration(), logger: Logger? = nil) {
+    package convenience init(engine: CurlEngine, configuration: Configuration = Configuration(), logger: Logger? = nil)
+    {
         self.init(engine: engine, ownsEngine: false, configuration: configuration, logger: logger)
     }
 
     /// Creates a transport with an engine of its own, stopped when the transport goes away: for tests and
     /// one-off tools. sclm's commands build their transports on the one engine of `withServices`.
-    public convenience init(configuration: Configuration = Configuration(), logger: Logger? = nil) {
+    package convenience init(configuration: Configuration = Configuration(), logger: Logger? = nil) {
         self.init(engine: CurlEngine(), ownsEngine: true, configuration: configuration, logger: logger)
     }
 
@@ -92,7 +93,7 @@ public final class CurlTransport: HTTPTransport {
         if ownsEngine { engine.stop() }
     }
 
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    package func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         try Task.checkCancellation()
         let started = ContinuousClock.now
         let completion = try await logged(request, started: started) {
@@ -108,7 +109,7 @@ public final class CurlTransport: HTTPTransport {
             status: completion.status, headers: completion.headers, body: completion.body, url: completion.url)
     }
 
-    public func download(_ request: DownloadRequest, progress: (@Sendable (DownloadProgress) -> Void)?) async throws
+    package func download(_ request: DownloadRequest, progress: (@Sendable (DownloadProgress) -> Void)?) async throws
         -> DownloadResult
     {
         try Task.checkCancellation()

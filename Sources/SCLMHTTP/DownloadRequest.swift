@@ -3,20 +3,20 @@
 /// With ``resumeOffset`` N > 0 the file is cut to N bytes and the transport asks for `Range: bytes=N-`;
 /// with ``ifRange`` set it also sends `If-Range`, so a server whose resource changed answers 200 with the
 /// whole body, which is then written from offset 0 in the same request (``DownloadResult/Outcome/restarted``).
-public struct DownloadRequest: Sendable, Equatable {
+package struct DownloadRequest: Sendable, Equatable {
     /// The GET request (URL, headers, optional total timeout).
-    public var request: HTTPRequest
+    package var request: HTTPRequest
     /// The file to write (created with mode 0600 when missing).
-    public var destinationPath: String
+    package var destinationPath: String
     /// Bytes already in the file to keep; 0 downloads from the start.
-    public var resumeOffset: Int64
+    package var resumeOffset: Int64
     /// The validator (a strong `ETag`, quoted as the server sent it) that must still match for a 206.
-    public var ifRange: String?
+    package var ifRange: String?
     /// The most bytes the file may hold; a larger body aborts the transfer.
-    public var maxFileBytes: Int64?
+    package var maxFileBytes: Int64?
 
     /// Creates a download request.
-    public init(
+    package init(
         _ request: HTTPRequest, to destinationPath: String, resumeOffset: Int64 = 0, ifRange: String? = nil,
         maxFileBytes: Int64? = nil
     ) {
@@ -29,19 +29,19 @@ public struct DownloadRequest: Sendable, Equatable {
 }
 
 /// Where a download stands, reported while it runs.
-public struct DownloadProgress: Sendable, Equatable {
+package struct DownloadProgress: Sendable, Equatable {
     /// Bytes in the destination file now.
-    public var fileBytes: Int64
+    package var fileBytes: Int64
     /// The size the file will have when the transfer completes, when the server announced a length.
-    public var expectedFileBytes: Int64?
+    package var expectedFileBytes: Int64?
     /// Bytes of body received by this request.
-    public var receivedBytes: Int64
+    package var receivedBytes: Int64
     /// The `ETag` of the response being written, so a caller can persist it for a later resume while the
     /// transfer is still running.
-    public var entityTag: String?
+    package var entityTag: String?
 
     /// Creates a progress report.
-    public init(fileBytes: Int64, expectedFileBytes: Int64?, receivedBytes: Int64, entityTag: String? = nil) {
+    package init(fileBytes: Int64, expectedFileBytes: Int64?, receivedBytes: Int64, entityTag: String? = nil) {
         self.fileBytes = fileBytes
         self.expectedFileBytes = expectedFileBytes
         self.receivedBytes = receivedBytes
@@ -50,9 +50,9 @@ public struct DownloadProgress: Sendable, Equatable {
 }
 
 /// The result of a finished download.
-public struct DownloadResult: Sendable, Equatable {
+package struct DownloadResult: Sendable, Equatable {
     /// How the server answered.
-    public enum Outcome: Sendable, Equatable {
+    package enum Outcome: Sendable, Equatable {
         /// 200 for a download from offset 0: the file holds the whole body.
         case complete
         /// 206: the body continued the file at the requested offset.
@@ -66,18 +66,18 @@ public struct DownloadResult: Sendable, Equatable {
     }
 
     /// How the server answered.
-    public var outcome: Outcome
+    package var outcome: Outcome
     /// The final status (200, 206 or 416).
-    public var status: Int
+    package var status: Int
     /// The final response's header fields.
-    public var headers: HTTPHeaders
+    package var headers: HTTPHeaders
     /// The size of the destination file after the transfer.
-    public var fileBytes: Int64
+    package var fileBytes: Int64
     /// Body bytes received by this request.
-    public var receivedBytes: Int64
+    package var receivedBytes: Int64
 
     /// Creates a result.
-    public init(outcome: Outcome, status: Int, headers: HTTPHeaders, fileBytes: Int64, receivedBytes: Int64) {
+    package init(outcome: Outcome, status: Int, headers: HTTPHeaders, fileBytes: Int64, receivedBytes: Int64) {
         self.outcome = outcome
         self.status = status
         self.headers = headers
@@ -86,5 +86,5 @@ public struct DownloadResult: Sendable, Equatable {
     }
 
     /// The resource's `ETag`, to pass as ``DownloadRequest/ifRange`` when resuming later.
-    public var entityTag: String? { headers["ETag"] }
+    package var entityTag: String? { headers["ETag"] }
 }

@@ -6,9 +6,9 @@ import SCLMCore
 ///
 /// The message names the method, host and path that failed and what to do; it never contains the query
 /// string (where SAS signatures live), header values or bodies.
-public struct HTTPError: CategorizedError, Equatable {
+package struct HTTPError: CategorizedError, Equatable {
     /// The class of failure. New kinds may be added; do not switch exhaustively.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+    package struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Hashable, Sendable {
             case offline, connectFailed, timedOut, tls, connectionLost, status, tooManyRedirects, unsupportedScheme
             case budgetExceeded, badResponse, invalidURL, transport, destinationRefused, unsafeHeader
@@ -16,54 +16,54 @@ public struct HTTPError: CategorizedError, Equatable {
         private let base: Base
 
         /// The host name could not be resolved (offline, DNS).
-        public static let offline = Code(base: .offline)
+        package static let offline = Code(base: .offline)
         /// No connection could be opened (refused, unreachable).
-        public static let connectFailed = Code(base: .connectFailed)
+        package static let connectFailed = Code(base: .connectFailed)
         /// The connect timeout, the stall limit or the request's total timeout ran out.
-        public static let timedOut = Code(base: .timedOut)
+        package static let timedOut = Code(base: .timedOut)
         /// TLS could not be established or the certificate was not trusted.
-        public static let tls = Code(base: .tls)
+        package static let tls = Code(base: .tls)
         /// The connection broke before the response was complete.
-        public static let connectionLost = Code(base: .connectionLost)
+        package static let connectionLost = Code(base: .connectionLost)
         /// The server answered with an error status (see ``HTTPError/status``).
-        public static let status = Code(base: .status)
+        package static let status = Code(base: .status)
         /// More redirects than allowed.
-        public static let tooManyRedirects = Code(base: .tooManyRedirects)
+        package static let tooManyRedirects = Code(base: .tooManyRedirects)
         /// A URL or a redirect that is not http/https.
-        public static let unsupportedScheme = Code(base: .unsupportedScheme)
+        package static let unsupportedScheme = Code(base: .unsupportedScheme)
         /// The response was larger than the caller allowed.
-        public static let budgetExceeded = Code(base: .budgetExceeded)
+        package static let budgetExceeded = Code(base: .budgetExceeded)
         /// The response could not be understood (bad framing, encoding, range or JSON).
-        public static let badResponse = Code(base: .badResponse)
+        package static let badResponse = Code(base: .badResponse)
         /// The URL is malformed.
-        public static let invalidURL = Code(base: .invalidURL)
+        package static let invalidURL = Code(base: .invalidURL)
         /// Another libcurl failure.
-        public static let transport = Code(base: .transport)
+        package static let transport = Code(base: .transport)
         /// A hop or a connection went where the transport's ``NetworkRule`` does not allow.
-        public static let destinationRefused = Code(base: .destinationRefused)
+        package static let destinationRefused = Code(base: .destinationRefused)
         /// A header name is not a token, or its value holds CR, LF or NUL (it would forge header lines).
-        public static let unsafeHeader = Code(base: .unsafeHeader)
+        package static let unsafeHeader = Code(base: .unsafeHeader)
 
-        public var description: String { base.rawValue }
+        package var description: String { base.rawValue }
     }
 
     /// The class of failure.
-    public let code: Code
+    package let code: Code
     /// The method of the failed request.
-    public let method: HTTPMethod
+    package let method: HTTPMethod
     /// The URL of the failed request (shown only through ``Foundation/URL/redactedDescription``).
-    public let url: URL
+    package let url: URL
     /// The HTTP status, for ``Code/status``.
-    public let status: Int?
+    package let status: Int?
     /// The delay the server asked for with `Retry-After`.
-    public let retryAfter: Duration?
+    package let retryAfter: Duration?
     /// A short, redacted detail (libcurl's message, a server error code).
-    public let detail: String?
+    package let detail: String?
     /// The libcurl code, when libcurl reported the failure.
-    public let curlCode: CurlCode?
+    package let curlCode: CurlCode?
 
     /// Creates an error.
-    public init(
+    package init(
         _ code: Code, method: HTTPMethod, url: URL, status: Int? = nil, retryAfter: Duration? = nil,
         detail: String? = nil, curlCode: CurlCode? = nil
     ) {
@@ -77,13 +77,13 @@ public struct HTTPError: CategorizedError, Equatable {
     }
 
     /// An error for a response with a non-success status.
-    public init(response: HTTPResponse, method: HTTPMethod, now: Date = Date()) {
+    package init(response: HTTPResponse, method: HTTPMethod, now: Date = Date()) {
         self.init(
             .status, method: method, url: response.url, status: response.status,
             retryAfter: response.retryAfter(now: now), detail: response.serverReason)
     }
 
-    public var category: ErrorCategory {
+    package var category: ErrorCategory {
         switch code {
         case .invalidURL: return .usage
         case .destinationRefused: return .policy
@@ -99,13 +99,13 @@ public struct HTTPError: CategorizedError, Equatable {
         }
     }
 
-    public var description: String {
+    package var description: String {
         let (what, advice) = parts
         return code == .status ? "\(what): \(advice)" : "\(what); \(advice)"
     }
 
     /// What failed, without the advice: for log lines that go on to say what sclm does about it.
-    public var summary: String { parts.what }
+    package var summary: String { parts.what }
 
     private var parts: (what: String, advice: String) {
         let target = "\(method) \(url.redactedDescription)"

@@ -1,47 +1,47 @@
 /// One header field as sent or received.
-public struct HTTPHeader: Sendable, Hashable {
+package struct HTTPHeader: Sendable, Hashable {
     /// The field name as written (lookups ignore case).
-    public var name: String
+    package var name: String
     /// The field value, without surrounding whitespace.
-    public var value: String
+    package var value: String
 
     /// Creates a header field.
-    public init(name: String, value: String) {
+    package init(name: String, value: String) {
         self.name = name
         self.value = value
     }
 }
 
 /// An ordered list of header fields with case-insensitive lookup; repeated fields (`Set-Cookie`) are kept.
-public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
+package struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
     /// The fields in order.
-    public private(set) var fields: [HTTPHeader]
+    package private(set) var fields: [HTTPHeader]
 
     /// Creates headers from fields.
-    public init(_ fields: [HTTPHeader] = []) { self.fields = fields }
+    package init(_ fields: [HTTPHeader] = []) { self.fields = fields }
 
-    public init(dictionaryLiteral elements: (String, String)...) {
+    package init(dictionaryLiteral elements: (String, String)...) {
         fields = elements.map { HTTPHeader(name: $0.0, value: $0.1) }
     }
 
     /// The value of the first field named `name`, or `nil`.
-    public subscript(name: String) -> String? {
+    package subscript(name: String) -> String? {
         fields.first { HTTPHeaders.same($0.name, name) }?.value
     }
 
     /// Replaces every field named `name` with one field holding `value`.
-    public mutating func set(name: String, value: String) {
+    package mutating func set(name: String, value: String) {
         fields.removeAll { HTTPHeaders.same($0.name, name) }
         fields.append(HTTPHeader(name: name, value: value))
     }
 
-    public func makeIterator() -> IndexingIterator<[HTTPHeader]> { fields.makeIterator() }
+    package func makeIterator() -> IndexingIterator<[HTTPHeader]> { fields.makeIterator() }
 
     /// The symbols a token may hold besides ASCII letters and digits.
-    public static let tokenSymbols = "!#$%&'*+-.^_`|~"
+    package static let tokenSymbols = "!#$%&'*+-.^_`|~"
 
     /// Whether `name` is an HTTP field-name token (RFC 9110 §5.6.2: ASCII letters, digits and the symbols ``tokenSymbols``).
-    public static func isToken(_ name: String) -> Bool {
+    package static func isToken(_ name: String) -> Bool {
         !name.isEmpty
             && name.utf8.allSatisfy { byte in
                 switch byte {
@@ -55,7 +55,7 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
 
     /// Whether `value` can be sent as one header line: no CR, LF or NUL, which would end the line early and
     /// let the rest forge header fields (libcurl sends ``CURLOPT_HTTPHEADER`` lines as given).
-    public static func isSafeValue(_ value: String) -> Bool {
+    package static func isSafeValue(_ value: String) -> Bool {
         !value.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }
     }
 

@@ -5,26 +5,26 @@ import Foundation
 /// Requests are plain values; the transport adds `User-Agent`, `Accept-Encoding` and cookies. A request
 /// never carries credentials in its URL: tokens go in headers, and SAS signatures in a query string are
 /// never logged or shown (see ``Foundation/URL/redactedDescription``).
-public struct HTTPRequest: Sendable, Equatable {
+package struct HTTPRequest: Sendable, Equatable {
     /// The most response body bytes ``HTTPTransport/send(_:)`` keeps in memory by default (64 MiB).
-    public static let defaultMaxResponseBytes = 64 << 20
+    package static let defaultMaxResponseBytes = 64 << 20
 
     /// The method.
-    public var method: HTTPMethod
+    package var method: HTTPMethod
     /// The absolute http or https URL.
-    public var url: URL
+    package var url: URL
     /// Header fields to send.
-    public var headers: HTTPHeaders
+    package var headers: HTTPHeaders
     /// The request body, if any.
-    public var body: Data?
+    package var body: Data?
     /// A limit on the whole exchange, for small API calls. `nil` leaves only the transport's connect
     /// timeout and stall detection, which is right for large downloads.
-    public var timeout: Duration?
+    package var timeout: Duration?
     /// The most body bytes accepted by ``HTTPTransport/send(_:)``; more fails the request.
-    public var maxResponseBytes: Int
+    package var maxResponseBytes: Int
 
     /// Creates a request.
-    public init(
+    package init(
         _ method: HTTPMethod = .get, url: URL, headers: HTTPHeaders = [:], body: Data? = nil,
         timeout: Duration? = nil, maxResponseBytes: Int = HTTPRequest.defaultMaxResponseBytes
     ) {
@@ -37,5 +37,5 @@ public struct HTTPRequest: Sendable, Equatable {
     }
 
     /// `METHOD host/path` without the query, safe for logs and messages.
-    public var summary: String { "\(method) \(url.redactedDescription)" }
+    package var summary: String { "\(method) \(url.redactedDescription)" }
 }

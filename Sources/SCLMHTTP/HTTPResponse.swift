@@ -1,18 +1,18 @@
 import Foundation
 
 /// A complete HTTP response held in memory (API calls; downloads stream to disk instead).
-public struct HTTPResponse: Sendable, Equatable {
+package struct HTTPResponse: Sendable, Equatable {
     /// The status code of the final response (after redirects).
-    public var status: Int
+    package var status: Int
     /// The header fields of the final response.
-    public var headers: HTTPHeaders
+    package var headers: HTTPHeaders
     /// The body, decoded if it was sent compressed.
-    public var body: Data
+    package var body: Data
     /// The URL that answered (after redirects).
-    public var url: URL
+    package var url: URL
 
     /// Creates a response.
-    public init(status: Int, headers: HTTPHeaders = [:], body: Data = Data(), url: URL) {
+    package init(status: Int, headers: HTTPHeaders = [:], body: Data = Data(), url: URL) {
         self.status = status
         self.headers = headers
         self.body = body
@@ -20,22 +20,22 @@ public struct HTTPResponse: Sendable, Equatable {
     }
 
     /// Whether the status is 2xx.
-    public var isSuccess: Bool { (200..<300).contains(status) }
+    package var isSuccess: Bool { (200..<300).contains(status) }
 
     /// The delay the server asked for in `Retry-After` (seconds or an HTTP date), if any.
-    public func retryAfter(now: Date = Date()) -> Duration? {
+    package func retryAfter(now: Date = Date()) -> Duration? {
         headers["Retry-After"].flatMap { RetryAfter.parse($0, now: now) }
     }
 
     /// A short machine reason from an error body: a JSON `error` code (OAuth, StoryCLM) or an Azure XML
     /// `<Code>`. Only identifier-like text is returned, so nothing the server echoes can leak into messages.
-    public var serverReason: String? { ServerReason.extract(from: body) }
+    package var serverReason: String? { ServerReason.extract(from: body) }
 }
 
 /// Parsing of the `Retry-After` header (RFC 9110 §10.2.3).
-public enum RetryAfter {
+package enum RetryAfter {
     /// The delay in `value`: delta-seconds or an IMF-fixdate relative to `now` (a past date is zero).
-    public static func parse(_ value: String, now: Date) -> Duration? {
+    package static func parse(_ value: String, now: Date) -> Duration? {
         let text = value.trimmingCharacters(in: .whitespaces)
         if let seconds = Int(text), seconds >= 0 { return .seconds(seconds) }
         let formatter = DateFormatter()

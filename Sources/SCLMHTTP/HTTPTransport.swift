@@ -4,7 +4,7 @@
 /// throwing `CancellationError` promptly (within about a second), and must report transport failures
 /// as ``HTTPError``. A test for an implementation sends a request to a loopback server, cancels a
 /// stalled one, and resumes a download with `Range`.
-public protocol HTTPTransport: Sendable {
+package protocol HTTPTransport: Sendable {
     /// Sends `request` and returns the final response, whatever its status.
     ///
     /// - Throws: ``HTTPError`` when no complete response arrived (network, TLS, timeout, size limit),

@@ -8,16 +8,16 @@ import Foundation
 ///
 /// An IPv4-mapped IPv6 address (`::ffff:127.0.0.1`) is stored as the IPv4 address it stands for, so the
 /// two spellings of one destination compare, match ranges and classify alike.
-public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
+package struct IPAddress: Sendable, Hashable, CustomStringConvertible {
     /// 4 bytes (IPv4) or 16 bytes (IPv6).
-    public let bytes: [UInt8]
+    package let bytes: [UInt8]
 
     /// Whether this is an IPv4 address.
-    public var isIPv4: Bool { bytes.count == 4 }
+    package var isIPv4: Bool { bytes.count == 4 }
 
     /// Parses an IPv4 literal (`127.0.0.1`, dotted quad only, as `inet_pton` takes it) or an IPv6 literal
     /// (`::1`, optionally in brackets); `nil` for anything else, names and zone ids (`fe80::1%eth0`) included.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         var literal = Substring(text)
         if literal.hasPrefix("["), literal.hasSuffix("]") { literal = literal.dropFirst().dropLast() }
         if let bytes = Self.parse(String(literal), family: AF_INET, count: 4) {
@@ -75,10 +75,10 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
     ].compactMap { IPRange($0) }
 
     /// Whether the address is outside every loopback, private, link-local and unspecified range.
-    public var isPublic: Bool { !Self.nonPublicRanges.contains { $0.contains(self) } }
+    package var isPublic: Bool { !Self.nonPublicRanges.contains { $0.contains(self) } }
 
     /// The address as `inet_ntop` writes it (`127.0.0.1`, `::1`).
-    public var description: String {
+    package var description: String {
         var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
         let written = bytes.withUnsafeBytes { buffer in
             inet_ntop(isIPv4 ? AF_INET : AF_INET6, buffer.baseAddress, &text, socklen_t(text.count))
@@ -89,14 +89,14 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// A CIDR range of addresses (`10.0.0.0/8`, `fc00::/7`); a single address is a range of its full length.
-public struct IPRange: Sendable, Hashable, CustomStringConvertible {
+package struct IPRange: Sendable, Hashable, CustomStringConvertible {
     /// The first address of the range (host bits cleared).
-    public let network: IPAddress
+    package let network: IPAddress
     /// How many leading bits every address of the range shares with ``network``.
-    public let prefixLength: Int
+    package let prefixLength: Int
 
     /// A range of one address.
-    public init(_ address: IPAddress) {
+    package init(_ address: IPAddress) {
         network = address
         prefixLength = address.bytes.count * 8
     }
@@ -104,7 +104,7 @@ public struct IPRange: Sendable, Hashable, CustomStringConvertible {
     /// Parses `ADDRESS` or `ADDRESS/LENGTH` (IPv6 optionally in brackets: `[fc00::]/7`, `[fc00::/7]`);
     /// host bits are cleared, so
     /// `10.1.2.3/8` is `10.0.0.0/8`. A mapped IPv6 range of at least 96 bits becomes its IPv4 range.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         let unbracketed = text.hasPrefix("[") && text.hasSuffix("]") ? String(text.dropFirst().dropLast()) : text
         let parts = unbracketed.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
         var literal = String(parts[0])
@@ -132,7 +132,7 @@ public struct IPRange: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether `address` is in the range (always false across IPv4 and IPv6).
-    public func contains(_ address: IPAddress) -> Bool {
+    package func contains(_ address: IPAddress) -> Bool {
         address.bytes.count == network.bytes.count && IPRange.masked(address, to: prefixLength) == network
     }
 
@@ -145,5 +145,5 @@ public struct IPRange: Sendable, Hashable, CustomStringConvertible {
         return IPAddress(bytes: bytes) ?? address
     }
 
-    public var description: String { "\(network)/\(prefixLength)" }
+    package var description: String { "\(network)/\(prefixLength)" }
 }

@@ -19,11 +19,11 @@ import Foundation
 /// ```swift
 /// let rule = try NetworkRule(parsing: "api.example.com, *.cdn.example.com, 127.0.0.1:8080, 10.0.0.0/8")
 /// ```
-public struct NetworkRule: Sendable, Equatable, CustomStringConvertible {
+package struct NetworkRule: Sendable, Equatable, CustomStringConvertible {
     /// One allowlist entry: a destination and, optionally, the only port it may be reached on.
-    public struct Entry: Sendable, Equatable, CustomStringConvertible {
+    package struct Entry: Sendable, Equatable, CustomStringConvertible {
         /// What an entry names.
-        public enum Target: Sendable, Equatable {
+        package enum Target: Sendable, Equatable {
             /// Exactly this host name (lowercased, without a trailing dot).
             case name(String)
             /// Any subdomain of this domain (`*.example.com`: `a.example.com`, not `example.com`).
@@ -33,12 +33,12 @@ public struct NetworkRule: Sendable, Equatable, CustomStringConvertible {
         }
 
         /// The destination.
-        public let target: Target
+        package let target: Target
         /// The only port allowed; `nil` allows any.
-        public let port: Int?
+        package let port: Int?
 
         /// Creates an entry.
-        public init(_ target: Target, port: Int? = nil) {
+        package init(_ target: Target, port: Int? = nil) {
             self.target = target
             self.port = port
         }
@@ -59,7 +59,7 @@ public struct NetworkRule: Sendable, Equatable, CustomStringConvertible {
             return range.contains(address)
         }
 
-        public var description: String {
+        package var description: String {
             let host: String
             switch target {
             case .name(let name): host = name
@@ -74,7 +74,7 @@ public struct NetworkRule: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// What connections of one admitted hop must satisfy.
-    public struct Admission: Sendable, Equatable {
+    package struct Admission: Sendable, Equatable {
         fileprivate enum Requirement: Sendable, Equatable {
             /// The host itself is listed: wherever it resolves is allowed.
             case anyAddress
@@ -88,7 +88,7 @@ public struct NetworkRule: Sendable, Equatable, CustomStringConvertible {
 
         /// Whether the hop may connect to `address` on `port` (the address libcurl is about to connect to,
         /// which is a proxy's when one is used).
-        public func permitsConnection(to address: IPAddress, port: Int) -> Bool {
+        package func permitsConnection(to address: IPAddress, port: Int) -> Bool {
             switch requirement {
             case .anyAddress: true
             case .publicAddress: address.isPublic
@@ -99,19 +99,19 @@ public struct NetworkRule: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The allowlist; `nil` for the private-network rule.
-    public let entries: [Entry]?
+    package let entries: [Entry]?
 
     /// The private-network rule: public hosts only.
-    public static let publicOnly = NetworkRule(entries: nil)
+    package static let publicOnly = NetworkRule(entries: nil)
 
     /// A rule that allows only `entries`, or the private-network rule for `nil`.
-    public init(entries: [Entry]?) { self.entries = entries }
+    package init(entries: [Entry]?) { self.entries = entries }
 
     /// Parses a comma-separated allowlist (`bridge.httpAllowedHosts`); an empty one is ``publicOnly``.
     ///
     /// - Throws: ``NetworkRule/ParseError`` naming the first entry that is not a host name, `*.domain`,
     ///   IP address (IPv6 in brackets when a port follows) or CIDR range, or whose port is not 1–65535.
-    public init(parsing list: String) throws {
+    package init(parsing list: String) throws {
         let texts = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         var entries: [Entry] = []
         for text in texts {
@@ -122,11 +122,11 @@ public struct NetworkRule: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// An allowlist entry that could not be parsed.
-    public struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
+    package struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
         /// The entry as written.
-        public let entry: String
+        package let entry: String
 
-        public var description: String {
+        package var description: String {
             "'\(entry.prefix(80))' is not a host name, *.domain, IP address or CIDR range (each optionally with"
                 + " :PORT, an IPv6 address in brackets then)"
         }
@@ -138,13 +138,13 @@ public struct NetworkRule: Sendable, Equatable, CustomStringConvertible {
     /// (also a URL libcurl cannot parse).
     ///
     /// The host and port are libcurl's reading of the URL, the one it connects by.
-    public func admission(for url: URL) -> Admission? {
+    package func admission(for url: URL) -> Admission? {
         CurlURL.authority(of: url).flatMap { admission(forHost: $0.host, port: $0.port) }
     }
 
     /// Whether a hop to `host` (a name or an IP literal, IPv6 with or without brackets) on `port` may
     /// start, and if so what its connections must satisfy; `nil` refuses it.
-    public func admission(forHost host: String, port: Int) -> Admission? {
+    package func admission(forHost host: String, port: Int) -> Admission? {
         let host = NetworkRule.normalizedHost(host)
         guard !host.isEmpty else { return nil }
         guard let entries else {
@@ -163,7 +163,7 @@ public struct NetworkRule: Sendable, Equatable, CustomStringConvertible {
         return isListed ? Admission(requirement: .publicOrListedAddress, entries: entries) : nil
     }
 
-    public var description: String {
+    package var description: String {
         entries.map { $0.map(\.description).joined(separator: ",") } ?? "public hosts only"
     }
 

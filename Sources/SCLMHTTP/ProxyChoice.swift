@@ -3,7 +3,7 @@
 /// libcurl reads `https_proxy`/`HTTPS_PROXY`, `http_proxy` (lowercase only) and `no_proxy` by itself
 /// (``environment``); an explicit choice replaces all of them: ``direct`` uses none, ``server(_:)`` one
 /// proxy whatever the variables say.
-public enum ProxyChoice: Sendable, Equatable {
+package enum ProxyChoice: Sendable, Equatable {
     /// What libcurl reads from the proxy environment variables.
     case environment
     /// No proxy at all, whatever the variables say.
@@ -13,16 +13,16 @@ public enum ProxyChoice: Sendable, Equatable {
 }
 
 /// One proxy: its URL, its credentials and the hosts reached without it.
-public struct ProxyServer: Sendable, Equatable {
+package struct ProxyServer: Sendable, Equatable {
     /// `http://host:port` or `https://host:port` (an https proxy is verified against the transport's CA bundle).
-    public var url: String
+    package var url: String
     /// `user:password`, sent as libcurl's `CURLOPT_PROXYUSERPWD`; never logged.
-    public var credentials: String?
+    package var credentials: String?
     /// Hosts reached directly (libcurl's `no_proxy` syntax); empty: every host goes through the proxy.
-    public var noProxy: String
+    package var noProxy: String
 
     /// Creates a proxy setting.
-    public init(url: String, credentials: String? = nil, noProxy: String = "") {
+    package init(url: String, credentials: String? = nil, noProxy: String = "") {
         self.url = url
         self.credentials = credentials
         self.noProxy = noProxy

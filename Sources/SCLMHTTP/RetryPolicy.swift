@@ -7,18 +7,18 @@ import SCLMCore
 /// Idempotent requests are retried after any transient failure (connect, timeout, broken connection,
 /// 408/429/500/502/503/504). Other requests only when the server cannot have acted on them: the
 /// connection never opened, or it answered 429/503.
-public struct RetryPolicy: Sendable, Equatable {
+package struct RetryPolicy: Sendable, Equatable {
     /// Attempts in all, the first included.
-    public var maxAttempts: Int
+    package var maxAttempts: Int
     /// The pause after the first failure, doubled after each further one.
-    public var baseDelay: Duration
+    package var baseDelay: Duration
     /// The longest computed pause.
-    public var maxDelay: Duration
+    package var maxDelay: Duration
     /// The longest `Retry-After` sclm waits for; a longer one ends the retries.
-    public var maxRetryAfter: Duration
+    package var maxRetryAfter: Duration
 
     /// Creates a policy.
-    public init(
+    package init(
         maxAttempts: Int = 5, baseDelay: Duration = .milliseconds(250), maxDelay: Duration = .seconds(15),
         maxRetryAfter: Duration = .seconds(120)
     ) {
@@ -29,17 +29,17 @@ public struct RetryPolicy: Sendable, Equatable {
     }
 
     /// Never retries.
-    public static let never = RetryPolicy(maxAttempts: 1)
+    package static let never = RetryPolicy(maxAttempts: 1)
 
     /// Whether `error` from a `method` request is worth another attempt.
-    public static func isRetryable(_ error: any Error, method: HTTPMethod) -> Bool {
+    package static func isRetryable(_ error: any Error, method: HTTPMethod) -> Bool {
         isRetryable(error, idempotent: method.isIdempotent)
     }
 
     /// Whether `error` is worth another attempt of a request that is (or is not) safe to repeat after
     /// the server may have acted on it. A `POST` is idempotent when the server recognises a repeat, as
     /// StoryIoT does by the message's entity id.
-    public static func isRetryable(_ error: any Error, idempotent: Bool) -> Bool {
+    package static func isRetryable(_ error: any Error, idempotent: Bool) -> Bool {
         guard let error = error as? HTTPError else { return false }
         switch error.code {
         case .status:
@@ -63,13 +63,13 @@ public struct RetryPolicy: Sendable, Equatable {
     ///   - jitter: a random number in 0…1; half of the computed pause is fixed, half scaled by it, so
     ///     clients that failed together do not retry together.
     /// - Returns: the pause, or `nil` to give up.
-    public func delay(after error: any Error, attempt: Int, method: HTTPMethod, jitter: Double) -> Duration? {
+    package func delay(after error: any Error, attempt: Int, method: HTTPMethod, jitter: Double) -> Duration? {
         delay(after: error, attempt: attempt, idempotent: method.isIdempotent, jitter: jitter)
     }
 
     /// The pause before the next attempt, like ``delay(after:attempt:method:jitter:)`` but with the
     /// request's idempotency given directly.
-    public func delay(after error: any Error, attempt: Int, idempotent: Bool, jitter: Double) -> Duration? {
+    package func delay(after error: any Error, attempt: Int, idempotent: Bool, jitter: Double) -> Duration? {
         guard attempt < maxAttempts, RetryPolicy.isRetryable(error, idempotent: idempotent) else { return nil }
         if let retryAfter = (error as? HTTPError)?.retryAfter {
             return retryAfter <= maxRetryAfter ? retryAfter : nil
@@ -81,14 +81,14 @@ public struct RetryPolicy: Sendable, Equatable {
 }
 
 /// Runs an operation under a ``RetryPolicy``, sleeping between attempts.
-public struct Retrier: Sendable {
+package struct Retrier: Sendable {
     /// The policy.
-    public let policy: RetryPolicy
+    package let policy: RetryPolicy
     private let sleep: @Sendable (Duration) async throws -> Void
     private let jitter: @Sendable () -> Double
 
     /// Creates a retrier; tests inject `sleep` and `jitter`.
-    public init(
+    package init(
         policy: RetryPolicy,
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
         jitter: @escaping @Sendable () -> Double = { Double.random(in: 0...1) }
@@ -106,7 +106,7 @@ public struct Retrier: Sendable {
     ///   - operation: one attempt.
     /// - Returns: what the first successful attempt returned.
     /// - Throws: the last error, or `CancellationError` when cancelled while waiting.
-    public func run<T>(
+    package func run<T>(
         method: HTTPMethod, onRetry: (any Error, Int, Duration) -> Void = { _, _, _ in },
         _ operation: () async throws -> T
     ) async throws -> T {
@@ -117,7 +117,7 @@ public struct Retrier: Sendable {
     ///
     /// - Returns: what the first successful attempt returned.
     /// - Throws: the last error, or `CancellationError` when cancelled while waiting.
-    public func run<T>(
+    package func run<T>(
         idempotent: Bool, onRetry: (any Error, Int, Duration) -> Void = { _, _, _ in },
         _ operation: () async throws -> T
     ) async throws -> T {
@@ -138,7 +138,7 @@ public struct Retrier: Sendable {
     ///
     /// - Returns: whether to try again (`false`: give up with `error`).
     /// - Throws: `CancellationError` when cancelled while waiting.
-    public func backOff(
+    package func backOff(
         after error: any Error, attempt: Int, idempotent: Bool, onRetry: (any Error, Int, Duration) -> Void
     ) async throws -> Bool {
         guard let pause = policy.delay(after: error, attempt: attempt, idempotent: idempotent, jitter: jitter())
@@ -152,7 +152,7 @@ public struct Retrier: Sendable {
 extension Retrier {
     /// An `onRetry` handler that logs each retried failure as one warning line, prefixed with `subject`:
     /// `presentation 17: GET host/v1/presentations/17 answered HTTP 503; retry 1 of 4 in 250 ms`.
-    public func logging(to logger: Logger?, subject: String? = nil) -> (any Error, Int, Duration) -> Void {
+    package func logging(to logger: Logger?, subject: String? = nil) -> (any Error, Int, Duration) -> Void {
         let retries = policy.maxAttempts - 1
         return { error, attempt, pause in
             let prefix = subject.map { "\($0): " } ?? ""
@@ -164,7 +164,7 @@ extension Retrier {
 
 extension Duration {
     /// `250 ms` below a second, `2.5 s` above, for messages.
-    public var shortDescription: String {
+    package var shortDescription: String {
         let milliseconds = self.milliseconds
         if milliseconds < 1000 { return "\(milliseconds) ms" }
         let seconds = Double(milliseconds) / 1000

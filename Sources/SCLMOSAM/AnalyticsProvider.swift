@@ -7,7 +7,7 @@ import SCLMStore
 ///
 /// Implementations must not block for long and should keep events when they cannot deliver them; a
 /// failure is reported to the caller, which logs it and carries on (analytics never changes a decision).
-public protocol AnalyticsProvider: Sendable {
+package protocol AnalyticsProvider: Sendable {
     /// Records `events` logged for `packageName` at `date`.
     ///
     /// - Throws: any error; callers log it as a warning.
@@ -21,18 +21,18 @@ public protocol AnalyticsProvider: Sendable {
 /// off one dedicated session row per home: presentation 0, state 2 (test: never published itself) and
 /// already marked synchronized; its id is kept in the `osam` preferences scope. Each event row has the
 /// OSAM event name as `key` and its parameters plus the package as a JSON object `value`.
-public struct StoreAnalyticsProvider: AnalyticsProvider {
+package struct StoreAnalyticsProvider: AnalyticsProvider {
     /// The preferences scope and key holding the id of the dedicated session row.
-    public static let sessionPreference = (scope: "osam", key: "ANALYTICS_SESSION_ID")
+    package static let sessionPreference = (scope: "osam", key: "ANALYTICS_SESSION_ID")
 
     private let store: ContentStore
 
     /// Creates a provider writing to `store`.
-    public init(store: ContentStore) {
+    package init(store: ContentStore) {
         self.store = store
     }
 
-    public func log(_ events: [OSAMEvent], package packageName: String, at date: Date) async throws {
+    package func log(_ events: [OSAMEvent], package packageName: String, at date: Date) async throws {
         guard !events.isEmpty else { return }
         try await store.write { db in
             let sessionId = try StoreAnalyticsProvider.sessionId(in: db, at: date)
@@ -57,7 +57,9 @@ public struct StoreAnalyticsProvider: AnalyticsProvider {
         return session.sessionId
     }
 
-    private static func insert(_ event: OSAMEvent, package packageName: String, sessionId: String, at date: Date, into db: Database) throws {
+    private static func insert(
+        _ event: OSAMEvent, package packageName: String, sessionId: String, at date: Date, into db: Database
+    ) throws {
         var parameters = event.parameters.mapValues(JSONValue.string)
         parameters["package"] = .string(packageName)
         try db.insertCustomEvent(

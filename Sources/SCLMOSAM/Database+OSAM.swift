@@ -5,12 +5,12 @@ import SCLMStore
 /// OSAM state in the `preferences` table: one scope per package, OSAM's key names as keys.
 extension Database {
     /// The preferences scope of `packageName`'s OSAM state: `osam:<package>`.
-    public static func osamScope(package packageName: String) -> String { "osam:\(packageName)" }
+    package static func osamScope(package packageName: String) -> String { "osam:\(packageName)" }
 
     /// The persisted OSAM state of `packageName` (empty for a package never checked).
     ///
     /// - Throws: `StoreError`.
-    public func osamState(package packageName: String) throws -> OSAMState {
+    package func osamState(package packageName: String) throws -> OSAMState {
         OSAMState(try preferences(scope: Database.osamScope(package: packageName)))
     }
 
@@ -20,7 +20,8 @@ extension Database {
     /// do not overwrite each other's keys.
     ///
     /// - Throws: `StoreError`.
-    public func saveOSAMState(_ state: OSAMState, since old: OSAMState, package packageName: String, now: Date) throws {
+    package func saveOSAMState(_ state: OSAMState, since old: OSAMState, package packageName: String, now: Date) throws
+    {
         let scope = Database.osamScope(package: packageName)
         for (key, value) in state.changes(since: old).sorted(by: { $0.key < $1.key }) {
             try setPreference(scope: scope, key: key, value: value, now: now)

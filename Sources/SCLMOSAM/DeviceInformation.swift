@@ -2,23 +2,23 @@ import Foundation
 import SCLMCore
 
 /// What OSAM's `deviceInformation` reports, read from Linux: OS name and version, device model.
-public struct DeviceInformation: Sendable, Equatable, Codable {
+package struct DeviceInformation: Sendable, Equatable, Codable {
     /// The OS name (`NAME` of `/etc/os-release`, e.g. `Debian GNU/Linux`).
-    public var platformName: String
+    package var platformName: String
     /// The OS version (`VERSION_ID`, e.g. `12`), compared by the 3.2 OS-version filter.
-    public var platformVersion: String
+    package var platformVersion: String
     /// The model (`/sys/class/dmi/id/product_name`, else the machine from `uname`, e.g. `x86_64`).
-    public var platformModel: String
+    package var platformModel: String
 
     /// Creates device information.
-    public init(platformName: String, platformVersion: String, platformModel: String) {
+    package init(platformName: String, platformVersion: String, platformModel: String) {
         self.platformName = platformName
         self.platformVersion = platformVersion
         self.platformModel = platformModel
     }
 
     /// Reads this machine's information.
-    public static func current() -> DeviceInformation {
+    package static func current() -> DeviceInformation {
         parse(
             osRelease: SystemFacts.osRelease(),
             productName: SystemFacts.productName,
@@ -29,7 +29,9 @@ public struct DeviceInformation: Sendable, Equatable, Codable {
     ///
     /// Missing values fall back to `Linux`, an empty version, and the machine. DMI placeholders some
     /// firmware reports (`None`, `To be filled by O.E.M.`, `System Product Name`) count as missing.
-    public static func parse(osRelease fields: [String: String], productName: String?, machine: String) -> DeviceInformation {
+    package static func parse(osRelease fields: [String: String], productName: String?, machine: String)
+        -> DeviceInformation
+    {
         DeviceInformation(
             platformName: fields["NAME"].flatMap { $0.isEmpty ? nil : $0 } ?? "Linux",
             platformVersion: fields["VERSION_ID"] ?? "",
@@ -38,22 +40,22 @@ public struct DeviceInformation: Sendable, Equatable, Codable {
 
     /// The language of the device as OSAM's `DISPLAYED_LANGUAGE` wants it: the ISO code of the locale in
     /// `LC_ALL`, `LC_MESSAGES` or `LANG` (`ca_ES.UTF-8` → `CA`); `C`/`POSIX`/unset mean `EN`.
-    public static func language(environment: [String: String]) -> String {
+    package static func language(environment: [String: String]) -> String {
         SystemFacts.language(environment: environment)?.uppercased() ?? "EN"
     }
 }
 
 /// What OSAM's `appInformation` reports: the host app's name, version name and build number.
-public struct AppInformation: Sendable, Equatable, Codable {
+package struct AppInformation: Sendable, Equatable, Codable {
     /// The app name (`app.name`).
-    public var appName: String
+    package var appName: String
     /// The version name (`osam.versionName`, else `app.version`).
-    public var appVersionName: String
+    package var appVersionName: String
     /// The build number as text (`osam.versionCode`); OSAM reports it as a string.
-    public var appVersionCode: String
+    package var appVersionCode: String
 
     /// Creates app information.
-    public init(appName: String, appVersionName: String, appVersionCode: String) {
+    package init(appName: String, appVersionName: String, appVersionCode: String) {
         self.appName = appName
         self.appVersionName = appVersionName
         self.appVersionCode = appVersionCode

@@ -9,16 +9,16 @@ import SCLMPolicy
 /// host, quirk Q8). `Authorization: Basic` is sent only when credentials are configured (OSAM hard-codes
 /// `osam:osam`). Requests have short timeouts; any failure becomes ``FetchResult/failed(_:)`` with a
 /// one-line reason that names the request without its query.
-public struct HTTPOSAMBackend: OSAMBackend {
+package struct HTTPOSAMBackend: OSAMBackend {
     /// HTTP Basic credentials.
-    public struct Credentials: Sendable, Equatable {
+    package struct Credentials: Sendable, Equatable {
         /// The user.
-        public var username: String
+        package var username: String
         /// The password.
-        public var password: String
+        package var password: String
 
         /// Creates credentials.
-        public init(username: String, password: String) {
+        package init(username: String, password: String) {
             self.username = username
             self.password = password
         }
@@ -28,9 +28,9 @@ public struct HTTPOSAMBackend: OSAMBackend {
     }
 
     /// The limit on one record fetch.
-    public static let fetchTimeout: Duration = .seconds(10)
+    package static let fetchTimeout: Duration = .seconds(10)
     /// The limit on the reachability probe.
-    public static let probeTimeout: Duration = .seconds(3)
+    package static let probeTimeout: Duration = .seconds(3)
     /// The largest record accepted.
     static let maxRecordBytes = 1 << 20
 
@@ -39,26 +39,30 @@ public struct HTTPOSAMBackend: OSAMBackend {
     private let transport: any HTTPTransport
 
     /// Creates a backend at `endpoint`.
-    public init(endpoint: URL, credentials: Credentials?, transport: any HTTPTransport) {
+    package init(endpoint: URL, credentials: Credentials?, transport: any HTTPTransport) {
         self.endpoint = endpoint
         self.credentials = credentials
         self.transport = transport
     }
 
-    public func version(package packageName: String, platform: Platform, versionCode: Int64, deviceNow: Int64) async throws
+    package func version(package packageName: String, platform: Platform, versionCode: Int64, deviceNow: Int64)
+        async throws
         -> FetchResult<VersionRecord>
     {
-        try await fetch(["api", "version", packageName, platform.rawValue, String(versionCode)]) { json throws(ResponseError) in
+        try await fetch(["api", "version", packageName, platform.rawValue, String(versionCode)]) {
+            json throws(ResponseError) in
             try VersionRecord(json: json, deviceNow: deviceNow)
         }
     }
 
-    public func rating(package packageName: String, platform: Platform) async throws -> FetchResult<RatingRecord> {
-        try await fetch(["api", "rating", packageName, platform.rawValue]) { json throws(ResponseError) in try RatingRecord(json: json) }
+    package func rating(package packageName: String, platform: Platform) async throws -> FetchResult<RatingRecord> {
+        try await fetch(["api", "rating", packageName, platform.rawValue]) { json throws(ResponseError) in
+            try RatingRecord(json: json)
+        }
     }
 
     /// A `HEAD` of the endpoint: any HTTP answer, whatever its status, means reachable.
-    public func isOnline() async -> Bool {
+    package func isOnline() async -> Bool {
         do {
             _ = try await transport.send(request(.head, url: endpoint, timeout: HTTPOSAMBackend.probeTimeout))
             return true
@@ -85,7 +89,8 @@ public struct HTTPOSAMBackend: OSAMBackend {
             return .failed(error.userMessage)
         }
         guard response.isSuccess else {
-            let hint = response.status == 401 || response.status == 403 ? " (check osam.username and osam.password)" : ""
+            let hint =
+                response.status == 401 || response.status == 403 ? " (check osam.username and osam.password)" : ""
             return .failed("\(request.summary) answered HTTP \(response.status)\(hint)")
         }
         do {
@@ -105,7 +110,7 @@ public struct HTTPOSAMBackend: OSAMBackend {
 
 extension HTTPOSAMBackend {
     /// A notifier that POSTs each subscription change as JSON to `webhook` and fails unless it answers 2xx.
-    public static func webhookNotifier(_ webhook: URL, transport: any HTTPTransport) -> SubscriptionNotifier {
+    package static func webhookNotifier(_ webhook: URL, transport: any HTTPTransport) -> SubscriptionNotifier {
         { change in
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]

@@ -6,7 +6,7 @@ import SCLMStore
 ///
 /// Implementations make each call idempotent (subscribing twice is fine) and throw when the change
 /// could not be made, so the caller answers ERROR and retries on the next event.
-public protocol MessagingProvider: Sendable {
+package protocol MessagingProvider: Sendable {
     /// Subscribes this installation of `packageName` to `topic`.
     ///
     /// - Throws: any error when the subscription could not be made.
@@ -22,21 +22,21 @@ public protocol MessagingProvider: Sendable {
 }
 
 /// Delivers one subscription change somewhere else (for example an HTTP webhook); throws when it failed.
-public typealias SubscriptionNotifier = @Sendable (_ change: SubscriptionChange) async throws -> Void
+package typealias SubscriptionNotifier = @Sendable (_ change: SubscriptionChange) async throws -> Void
 
 /// One subscription change, as sent to a ``SubscriptionNotifier``.
-public struct SubscriptionChange: Sendable, Equatable, Codable {
+package struct SubscriptionChange: Sendable, Equatable, Codable {
     /// `subscribe` or `unsubscribe`.
-    public var action: String
+    package var action: String
     /// The package whose installation changes.
-    public var package: String
+    package var package: String
     /// The topic.
-    public var topic: String
+    package var topic: String
     /// The installation's token.
-    public var token: String
+    package var token: String
 
     /// Creates a change.
-    public init(action: String, package: String, topic: String, token: String) {
+    package init(action: String, package: String, topic: String, token: String) {
         self.action = action
         self.package = package
         self.topic = topic
@@ -47,33 +47,33 @@ public struct SubscriptionChange: Sendable, Equatable, Codable {
 /// The default messaging provider: subscriptions are rows of the `preferences` table (scope
 /// `osam-topics:<package>`, key = topic, value = when it was subscribed), optionally reported to a
 /// notifier first; the token is a random installation id created once per home.
-public struct StoreMessagingProvider: MessagingProvider {
+package struct StoreMessagingProvider: MessagingProvider {
     /// Where the installation id is kept.
-    public static let tokenPreference = (scope: "osam", key: "INSTALLATION_ID")
+    package static let tokenPreference = (scope: "osam", key: "INSTALLATION_ID")
 
     private let store: ContentStore
     private let notifier: SubscriptionNotifier?
     private let clock: any WallClock
 
     /// Creates a provider recording in `store`; `notifier`, when given, must accept each change before it is recorded.
-    public init(store: ContentStore, notifier: SubscriptionNotifier? = nil, clock: any WallClock = SystemClock()) {
+    package init(store: ContentStore, notifier: SubscriptionNotifier? = nil, clock: any WallClock = SystemClock()) {
         self.store = store
         self.notifier = notifier
         self.clock = clock
     }
 
     /// The preferences scope of `packageName`'s subscriptions.
-    public static func scope(package packageName: String) -> String { "osam-topics:\(packageName)" }
+    package static func scope(package packageName: String) -> String { "osam-topics:\(packageName)" }
 
-    public func subscribe(to topic: String, package packageName: String) async throws {
+    package func subscribe(to topic: String, package packageName: String) async throws {
         try await change("subscribe", topic: topic, package: packageName, value: Timestamp.string(from: clock.now))
     }
 
-    public func unsubscribe(from topic: String, package packageName: String) async throws {
+    package func unsubscribe(from topic: String, package packageName: String) async throws {
         try await change("unsubscribe", topic: topic, package: packageName, value: nil)
     }
 
-    public func token() async throws -> String {
+    package func token() async throws -> String {
         let now = clock.now
         return try await store.write { db in
             let (scope, key) = StoreMessagingProvider.tokenPreference
@@ -87,17 +87,21 @@ public struct StoreMessagingProvider: MessagingProvider {
     /// The topics `packageName` is subscribed to, sorted.
     ///
     /// - Throws: `StoreError`.
-    public func subscriptions(package packageName: String) async throws -> [String] {
-        try await store.read { db in try db.preferences(scope: StoreMessagingProvider.scope(package: packageName)).keys.sorted() }
+    package func subscriptions(package packageName: String) async throws -> [String] {
+        try await store.read { db in
+            try db.preferences(scope: StoreMessagingProvider.scope(package: packageName)).keys.sorted()
+        }
     }
 
     private func change(_ action: String, topic: String, package packageName: String, value: String?) async throws {
         if let notifier {
-            try await notifier(SubscriptionChange(action: action, package: packageName, topic: topic, token: try await token()))
+            try await notifier(
+                SubscriptionChange(action: action, package: packageName, topic: topic, token: try await token()))
         }
         let now = clock.now
         try await store.write { db in
-            try db.setPreference(scope: StoreMessagingProvider.scope(package: packageName), key: topic, value: value, now: now)
+            try db.setPreference(
+                scope: StoreMessagingProvider.scope(package: packageName), key: topic, value: value, now: now)
         }
     }
 }

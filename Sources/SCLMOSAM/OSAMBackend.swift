@@ -4,7 +4,7 @@ import SCLMPolicy
 ///
 /// Fetch failures are values (``FetchResult/failed(_:)``): a failed fetch is an `ERROR` outcome, not a
 /// failure of the caller. Only cancellation is thrown.
-public protocol OSAMBackend: Sendable {
+package protocol OSAMBackend: Sendable {
     /// `GET {endpoint}/api/version/{package}/{PLATFORM}/{versionCode}`; ALVersionControl answers get
     /// `deviceNow` as their server date.
     ///

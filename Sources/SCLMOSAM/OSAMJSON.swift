@@ -6,14 +6,14 @@ import SCLMPolicy
 
 extension VersionControlDecision {
     /// `{"result":"SHOW"|"DISMISSED"|"ERROR","alert":{…}|null,"reason":"…"}`.
-    public var jsonValue: JSONValue {
+    package var jsonValue: JSONValue {
         ["result": .string(result.rawValue), "alert": alert?.jsonValue ?? .null, "reason": .string(reason.rawValue)]
     }
 }
 
 extension VersionAlert {
     /// `{"mode","title","message","ok","cancel"|null,"url"|null,"checkbox","checkboxLabel"|null}`.
-    public var jsonValue: JSONValue {
+    package var jsonValue: JSONValue {
         [
             "mode": .string(mode.rawValue), "title": .string(title), "message": .string(message), "ok": .string(ok),
             "cancel": cancel.map(JSONValue.string) ?? .null, "url": url.map(JSONValue.string) ?? .null,
@@ -24,21 +24,21 @@ extension VersionAlert {
 
 extension AlertAnswer {
     /// `{"response":"ACCEPTED"|"CANCELLED"|"DISMISSED","openUrl":URL|null}`.
-    public var jsonValue: JSONValue {
+    package var jsonValue: JSONValue {
         ["response": .string(response.rawValue), "openUrl": openURL.map(JSONValue.string) ?? .null]
     }
 }
 
 extension RatingDecision {
     /// `{"response":"ACCEPTED"|"DISMISSED"|"ERROR"}`.
-    public var jsonValue: JSONValue {
+    package var jsonValue: JSONValue {
         ["response": .string(response.rawValue)]
     }
 }
 
 extension TopicOutcome {
     /// `{"response":"SUCCESS"|"UNCHANGED"|"ERROR","subscribed":[…],"unsubscribed":[…]}`.
-    public var jsonValue: JSONValue {
+    package var jsonValue: JSONValue {
         [
             "response": .string(response.rawValue), "subscribed": .array(subscribed.map(JSONValue.string)),
             "unsubscribed": .array(unsubscribed.map(JSONValue.string)),
@@ -48,14 +48,20 @@ extension TopicOutcome {
 
 extension DeviceInformation {
     /// `{"platformName","platformVersion","platformModel"}`.
-    public var jsonValue: JSONValue {
-        ["platformName": .string(platformName), "platformVersion": .string(platformVersion), "platformModel": .string(platformModel)]
+    package var jsonValue: JSONValue {
+        [
+            "platformName": .string(platformName), "platformVersion": .string(platformVersion),
+            "platformModel": .string(platformModel),
+        ]
     }
 }
 
 extension AppInformation {
     /// `{"appName","appVersionName","appVersionCode"}` (the code as a string, as OSAM reports it).
-    public var jsonValue: JSONValue {
-        ["appName": .string(appName), "appVersionName": .string(appVersionName), "appVersionCode": .string(appVersionCode)]
+    package var jsonValue: JSONValue {
+        [
+            "appName": .string(appName), "appVersionName": .string(appVersionName),
+            "appVersionCode": .string(appVersionCode),
+        ]
     }
 }

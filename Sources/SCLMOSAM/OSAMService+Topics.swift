@@ -3,18 +3,18 @@ import SCLMPolicy
 import SCLMStore
 
 /// The result of a topic or language event: the response and the subscriptions it changed.
-public struct TopicOutcome: Sendable, Equatable {
+package struct TopicOutcome: Sendable, Equatable {
     /// SUCCESS, UNCHANGED or ERROR.
-    public var response: TopicResponse
+    package var response: TopicResponse
     /// Topics subscribed by this call.
-    public var subscribed: [String]
+    package var subscribed: [String]
     /// Topics unsubscribed by this call.
-    public var unsubscribed: [String]
+    package var unsubscribed: [String]
     /// Why it failed, for ERROR.
-    public var failure: String?
+    package var failure: String?
 
     /// Creates an outcome.
-    public init(response: TopicResponse, subscribed: [String], unsubscribed: [String], failure: String? = nil) {
+    package init(response: TopicResponse, subscribed: [String], unsubscribed: [String], failure: String? = nil) {
         self.response = response
         self.subscribed = subscribed
         self.unsubscribed = unsubscribed
@@ -26,39 +26,50 @@ extension OSAMService {
     /// `firstTimeOrUpdateEvent`: follow the topics of the installed build.
     ///
     /// - Throws: `StoreError`. A messaging failure is an ERROR outcome and persists nothing.
-    public func firstTimeOrUpdate(app: InstalledApp, language: Language, deviceLanguage: String) async throws -> TopicOutcome {
+    package func firstTimeOrUpdate(app: InstalledApp, language: Language, deviceLanguage: String) async throws
+        -> TopicOutcome
+    {
         let state = try await state(of: app.packageName)
-        let plan = TopicPolicy.firstTimeOrUpdate(language: language, app: app, deviceLanguage: deviceLanguage, state: state)
+        let plan = TopicPolicy.firstTimeOrUpdate(
+            language: language, app: app, deviceLanguage: deviceLanguage, state: state)
         return try await carryOut(plan, from: state, package: app.packageName)
     }
 
     /// `changeLanguageEvent`: record the language, log `language_change`, move the topics.
     ///
     /// - Throws: `StoreError`. A messaging failure is an ERROR outcome and persists nothing.
-    public func changeLanguage(app: InstalledApp, language: Language, deviceLanguage: String) async throws -> TopicOutcome {
+    package func changeLanguage(app: InstalledApp, language: Language, deviceLanguage: String) async throws
+        -> TopicOutcome
+    {
         let state = try await state(of: app.packageName)
-        let plan = TopicPolicy.changeLanguage(language: language, app: app, deviceLanguage: deviceLanguage, state: state)
+        let plan = TopicPolicy.changeLanguage(
+            language: language, app: app, deviceLanguage: deviceLanguage, state: state)
         return try await carryOut(plan, from: state, package: app.packageName)
     }
 
     /// `subscribeToCustomTopic` / `unsubscribeToCustomTopic`.
     ///
     /// - Throws: `SCLMError` (`.usage`) for a topic name FCM would refuse.
-    public func customTopic(_ topic: String, subscribe: Bool, package packageName: String) async throws -> TopicOutcome {
+    package func customTopic(_ topic: String, subscribe: Bool, package packageName: String) async throws -> TopicOutcome
+    {
         guard TopicPolicy.isValidTopic(topic) else {
-            throw SCLMError(.usage, "'\(topic)' is not a valid topic name: use 1–900 characters of a-z A-Z 0-9 - _ . ~ %")
+            throw SCLMError(
+                .usage, "'\(topic)' is not a valid topic name: use 1–900 characters of a-z A-Z 0-9 - _ . ~ %")
         }
-        return await apply(subscribe: subscribe ? [topic] : [], unsubscribe: subscribe ? [] : [topic], package: packageName)
+        return await apply(
+            subscribe: subscribe ? [topic] : [], unsubscribe: subscribe ? [] : [topic], package: packageName)
     }
 
     /// The messaging provider's registration token.
     ///
     /// - Throws: what the provider throws.
-    public func token() async throws -> String {
+    package func token() async throws -> String {
         try await messaging.token()
     }
 
-    private func carryOut(_ plan: TopicPlan, from state: OSAMState, package packageName: String) async throws -> TopicOutcome {
+    private func carryOut(_ plan: TopicPlan, from state: OSAMState, package packageName: String) async throws
+        -> TopicOutcome
+    {
         guard plan.response == .success else {
             return TopicOutcome(response: plan.response, subscribed: [], unsubscribed: [], failure: nil)
         }

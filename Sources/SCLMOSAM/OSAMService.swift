@@ -8,9 +8,9 @@ import SCLMStore
 /// The state of each package lives in the `preferences` table (`osam:<package>`); only changed keys are
 /// written. Analytics failures are logged as warnings and never change an outcome. Used by `sclm osam …`
 /// and the bridge's OSAM module.
-public struct OSAMService: Sendable {
+package struct OSAMService: Sendable {
     /// Whether to reach for the backend.
-    public enum Connectivity: Sendable {
+    package enum Connectivity: Sendable {
         /// Ask the backend whether it is reachable, then fetch (or use the cache when it is not).
         case probe
         /// Treat the device as offline: use the cache only.
@@ -25,8 +25,9 @@ public struct OSAMService: Sendable {
     let logger: Logger
 
     /// Creates a service; without a backend every check behaves as offline.
-    public init(
-        store: ContentStore, backend: (any OSAMBackend)?, analytics: any AnalyticsProvider, messaging: any MessagingProvider,
+    package init(
+        store: ContentStore, backend: (any OSAMBackend)?, analytics: any AnalyticsProvider,
+        messaging: any MessagingProvider,
         clock: any WallClock, logger: Logger
     ) {
         self.store = store
@@ -38,22 +39,25 @@ public struct OSAMService: Sendable {
     }
 
     /// The device clock in ms.
-    public var now: Int64 { Timestamp.epochMilliseconds(clock.now) }
+    package var now: Int64 { Timestamp.epochMilliseconds(clock.now) }
 
     // MARK: - Version control
 
     /// `versionControl`: fetch (or use the cache), decide, persist the new state and log analytics.
     ///
     /// - Throws: `StoreError` when the state cannot be read or written; `CancellationError`.
-    public func versionControl(
-        app: InstalledApp, platform: Platform, language: Language, connectivity: Connectivity, isAlertShowing: Bool = false
+    package func versionControl(
+        app: InstalledApp, platform: Platform, language: Language, connectivity: Connectivity,
+        isAlertShowing: Bool = false
     ) async throws -> VersionControlDecision {
         let now = self.now
         // Row 1 of §3.8: an alert still waiting for its answer is an ERROR without a fetch.
         let fetch = try await fetch(isAlertShowing ? .offline : connectivity) { backend in
-            try await backend.version(package: app.packageName, platform: platform, versionCode: app.versionCode, deviceNow: now)
+            try await backend.version(
+                package: app.packageName, platform: platform, versionCode: app.versionCode, deviceNow: now)
         }
-        let input = VersionControlPolicy.Input(now: now, fetch: fetch, app: app, language: language, isAlertShowing: isAlertShowing)
+        let input = VersionControlPolicy.Input(
+            now: now, fetch: fetch, app: app, language: language, isAlertShowing: isAlertShowing)
         let decision = try await update(app.packageName) { state in
             let decision = VersionControlPolicy.decide(input, state: state)
             return (decision.state, decision)
@@ -67,15 +71,20 @@ public struct OSAMService: Sendable {
     ///
     /// - Throws: `SCLMError` (`.notFound`) when no alert awaits an answer, (`.usage`) when the choice does
     ///   not fit it; `StoreError`.
-    public func answer(package packageName: String, choice: AlertChoice, dontShowAgain: Bool) async throws -> AlertAnswer {
+    package func answer(package packageName: String, choice: AlertChoice, dontShowAgain: Bool) async throws
+        -> AlertAnswer
+    {
         let now = self.now
         let answer = try await update(packageName) { state in
             do {
-                let answer = try VersionControlPolicy.answer(choice, dontShowAgain: dontShowAgain, now: now, state: state)
+                let answer = try VersionControlPolicy.answer(
+                    choice, dontShowAgain: dontShowAgain, now: now, state: state)
                 return (answer.state, answer)
             } catch let error as AnswerError where error.isMissingAlert {
                 throw SCLMError(
-                    .notFound, "no version-control alert of \(packageName) is waiting for an answer; run a version-control check first")
+                    .notFound,
+                    "no version-control alert of \(packageName) is waiting for an answer; run a version-control check first"
+                )
             } catch let error as AnswerError {
                 throw SCLMError(.usage, error.message)
             }
@@ -89,8 +98,12 @@ public struct OSAMService: Sendable {
     /// `rating`: count this opening, fetch (or use the cache), decide whether to request a review prompt.
     ///
     /// - Throws: `StoreError`; `CancellationError`.
-    public func rating(package packageName: String, platform: Platform, connectivity: Connectivity) async throws -> RatingDecision {
-        let fetch = try await fetch(connectivity) { backend in try await backend.rating(package: packageName, platform: platform) }
+    package func rating(package packageName: String, platform: Platform, connectivity: Connectivity) async throws
+        -> RatingDecision
+    {
+        let fetch = try await fetch(connectivity) { backend in
+            try await backend.rating(package: packageName, platform: platform)
+        }
         let now = self.now
         let decision = try await update(packageName) { state in
             let decision = RatingPolicy.decide(now: now, fetch: fetch, state: state)
@@ -102,7 +115,7 @@ public struct OSAMService: Sendable {
     }
 
     /// Whether the backend answers (false without a backend).
-    public func isOnline() async -> Bool {
+    package func isOnline() async -> Bool {
         await backend?.isOnline() ?? false
     }
 
@@ -133,7 +146,8 @@ public struct OSAMService: Sendable {
         do {
             try await analytics.log(events, package: packageName, at: clock.now)
         } catch {
-            logger.warning("could not record OSAM analytics (\(events.map(\.name).joined(separator: ", "))): \(error.userMessage)")
+            logger.warning(
+                "could not record OSAM analytics (\(events.map(\.name).joined(separator: ", "))): \(error.userMessage)")
         }
     }
 

@@ -1,5 +1,5 @@
 /// What a version-control record asks the app to do (`comparisonMode`).
-public enum ComparisonMode: String, Sendable, Codable, CaseIterable, CustomStringConvertible {
+package enum ComparisonMode: String, Sendable, Codable, CaseIterable, CustomStringConvertible {
     /// An alert with one button that opens the update URL; ignores "don't show again" and the throttle.
     case force = "FORCE"
     /// An alert with OK (opens the URL) and Cancel.
@@ -9,5 +9,5 @@ public enum ComparisonMode: String, Sendable, Codable, CaseIterable, CustomStrin
     /// No alert.
     case none = "NONE"
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 }

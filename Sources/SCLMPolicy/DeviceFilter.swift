@@ -1,7 +1,7 @@
 /// OSAM 3.2's per-record device filter: an OS-version rule and a model include/exclude list (§3.6).
-public struct DeviceFilter: Sendable, Equatable, Codable {
+package struct DeviceFilter: Sendable, Equatable, Codable {
     /// How the device's OS version is compared with ``osVersion`` (`osVersionComparisonMode`).
-    public enum OSVersionRule: Int, Sendable, Codable, CaseIterable {
+    package enum OSVersionRule: Int, Sendable, Codable, CaseIterable {
         /// -1: every OS version.
         case all = -1
         /// 0: device OS ≤ ``DeviceFilter/osVersion``.
@@ -12,11 +12,11 @@ public struct DeviceFilter: Sendable, Equatable, Codable {
         case greaterOrEqual = 2
 
         /// The rule for a backend code; unknown codes mean ``all``, as in OSAM.
-        public init(code: Int) { self = OSVersionRule(rawValue: code) ?? .all }
+        package init(code: Int) { self = OSVersionRule(rawValue: code) ?? .all }
     }
 
     /// How the device model is matched against ``models`` (`modelComparisonMode`).
-    public enum ModelRule: Int, Sendable, Codable, CaseIterable {
+    package enum ModelRule: Int, Sendable, Codable, CaseIterable {
         /// 0: every model.
         case all = 0
         /// 1: only the listed models (an empty list matches nothing).
@@ -25,28 +25,30 @@ public struct DeviceFilter: Sendable, Equatable, Codable {
         case except = 2
 
         /// The rule for a backend code; unknown codes mean ``all``, as in OSAM.
-        public init(code: Int) { self = ModelRule(rawValue: code) ?? .all }
+        package init(code: Int) { self = ModelRule(rawValue: code) ?? .all }
     }
 
     /// Which part of the filter turned a device away.
-    public enum Rejection: Sendable, Equatable {
+    package enum Rejection: Sendable, Equatable {
         case osVersion, model
     }
 
     /// The OS-version rule.
-    public var osRule: OSVersionRule
+    package var osRule: OSVersionRule
     /// The OS version the rule compares with, e.g. `"13.0"`; empty disables the rule.
-    public var osVersion: String
+    package var osVersion: String
     /// The model rule.
-    public var modelRule: ModelRule
+    package var modelRule: ModelRule
     /// Model identifiers, matched exactly and case-sensitively.
-    public var models: [String]
+    package var models: [String]
 
     /// A filter that lets every device through.
-    public static let none = DeviceFilter()
+    package static let none = DeviceFilter()
 
     /// Creates a filter.
-    public init(osRule: OSVersionRule = .all, osVersion: String = "", modelRule: ModelRule = .all, models: [String] = []) {
+    package init(
+        osRule: OSVersionRule = .all, osVersion: String = "", modelRule: ModelRule = .all, models: [String] = []
+    ) {
         self.osRule = osRule
         self.osVersion = osVersion
         self.modelRule = modelRule
@@ -56,7 +58,7 @@ public struct DeviceFilter: Sendable, Equatable, Codable {
     /// Why a device with `osVersion` and `model` is turned away, or `nil` when it passes.
     ///
     /// The OS rule passes when either version is blank; versions compare with ``VersionComparison``.
-    public func rejection(osVersion deviceOS: String, model: String) -> Rejection? {
+    package func rejection(osVersion deviceOS: String, model: String) -> Rejection? {
         if !osAllows(deviceOS) { return .osVersion }
         if !modelAllows(model) { return .model }
         return nil

@@ -1,18 +1,20 @@
 /// The app as installed on this device, and the device facts the 3.2 filter looks at.
-public struct InstalledApp: Sendable, Equatable, Codable {
+package struct InstalledApp: Sendable, Equatable, Codable {
     /// The package (Android application id / iOS bundle id), e.g. `cat.bcn.commonmodule`.
-    public var packageName: String
+    package var packageName: String
     /// The installed build number (Android `versionCode`, iOS `CFBundleVersion`).
-    public var versionCode: Int64
+    package var versionCode: Int64
     /// The installed version name (`versionName`, `CFBundleShortVersionString`).
-    public var versionName: String
+    package var versionName: String
     /// The device OS version, e.g. `"12"` or `"17.4"`; empty disables the OS-version rule.
-    public var osVersion: String
+    package var osVersion: String
     /// The device model identifier, e.g. `"iPhone15,2"`.
-    public var model: String
+    package var model: String
 
     /// Creates the description of an installed app.
-    public init(packageName: String, versionCode: Int64, versionName: String = "", osVersion: String = "", model: String = "") {
+    package init(
+        packageName: String, versionCode: Int64, versionName: String = "", osVersion: String = "", model: String = ""
+    ) {
         self.packageName = packageName
         self.versionCode = versionCode
         self.versionName = versionName
@@ -22,7 +24,7 @@ public struct InstalledApp: Sendable, Equatable, Codable {
 }
 
 /// What fetching a record gave: the record, a failure, or nothing because the device is offline.
-public enum FetchResult<Record: Sendable & Equatable>: Sendable, Equatable {
+package enum FetchResult<Record: Sendable & Equatable>: Sendable, Equatable {
     /// The backend answered with a usable record.
     case fetched(Record)
     /// The request or the decoding failed; the text says why (no secrets).

@@ -2,18 +2,18 @@
 ///
 /// The raw value is OSAM's `Language.name` (`"CA"`, `"ES"`, `"EN"`), which is what ends up in the
 /// persisted state and in topic names.
-public enum Language: String, Sendable, Codable, CaseIterable, CustomStringConvertible {
+package enum Language: String, Sendable, Codable, CaseIterable, CustomStringConvertible {
     case ca = "CA"
     case es = "ES"
     case en = "EN"
 
     /// The language used when a value names none of the three: English.
-    public static let `default` = Language.en
+    package static let `default` = Language.en
 
     /// The lowercase code used in localized JSON objects (`"ca"`, `"es"`, `"en"`).
-    public var code: String { rawValue.lowercased() }
+    package var code: String { rawValue.lowercased() }
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 
     /// The separators that end a locale tag's language (`ca-ES`, `es_ES.UTF-8`, `ca@valencia`).
     private static let tagSeparators: Set<Character> = ["-", "_", ".", "@"]
@@ -23,7 +23,7 @@ public enum Language: String, Sendable, Codable, CaseIterable, CustomStringConve
     /// Like OSAM's `Language.parse`, anything unknown (`"fr"`, `""`, `" ca"`) gives the fallback and is never
     /// an error, because hosts pass the device locale through unchanged. Unlike OSAM, which gives the
     /// fallback for those too, a locale tag picks its language: `"ca-ES"` and `"es_ES"` are Catalan and Spanish.
-    public static func parse(_ value: String, default fallback: Language = .default) -> Language {
+    package static func parse(_ value: String, default fallback: Language = .default) -> Language {
         let primary = value.prefix { !tagSeparators.contains($0) }.lowercased()
         return allCases.first { $0.code == primary } ?? fallback
     }

@@ -1,26 +1,26 @@
 /// A text in the three OSAM languages, as the backend sends it (`{"es":…,"en":…,"ca":…}`).
-public struct LocalizedText: Sendable, Equatable, Codable {
+package struct LocalizedText: Sendable, Equatable, Codable {
     /// Catalan.
-    public var ca: String
+    package var ca: String
     /// Spanish.
-    public var es: String
+    package var es: String
     /// English.
-    public var en: String
+    package var en: String
 
     /// Creates a text from its three translations.
-    public init(ca: String, es: String, en: String) {
+    package init(ca: String, es: String, en: String) {
         self.ca = ca
         self.es = es
         self.en = en
     }
 
     /// The same text in every language.
-    public init(_ text: String) {
+    package init(_ text: String) {
         self.init(ca: text, es: text, en: text)
     }
 
     /// The translation for `language`.
-    public subscript(language: Language) -> String {
+    package subscript(language: Language) -> String {
         get {
             switch language {
             case .ca: ca

@@ -3,7 +3,7 @@
 /// Keeping OSAM's names lets state carried over from an app that used OSAMCommon 3.x keep working:
 /// "don't show again", the throttle, the rating counters and the topic history. Keys marked *sclm* are
 /// this port's additions for what OSAM keeps elsewhere or not at all.
-public enum OSAMKey: String, Sendable, CaseIterable {
+package enum OSAMKey: String, Sendable, CaseIterable {
     // MARK: Version control
     /// Bool, default false: whether LAZY/INFO alerts may show (false after "don't show again").
     case checkboxDontShowAgainActive = "CHECKBOX_DONT_SHOW_AGAIN_ACTIVE"
@@ -75,5 +75,5 @@ public enum OSAMKey: String, Sendable, CaseIterable {
     case managedTopics = "SCLM_MANAGED_TOPICS"
 
     /// The persisted name of this key with a language suffix, e.g. `VERSION_TITLE_CA`.
-    public func localized(_ language: Language) -> String { "\(rawValue)_\(language.rawValue)" }
+    package func localized(_ language: Language) -> String { "\(rawValue)_\(language.rawValue)" }
 }

@@ -1,30 +1,30 @@
 extension OSAMState {
     /// The language the app last reported (`SELECTED_LANGUAGE`, "" before any).
-    public var selectedLanguage: String {
+    package var selectedLanguage: String {
         get { string(.selectedLanguage) }
         set { self[.selectedLanguage] = newValue }
     }
 
     /// The language before the last change (`PREVIOUS_LANGUAGE`).
-    public var previousLanguage: String {
+    package var previousLanguage: String {
         get { string(.previousLanguage) }
         set { self[.previousLanguage] = newValue }
     }
 
     /// The device language at the last change, uppercased (`DISPLAYED_LANGUAGE`).
-    public var displayedLanguage: String {
+    package var displayedLanguage: String {
         get { string(.displayedLanguage) }
         set { self[.displayedLanguage] = newValue }
     }
 
     /// The versionName at the last `firstTimeOrUpdateEvent` (`VERSION_CONTROL_VERSION_NAME_PREVIOUS`, "" before any).
-    public var previousVersionName: String {
+    package var previousVersionName: String {
         get { string(.versionControlVersionNamePrevious) }
         set { self[.versionControlVersionNamePrevious] = newValue }
     }
 
     /// The version and language topics currently subscribed, or `nil` when sclm never recorded them.
-    public var managedTopics: [String]? {
+    package var managedTopics: [String]? {
         get { decoded(.managedTopics, as: [String].self) }
         set { setEncoded(.managedTopics, newValue) }
     }

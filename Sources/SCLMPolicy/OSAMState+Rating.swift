@@ -1,23 +1,23 @@
 extension OSAMState {
     /// Calls of `rating` since the last prompt (`NUM_APERTURES`).
-    public var ratingOpenings: Int64 {
+    package var ratingOpenings: Int64 {
         get { int(.numApertures, default: 0) }
         set { set(.numApertures, newValue) }
     }
 
     /// The first `rating` call, then the last prompt, in ms (`LAST_DATETIME`; 0 = never called).
-    public var ratingClockStart: Int64 {
+    package var ratingClockStart: Int64 {
         get { int(.lastDatetime, default: 0) }
         set { set(.lastDatetime, newValue) }
     }
 
     /// OSAM 1.x's "no, thanks" (`DONT_SHOW_AGAIN`): read, never written.
-    public var declinedRatingForever: Bool {
+    package var declinedRatingForever: Bool {
         bool(.dontShowAgain, default: false)
     }
 
     /// The rating configuration last fetched, or OSAM's defaults (2880 minutes, 5 openings).
-    public var cachedRating: RatingRecord {
+    package var cachedRating: RatingRecord {
         let hasMessage = Language.allCases.contains { values[OSAMKey.ratingMessage.localized($0)] != nil }
         return RatingRecord(
             minutes: int(.ratingDateInterval, default: RatingRecord.defaults.minutes),
@@ -26,7 +26,7 @@ extension OSAMState {
     }
 
     /// Stores a fetched rating configuration.
-    public mutating func cache(_ rating: RatingRecord) {
+    package mutating func cache(_ rating: RatingRecord) {
         set(.ratingDateInterval, rating.minutes)
         set(.ratingNumApertures, rating.numAperture)
         if let message = rating.message { set(.ratingMessage, message) }

@@ -1,30 +1,32 @@
 extension OSAMState {
     /// Whether LAZY and INFO alerts may show (`CHECKBOX_DONT_SHOW_AGAIN_ACTIVE`; false = "don't show again").
-    public var isAlertArmed: Bool {
+    package var isAlertArmed: Bool {
         get { bool(.checkboxDontShowAgainActive, default: false) }
         set { set(.checkboxDontShowAgainActive, newValue) }
     }
 
     /// When the user last pressed OK on a LAZY or INFO alert, in ms (0 = never since the last re-arm).
-    public var lastAcceptTime: Int64 {
+    package var lastAcceptTime: Int64 {
         get { int(.lastTimeUserClickedOnAcceptButton, default: 0) }
         set { set(.lastTimeUserClickedOnAcceptButton, newValue) }
     }
 
     /// The installed versionCode at the last successful fetch (0 = never fetched).
-    public var versionCodeAtFetch: Int64 {
+    package var versionCodeAtFetch: Int64 {
         int(.versionControlVersionCode, default: 0)
     }
 
     /// The alert shown last and not answered yet.
-    public var pendingAlert: VersionAlert? {
+    package var pendingAlert: VersionAlert? {
         get { decoded(.pendingAlert, as: VersionAlert.self) }
         set { setEncoded(.pendingAlert, newValue) }
     }
 
     /// The record stored by the last successful fetch, with `serverDate`, or `nil` when none was stored.
-    public func cachedRecord(serverDate: Int64) -> VersionRecord? {
-        guard let modeName = self[.versionComparisonMode], let mode = ComparisonMode(rawValue: modeName) else { return nil }
+    package func cachedRecord(serverDate: Int64) -> VersionRecord? {
+        guard let modeName = self[.versionComparisonMode], let mode = ComparisonMode(rawValue: modeName) else {
+            return nil
+        }
         return VersionRecord(
             versionCode: int(.versionControlRemoteVersionCode, default: 0),
             versionName: string(.versionControlVersionName),
@@ -48,7 +50,7 @@ extension OSAMState {
     }
 
     /// Stores every field of `record` and the installed versionCode it was fetched for.
-    public mutating func cache(_ record: VersionRecord, installedVersionCode: Int64) {
+    package mutating func cache(_ record: VersionRecord, installedVersionCode: Int64) {
         set(.versionControlVersionCode, installedVersionCode)
         set(.versionControlRemoteVersionCode, record.versionCode)
         self[.versionControlVersionName] = record.versionName

@@ -11,17 +11,17 @@ import Foundation
 /// let decision = VersionControlPolicy.decide(input, state: state)
 /// for (key, value) in decision.state.changes(since: state) { try db.setPreference(scope: …, key: key, value: value) }
 /// ```
-public struct OSAMState: Sendable, Equatable {
+package struct OSAMState: Sendable, Equatable {
     /// The persisted form: key name → value.
-    public private(set) var values: [String: String]
+    package private(set) var values: [String: String]
 
     /// Creates a state from persisted values (empty for a fresh install).
-    public init(_ values: [String: String] = [:]) {
+    package init(_ values: [String: String] = [:]) {
         self.values = values
     }
 
     /// The keys whose value differs from `old`, with the new value (`nil` = remove the key).
-    public func changes(since old: OSAMState) -> [String: String?] {
+    package func changes(since old: OSAMState) -> [String: String?] {
         var result: [String: String?] = [:]
         for key in Set(values.keys).union(old.values.keys) where values[key] != old.values[key] {
             result[key] = .some(values[key])
@@ -32,7 +32,7 @@ public struct OSAMState: Sendable, Equatable {
     // MARK: - Typed access
 
     /// The raw value of `key`.
-    public subscript(key: OSAMKey) -> String? {
+    package subscript(key: OSAMKey) -> String? {
         get { values[key.rawValue] }
         set { values[key.rawValue] = newValue }
     }

@@ -1,12 +1,12 @@
 /// OSAM's `RatingControlResponse`: ACCEPTED means "request the review prompt now".
-public enum RatingResponse: String, Sendable, Codable {
+package enum RatingResponse: String, Sendable, Codable {
     case accepted = "ACCEPTED"
     case dismissed = "DISMISSED"
     case error = "ERROR"
 }
 
 /// Why a rating check ended as it did.
-public enum RatingReason: String, Sendable, Codable, CaseIterable {
+package enum RatingReason: String, Sendable, Codable, CaseIterable {
     /// ACCEPTED: enough minutes and openings since the last prompt.
     case due
     /// DISMISSED: fewer minutes than configured since the first call or the last prompt.
@@ -20,17 +20,17 @@ public enum RatingReason: String, Sendable, Codable, CaseIterable {
 }
 
 /// The outcome of ``RatingPolicy/decide(now:fetch:state:)`` and the state to persist.
-public struct RatingDecision: Sendable, Equatable {
+package struct RatingDecision: Sendable, Equatable {
     /// ACCEPTED, DISMISSED or ERROR.
-    public var response: RatingResponse
+    package var response: RatingResponse
     /// Why.
-    public var reason: RatingReason
+    package var reason: RatingReason
     /// What failed, for ERROR.
-    public var failure: String?
+    package var failure: String?
     /// The state after the call; persist it for every response, ERROR included (the opening counts).
-    public var state: OSAMState
+    package var state: OSAMState
     /// Analytics events to log.
-    public var events: [OSAMEvent]
+    package var events: [OSAMEvent]
 }
 
 /// OSAM's rating rules (§6.2) as a pure function: count openings, wait minutes, then request a prompt.
@@ -41,9 +41,9 @@ public struct RatingDecision: Sendable, Equatable {
 ///   legacy `DONT_SHOW_AGAIN` is set. Requesting it resets the counter to 0 and restarts the clock.
 /// - Offline (or never fetched) uses the cached configuration, else 2880 minutes and 5 openings.
 /// - An app update resets nothing.
-public enum RatingPolicy {
+package enum RatingPolicy {
     /// Counts this opening and decides whether to request the review prompt.
-    public static func decide(now: Int64, fetch: FetchResult<RatingRecord>, state: OSAMState) -> RatingDecision {
+    package static func decide(now: Int64, fetch: FetchResult<RatingRecord>, state: OSAMState) -> RatingDecision {
         var state = state
         if state.ratingClockStart == 0 { state.ratingClockStart = now }
         state.ratingOpenings += 1

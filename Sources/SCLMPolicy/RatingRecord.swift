@@ -1,20 +1,20 @@
 /// The rating configuration of an app: after how many minutes and openings the review prompt is requested.
-public struct RatingRecord: Sendable, Equatable, Codable {
+package struct RatingRecord: Sendable, Equatable, Codable {
     /// Minutes that must have passed since the first call or the last prompt.
-    public var minutes: Int64
+    package var minutes: Int64
     /// Calls of `rating` needed since the last prompt.
-    public var numAperture: Int64
+    package var numAperture: Int64
     /// The obsolete message (unused since OSAM 2.0; kept for the state), if the backend sent one.
-    public var message: LocalizedText?
+    package var message: LocalizedText?
 
     /// The platforms a rating record may name (OSAM's `Platform` enum).
     static let knownPlatforms: Set<String> = ["ANDROID", "IOS"]
 
     /// OSAM's defaults when nothing was ever fetched: 2880 minutes (two days) and 5 openings.
-    public static let defaults = RatingRecord(minutes: 2880, numAperture: 5)
+    package static let defaults = RatingRecord(minutes: 2880, numAperture: 5)
 
     /// Creates a rating configuration.
-    public init(minutes: Int64, numAperture: Int64, message: LocalizedText? = nil) {
+    package init(minutes: Int64, numAperture: Int64, message: LocalizedText? = nil) {
         self.minutes = minutes
         self.numAperture = numAperture
         self.message = message

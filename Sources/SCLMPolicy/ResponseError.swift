@@ -3,13 +3,13 @@ import SCLMCore
 /// A backend answer that is not a usable OSAM record: a missing required field or a value of the wrong type.
 ///
 /// Its category is `.network` (the service answered, but badly); the decision it feeds becomes `ERROR`.
-public struct ResponseError: CategorizedError, Equatable {
+package struct ResponseError: CategorizedError, Equatable {
     /// What is wrong, naming the field.
-    public let message: String
+    package let message: String
 
     /// Creates an error.
-    public init(_ message: String) { self.message = message }
+    package init(_ message: String) { self.message = message }
 
-    public var category: ErrorCategory { .network }
-    public var description: String { message }
+    package var category: ErrorCategory { .network }
+    package var description: String { message }
 }

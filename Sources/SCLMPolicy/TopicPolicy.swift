@@ -1,24 +1,24 @@
 import SCLMCore
 
 /// OSAM's `AppLanguageResponse`, also used for custom topic subscriptions.
-public enum TopicResponse: String, Sendable, Codable {
+package enum TopicResponse: String, Sendable, Codable {
     case success = "SUCCESS"
     case unchanged = "UNCHANGED"
     case error = "ERROR"
 }
 
 /// The subscriptions to change and the state to persist once the messaging provider has made them.
-public struct TopicPlan: Sendable, Equatable {
+package struct TopicPlan: Sendable, Equatable {
     /// SUCCESS or UNCHANGED (ERROR comes from the provider).
-    public var response: TopicResponse
+    package var response: TopicResponse
     /// Topics to subscribe to, in order.
-    public var subscribe: [String]
+    package var subscribe: [String]
     /// Topics to unsubscribe from, in order.
-    public var unsubscribe: [String]
+    package var unsubscribe: [String]
     /// The state to persist after the provider succeeded.
-    public var state: OSAMState
+    package var state: OSAMState
     /// Analytics events to log after the provider succeeded.
-    public var events: [OSAMEvent]
+    package var events: [OSAMEvent]
 }
 
 /// OSAM's topic and language events (§8): which push topics an installation follows.
@@ -28,33 +28,40 @@ public struct TopicPlan: Sendable, Equatable {
 /// (``OSAMState/managedTopics``) instead of being rebuilt from the current build and language, so an
 /// update or a language change unsubscribes what was really subscribed, and a versionCode-only update
 /// moves to the new topic. Characters FCM does not allow in topic names are percent-encoded.
-public enum TopicPolicy {
+package enum TopicPolicy {
     /// The last dot-separated segment of `packageName` (`cat.bcn.commonmodule` → `commonmodule`).
-    public static func smallPackageName(_ packageName: String) -> String {
+    package static func smallPackageName(_ packageName: String) -> String {
         String(packageName.split(separator: ".", omittingEmptySubsequences: false).last ?? "")
     }
 
     /// The version topic of `app` in `language` (a language name such as `CA`).
-    public static func versionTopic(for app: InstalledApp, language: String) -> String {
+    package static func versionTopic(for app: InstalledApp, language: String) -> String {
         [smallPackageName(app.packageName), app.versionName, String(app.versionCode), language]
             .map { PercentEncoding.escape($0) }.joined(separator: "_")
     }
 
     /// Whether `topic` is a valid FCM topic name: 1–900 characters of `[a-zA-Z0-9-_.~%]`.
-    public static func isValidTopic(_ topic: String) -> Bool {
-        (1...900).contains(topic.utf8.count) && topic.utf8.allSatisfy { PercentEncoding.isUnreserved($0) || $0 == UInt8(ascii: "%") }
+    package static func isValidTopic(_ topic: String) -> Bool {
+        (1...900).contains(topic.utf8.count)
+            && topic.utf8.allSatisfy { PercentEncoding.isUnreserved($0) || $0 == UInt8(ascii: "%") }
     }
 
     /// `firstTimeOrUpdateEvent`: follow the topics of the installed build and `language`.
     ///
     /// UNCHANGED when they are already followed. On the first run (no previous versionName) it also records
     /// `language` as selected and logs `language_change`, unless that language is already selected.
-    public static func firstTimeOrUpdate(
+    package static func firstTimeOrUpdate(
         language: Language, app: InstalledApp, deviceLanguage: String, state: OSAMState
     ) -> TopicPlan {
         let previousName = state.previousVersionName
-        let current = state.managedTopics
-            ?? (previousName.isEmpty ? [] : [versionTopic(for: withVersionName(app, previousName), language: language.rawValue), language.rawValue])
+        let current =
+            state.managedTopics
+            ?? (previousName.isEmpty
+                ? []
+                : [
+                    versionTopic(for: withVersionName(app, previousName), language: language.rawValue),
+                    language.rawValue,
+                ])
         var plan = plan(from: current, to: desiredTopics(app, language), state: state)
         guard plan.response == .success else { return plan }
         plan.state.previousVersionName = app.versionName
@@ -67,7 +74,7 @@ public enum TopicPolicy {
     /// `changeLanguageEvent`: record the new language, log `language_change` and move the topics to it.
     ///
     /// UNCHANGED when `language` is already the selected one.
-    public static func changeLanguage(
+    package static func changeLanguage(
         language: Language, app: InstalledApp, deviceLanguage: String, state: OSAMState
     ) -> TopicPlan {
         let old = state.selectedLanguage

@@ -1,28 +1,28 @@
 /// The alert a headless host should show: the mode, texts in one language, buttons, checkbox and URL.
-public struct VersionAlert: Sendable, Equatable, Codable {
+package struct VersionAlert: Sendable, Equatable, Codable {
     /// FORCE, LAZY or INFO.
-    public var mode: ComparisonMode
+    package var mode: ComparisonMode
     /// The language of the texts.
-    public var language: Language
+    package var language: Language
     /// Title.
-    public var title: String
+    package var title: String
     /// Message.
-    public var message: String
+    package var message: String
     /// The OK button label.
-    public var ok: String
+    package var ok: String
     /// The Cancel button label; LAZY alerts only.
-    public var cancel: String?
+    package var cancel: String?
     /// The URL OK opens (FORCE and LAZY); `nil` for INFO or when the record has none.
-    public var url: String?
+    package var url: String?
     /// Whether the "don't show again" checkbox is offered (LAZY and INFO, when the record asks for it).
-    public var checkbox: Bool
+    package var checkbox: Bool
     /// The checkbox label in ``language`` when ``checkbox`` is true.
-    public var checkboxLabel: String?
+    package var checkboxLabel: String?
     /// Whether any answer disarms the alert until the record changes (ALVersionControl "optional").
-    public var showsOnce: Bool
+    package var showsOnce: Bool
 
     /// The alert for `record` (whose mode must not be NONE) in `language`.
-    public init(record: VersionRecord, language: Language) {
+    package init(record: VersionRecord, language: Language) {
         mode = record.mode
         self.language = language
         title = record.title[language]

@@ -1,12 +1,12 @@
 /// What `versionControl` answers: show an alert, nothing to show, or an error.
-public enum VersionControlResult: String, Sendable, Codable {
+package enum VersionControlResult: String, Sendable, Codable {
     case show = "SHOW"
     case dismissed = "DISMISSED"
     case error = "ERROR"
 }
 
 /// Why a version-control check ended as it did; the raw value is the stable `reason` of `--json` output.
-public enum VersionControlReason: String, Sendable, Codable, CaseIterable {
+package enum VersionControlReason: String, Sendable, Codable, CaseIterable {
     /// SHOW: a FORCE record in its window (FORCE ignores the throttle and "don't show again").
     case force
     /// SHOW: a LAZY or INFO record whose gate is open (armed and not throttled).
@@ -33,7 +33,7 @@ public enum VersionControlReason: String, Sendable, Codable, CaseIterable {
     case fetchFailed = "fetch-failed"
 
     /// One sentence for people.
-    public var explanation: String {
+    package var explanation: String {
         switch self {
         case .force: "a FORCE update is required"
         case .armed: "an update alert is due"
@@ -52,23 +52,23 @@ public enum VersionControlReason: String, Sendable, Codable, CaseIterable {
 }
 
 /// The outcome of ``VersionControlPolicy/decide(_:state:)`` and the state to persist.
-public struct VersionControlDecision: Sendable, Equatable {
+package struct VersionControlDecision: Sendable, Equatable {
     /// SHOW, DISMISSED or ERROR.
-    public var result: VersionControlResult
+    package var result: VersionControlResult
     /// The alert to show when ``result`` is SHOW.
-    public var alert: VersionAlert?
+    package var alert: VersionAlert?
     /// Why.
-    public var reason: VersionControlReason
+    package var reason: VersionControlReason
     /// What failed, for ERROR.
-    public var failure: String?
+    package var failure: String?
     /// The state after the check (re-armed, cached record, pending alert).
-    public var state: OSAMState
+    package var state: OSAMState
     /// Analytics events to log.
-    public var events: [OSAMEvent]
+    package var events: [OSAMEvent]
 }
 
 /// How the user answered an alert.
-public enum AlertChoice: String, Sendable, Codable, CaseIterable {
+package enum AlertChoice: String, Sendable, Codable, CaseIterable {
     /// OK (opens the URL in FORCE and LAZY).
     case ok
     /// Cancel (LAZY only).
@@ -78,7 +78,7 @@ public enum AlertChoice: String, Sendable, Codable, CaseIterable {
 }
 
 /// OSAM's `VersionControlResponse`.
-public enum VersionControlResponse: String, Sendable, Codable {
+package enum VersionControlResponse: String, Sendable, Codable {
     case accepted = "ACCEPTED"
     case dismissed = "DISMISSED"
     case cancelled = "CANCELLED"
@@ -86,23 +86,23 @@ public enum VersionControlResponse: String, Sendable, Codable {
 }
 
 /// The outcome of ``VersionControlPolicy/answer(_:dontShowAgain:now:state:)``.
-public struct AlertAnswer: Sendable, Equatable {
+package struct AlertAnswer: Sendable, Equatable {
     /// ACCEPTED, CANCELLED or DISMISSED.
-    public var response: VersionControlResponse
+    package var response: VersionControlResponse
     /// The URL to open now (OK on FORCE or LAZY with a URL).
-    public var openURL: String?
+    package var openURL: String?
     /// The state to persist.
-    public var state: OSAMState
+    package var state: OSAMState
     /// Analytics events to log.
-    public var events: [OSAMEvent]
+    package var events: [OSAMEvent]
 }
 
 /// An answer that cannot apply: no alert awaits one, or the alert has no such button.
-public struct AnswerError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct AnswerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What is wrong.
-    public let message: String
+    package let message: String
     /// Whether the problem is that no alert awaits an answer (rather than a bad choice).
-    public let isMissingAlert: Bool
+    package let isMissingAlert: Bool
 
-    public var description: String { message }
+    package var description: String { message }
 }

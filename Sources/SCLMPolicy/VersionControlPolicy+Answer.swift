@@ -11,7 +11,7 @@ extension VersionControlPolicy {
     /// "optional" status disarms after any answer. The pending alert is cleared in every case.
     ///
     /// - Throws: ``AnswerError`` when no alert awaits an answer, or for Cancel on an alert without it.
-    public static func answer(
+    package static func answer(
         _ choice: AlertChoice, dontShowAgain: Bool, now: Int64, state: OSAMState
     ) throws(AnswerError) -> AlertAnswer {
         guard let alert = state.pendingAlert else {
@@ -22,7 +22,8 @@ extension VersionControlPolicy {
         var answer = AlertAnswer(response: .dismissed, openURL: nil, state: state, events: [])
         switch (choice, alert.mode) {
         case (.cancel, let mode) where mode != .lazy:
-            throw AnswerError(message: "a \(mode) alert has no Cancel button; answer ok or dismiss", isMissingAlert: false)
+            throw AnswerError(
+                message: "a \(mode) alert has no Cancel button; answer ok or dismiss", isMissingAlert: false)
         case (.ok, .lazy), (.ok, .info):
             answer.state.isAlertArmed = !(dontShowAgain && alert.checkbox)
             answer.state.lastAcceptTime = now

@@ -6,22 +6,25 @@
 /// throttle and "don't show again"; LAZY and INFO need the alert armed and `dialogDisplayDuration` passed
 /// since the last OK; any admin change to the record re-arms; the 3.2 OS-version and model filters apply
 /// to every mode. Deliberate differences are listed in docs/osam.md.
-public enum VersionControlPolicy {
+package enum VersionControlPolicy {
     /// Everything a check depends on besides the persisted state.
-    public struct Input: Sendable, Equatable {
+    package struct Input: Sendable, Equatable {
         /// The device clock, ms since the epoch.
-        public var now: Int64
+        package var now: Int64
         /// The record fetched for this check (or why there is none).
-        public var fetch: FetchResult<VersionRecord>
+        package var fetch: FetchResult<VersionRecord>
         /// The installed app and device.
-        public var app: InstalledApp
+        package var app: InstalledApp
         /// The language of the alert texts.
-        public var language: Language
+        package var language: Language
         /// Whether an earlier alert of this host still waits for its answer.
-        public var isAlertShowing: Bool
+        package var isAlertShowing: Bool
 
         /// Creates the input of one check.
-        public init(now: Int64, fetch: FetchResult<VersionRecord>, app: InstalledApp, language: Language, isAlertShowing: Bool = false) {
+        package init(
+            now: Int64, fetch: FetchResult<VersionRecord>, app: InstalledApp, language: Language,
+            isAlertShowing: Bool = false
+        ) {
             self.now = now
             self.fetch = fetch
             self.app = app
@@ -36,7 +39,7 @@ public enum VersionControlPolicy {
     /// unchanged; offline without a record fetched for this build → DISMISSED; outside the window, mode NONE,
     /// filtered out → DISMISSED; FORCE → SHOW; LAZY/INFO → SHOW when armed and not throttled. A successful
     /// fetch first re-arms when the record changed, then caches it (even when the result is DISMISSED).
-    public static func decide(_ input: Input, state: OSAMState) -> VersionControlDecision {
+    package static func decide(_ input: Input, state: OSAMState) -> VersionControlDecision {
         var state = state
         if input.isAlertShowing { return .init(state: state, error: .alertPending) }
         let record: VersionRecord
@@ -67,7 +70,9 @@ public enum VersionControlPolicy {
 
     /// Re-arms when `remote` differs from the cached record (or none is cached), then caches it; also
     /// records the first language seen, as OSAM's `checkForSelectedLanguages` does.
-    static func absorb(_ remote: VersionRecord, installedVersionCode: Int64, language: Language, into state: inout OSAMState) {
+    static func absorb(
+        _ remote: VersionRecord, installedVersionCode: Int64, language: Language, into state: inout OSAMState
+    ) {
         let cached = state.cachedRecord(serverDate: remote.serverDate)
         if cached.map({ $0.hasAdminChanges(comparedTo: remote) }) ?? true {
             state.isAlertArmed = true
@@ -78,7 +83,9 @@ public enum VersionControlPolicy {
     }
 
     /// The reason not to show `record`, or `nil` to show it.
-    static func dismissal(of record: VersionRecord, app: InstalledApp, state: OSAMState, now: Int64) -> VersionControlReason? {
+    static func dismissal(of record: VersionRecord, app: InstalledApp, state: OSAMState, now: Int64)
+        -> VersionControlReason?
+    {
         guard record.isInTimeWindow else { return .outsideWindow }
         guard record.mode != .none else { return .modeNone }
         switch record.filter.rejection(osVersion: app.osVersion, model: app.model) {
@@ -100,7 +107,9 @@ extension VersionControlDecision {
     }
 
     init(state: OSAMState, error reason: VersionControlReason, failure: String? = nil) {
-        self.init(result: .error, alert: nil, reason: reason, failure: failure ?? reason.explanation, state: state, events: [])
+        self.init(
+            result: .error, alert: nil, reason: reason, failure: failure ?? reason.explanation, state: state, events: []
+        )
     }
 }
 

@@ -12,7 +12,7 @@ extension VersionRecord {
     ///   clock, so `serverDate` is `deviceNow`.
     ///
     /// - Throws: ``ResponseError`` naming the missing or malformed field.
-    public init(json: JSONValue, deviceNow: Int64) throws(ResponseError) {
+    package init(json: JSONValue, deviceNow: Int64) throws(ResponseError) {
         let root = try ResponseFields(json, what: "version response")
         var body = root
         if let data = root.members["data"], !data.isNull { body = try ResponseFields(data, what: "version record") }
@@ -22,14 +22,16 @@ extension VersionRecord {
             try self.init(alVersionControl: body, deviceNow: deviceNow)
         } else {
             throw ResponseError(
-                "version response is neither an OSAM record (data.comparisonMode) nor an ALVersionControl answer (status)")
+                "version response is neither an OSAM record (data.comparisonMode) nor an ALVersionControl answer (status)"
+            )
         }
     }
 
     private init(osam fields: ResponseFields) throws(ResponseError) {
         let modeName = try fields.string("comparisonMode") ?? ""
         guard let mode = ComparisonMode(rawValue: modeName) else {
-            throw ResponseError("version record: unknown comparisonMode '\(modeName)' (expected FORCE, LAZY, INFO or NONE)")
+            throw ResponseError(
+                "version record: unknown comparisonMode '\(modeName)' (expected FORCE, LAZY, INFO or NONE)")
         }
         self.init(
             versionCode: try fields.requiredInt("versionCode"),
@@ -76,7 +78,7 @@ extension RatingRecord {
     /// one is accepted. The other members are not used.
     ///
     /// - Throws: ``ResponseError`` naming the missing or malformed field.
-    public init(json: JSONValue) throws(ResponseError) {
+    package init(json: JSONValue) throws(ResponseError) {
         let root = try ResponseFields(json, what: "rating response")
         guard let data = root.members["data"] else { throw ResponseError("rating response has no 'data' object") }
         let fields = try ResponseFields(data, what: "rating record")

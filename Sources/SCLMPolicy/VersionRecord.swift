@@ -3,44 +3,45 @@
 /// Fields docs/osam.md calls optional carry its defaults: `startDate` 0, `endDate` `Int64.max`,
 /// `checkBoxDontShowAgain` true, `dialogDisplayDuration` 3600 s, and sclm's own labels for a missing
 /// `ok`/`cancel`. An empty ``url`` means there is nothing to open.
-public struct VersionRecord: Sendable, Equatable, Codable {
+package struct VersionRecord: Sendable, Equatable, Codable {
     /// The version the record targets; only used to notice that the record changed.
-    public var versionCode: Int64
+    package var versionCode: Int64
     /// The version name of the record; only used to notice that the record changed.
-    public var versionName: String
+    package var versionName: String
     /// First instant (ms since the epoch, inclusive) at which the alert may show.
-    public var startDate: Int64
+    package var startDate: Int64
     /// Last instant (ms, inclusive) at which the alert may show.
-    public var endDate: Int64
+    package var endDate: Int64
     /// The server's "now" in ms, compared with the window when online.
-    public var serverDate: Int64
+    package var serverDate: Int64
     /// What to show.
-    public var mode: ComparisonMode
+    package var mode: ComparisonMode
     /// Alert title.
-    public var title: LocalizedText
+    package var title: LocalizedText
     /// Alert message.
-    public var message: LocalizedText
+    package var message: LocalizedText
     /// OK button label.
-    public var ok: LocalizedText
+    package var ok: LocalizedText
     /// Cancel button label (LAZY only).
-    public var cancel: LocalizedText
+    package var cancel: LocalizedText
     /// The URL OK opens in FORCE and LAZY; empty for none.
-    public var url: String
+    package var url: String
     /// Whether LAZY and INFO alerts offer the "don't show again" checkbox.
-    public var isCheckboxVisible: Bool
+    package var isCheckboxVisible: Bool
     /// Seconds after an OK during which LAZY and INFO alerts stay away.
-    public var displayDuration: Int64
+    package var displayDuration: Int64
     /// The 3.2 OS-version and model filter.
-    public var filter: DeviceFilter
+    package var filter: DeviceFilter
     /// Whether any answer disarms the alert until the record changes (ALVersionControl's "optional" status).
-    public var showsOnce: Bool
+    package var showsOnce: Bool
 
     /// Creates a record; the defaults are the README's.
-    public init(
+    package init(
         versionCode: Int64 = 0, versionName: String = "", startDate: Int64 = 0, endDate: Int64 = .max,
         serverDate: Int64, mode: ComparisonMode, title: LocalizedText, message: LocalizedText,
         ok: LocalizedText = AlertTexts.defaultOK, cancel: LocalizedText = AlertTexts.defaultCancel, url: String = "",
-        isCheckboxVisible: Bool = true, displayDuration: Int64 = 3600, filter: DeviceFilter = .none, showsOnce: Bool = false
+        isCheckboxVisible: Bool = true, displayDuration: Int64 = 3600, filter: DeviceFilter = .none,
+        showsOnce: Bool = false
     ) {
         self.versionCode = versionCode
         self.versionName = versionName
@@ -60,12 +61,12 @@ public struct VersionRecord: Sendable, Equatable, Codable {
     }
 
     /// Whether ``serverDate`` lies in `[startDate, endDate]`, both ends included.
-    public var isInTimeWindow: Bool { startDate <= serverDate && serverDate <= endDate }
+    package var isInTimeWindow: Bool { startDate <= serverDate && serverDate <= endDate }
 
     /// Whether `other` differs from this record in anything an admin edits (every field but ``serverDate``).
     ///
     /// A difference re-arms "don't show again" and the throttle (§3.3, quirk Q5).
-    public func hasAdminChanges(comparedTo other: VersionRecord) -> Bool {
+    package func hasAdminChanges(comparedTo other: VersionRecord) -> Bool {
         var normalized = other
         normalized.serverDate = serverDate
         return normalized != self

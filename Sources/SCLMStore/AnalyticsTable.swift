@@ -1,5 +1,5 @@
 /// The three analytics tables the outbox publishes from, with the columns that identify and version a row.
-public enum AnalyticsTable: String, Sendable, CaseIterable {
+package enum AnalyticsTable: String, Sendable, CaseIterable {
     /// Presentation sessions (`BridgeSession`).
     case sessions
     /// Slide views (`SessionAction`).
@@ -8,18 +8,18 @@ public enum AnalyticsTable: String, Sendable, CaseIterable {
     case customEvents = "custom_events"
 
     /// The SQLite table name.
-    public var name: String { rawValue }
+    package var name: String { rawValue }
 
     /// The column holding the row's stable id.
-    public var idColumn: String { self == .sessions ? "sessionId" : "id" }
+    package var idColumn: String { self == .sessions ? "sessionId" : "id" }
 
     /// Columns whose values must be unchanged for a publish to count: a custom event whose value is
     /// overwritten while its old value is being published stays pending and is published again.
-    public var versionColumns: [String] { self == .customEvents ? ["value", "created"] : [] }
+    package var versionColumns: [String] { self == .customEvents ? ["value", "created"] : [] }
 }
 
 /// Where an analytics row stands in the outbox.
-public enum PublishState: String, Sendable, Codable, CaseIterable {
+package enum PublishState: String, Sendable, Codable, CaseIterable {
     /// Ready: published by the next flush.
     case pending
     /// Its session is still open (or was left unfinished): published once the session completes.
@@ -34,32 +34,32 @@ public enum PublishState: String, Sendable, Codable, CaseIterable {
 
 /// One analytics row waiting to be published: the whole table row, decoded ids, and its rowid (the paging
 /// cursor of a flush).
-public struct PendingAnalyticsRow: Sendable, Equatable {
+package struct PendingAnalyticsRow: Sendable, Equatable {
     /// The table it comes from.
-    public let table: AnalyticsTable
+    package let table: AnalyticsTable
     /// Every column of the table row, for the message body.
-    public let row: Row
+    package let row: Row
     /// The SQLite rowid.
-    public let rowid: Int64
+    package let rowid: Int64
     /// The row's stable id (``AnalyticsTable/idColumn``).
-    public let id: String
+    package let id: String
     /// The session it belongs to (a session's own id for a session).
-    public let sessionId: String
+    package let sessionId: String
     /// Who recorded it, if known.
-    public let userId: String?
+    package let userId: String?
     /// When it happened (ISO-8601 UTC, as stored).
-    public let created: String
+    package let created: String
     /// Hours from UTC when it was recorded.
-    public let timeZone: Int64
+    package let timeZone: Int64
     /// Where it was recorded, if configured.
-    public let latitude: Double?
+    package let latitude: Double?
     /// Where it was recorded, if configured.
-    public let longitude: Double?
+    package let longitude: Double?
 
     /// Decodes the identifying columns of `row`, read from `table` with its rowid as `outboxRowid`.
     ///
     /// - Throws: ``StoreError`` (`.decoding`) naming a missing or mistyped column.
-    public init(table: AnalyticsTable, row: Row) throws {
+    package init(table: AnalyticsTable, row: Row) throws {
         let columns = ColumnReader(row, table: table.name)
         self.table = table
         self.row = row
@@ -74,29 +74,29 @@ public struct PendingAnalyticsRow: Sendable, Equatable {
     }
 
     /// The values of ``AnalyticsTable/versionColumns`` when the row was read.
-    public var version: [DatabaseValue] { table.versionColumns.map { row[$0] } }
+    package var version: [DatabaseValue] { table.versionColumns.map { row[$0] } }
 }
 
 /// One analytics row as a listing shows it.
-public struct AnalyticsRowStanding: Sendable, Equatable {
+package struct AnalyticsRowStanding: Sendable, Equatable {
     /// The table it comes from.
-    public var table: AnalyticsTable
+    package var table: AnalyticsTable
     /// The row's stable id.
-    public var id: String
+    package var id: String
     /// The session it belongs to.
-    public var sessionId: String
+    package var sessionId: String
     /// The presentation it belongs to.
-    public var presentationId: Int64
+    package var presentationId: Int64
     /// When it happened (ISO-8601 UTC).
-    public var created: String
+    package var created: String
     /// Where it stands.
-    public var state: PublishState
+    package var state: PublishState
     /// Publish attempts so far.
-    public var attempts: Int64
+    package var attempts: Int64
     /// Why it is parked.
-    public var error: String?
+    package var error: String?
     /// When it was delivered (ISO-8601 UTC).
-    public var publishedAt: String?
+    package var publishedAt: String?
 
     /// Decodes a row of the outbox listing.
     ///

@@ -1,20 +1,20 @@
 /// How much of the content catalog is stored, for `sclm status`.
-public struct CatalogCounts: Sendable, Equatable {
+package struct CatalogCounts: Sendable, Equatable {
     /// Stored clients.
-    public var clients = 0
+    package var clients = 0
     /// Stored presentations.
-    public var presentations = 0
+    package var presentations = 0
     /// Presentations with an installed revision.
-    public var installed = 0
+    package var installed = 0
     /// Presentations whose installed revision is older than the server's.
-    public var updatesAvailable = 0
+    package var updatesAvailable = 0
     /// Stored slides.
-    public var slides = 0
+    package var slides = 0
     /// Stored media files.
-    public var mediaFiles = 0
+    package var mediaFiles = 0
 
     /// Creates counts (all zero by default).
-    public init(
+    package init(
         clients: Int = 0, presentations: Int = 0, installed: Int = 0, updatesAvailable: Int = 0, slides: Int = 0,
         mediaFiles: Int = 0
     ) {
@@ -28,14 +28,14 @@ public struct CatalogCounts: Sendable, Equatable {
 }
 
 /// How many analytics sessions are stored, for `sclm status`.
-public struct SessionCounts: Sendable, Equatable {
+package struct SessionCounts: Sendable, Equatable {
     /// Every stored session.
-    public var sessions: Int
+    package var sessions: Int
     /// Sessions that may still be restored (state 0, 3 or 4).
-    public var unfinished: Int
+    package var unfinished: Int
 
     /// Creates counts.
-    public init(sessions: Int, unfinished: Int) {
+    package init(sessions: Int, unfinished: Int) {
         self.sessions = sessions
         self.unfinished = unfinished
     }

@@ -1,21 +1,21 @@
 /// The server-side fields of one client, as stored in `clients` (StoryContent's Core Data model).
-public struct ClientRecord: Sendable, Equatable, Codable {
-    public var clientId: Int64
-    public var name: String
-    public var shortDescription: String?
-    public var longDescription: String?
-    public var email: String?
-    public var url: String?
-    public var imgId: String?
-    public var thumbImgId: String?
-    public var lockoutEnabled: Bool
-    public var created: String?
-    public var updatedDate: String?
+package struct ClientRecord: Sendable, Equatable, Codable {
+    package var clientId: Int64
+    package var name: String
+    package var shortDescription: String?
+    package var longDescription: String?
+    package var email: String?
+    package var url: String?
+    package var imgId: String?
+    package var thumbImgId: String?
+    package var lockoutEnabled: Bool
+    package var created: String?
+    package var updatedDate: String?
     /// When sclm last received this client from the server (ISO-8601 UTC).
-    public var synchronized: String?
+    package var synchronized: String?
 
     /// Creates a record.
-    public init(
+    package init(
         clientId: Int64, name: String, shortDescription: String? = nil, longDescription: String? = nil,
         email: String? = nil, url: String? = nil, imgId: String? = nil, thumbImgId: String? = nil,
         lockoutEnabled: Bool = false, created: String? = nil, updatedDate: String? = nil, synchronized: String? = nil
@@ -37,7 +37,7 @@ public struct ClientRecord: Sendable, Equatable, Codable {
     /// Reads a record from a `clients` row.
     ///
     /// - Throws: ``StoreError`` (`.decoding`) naming a missing or mistyped column.
-    public init(row: Row) throws {
+    package init(row: Row) throws {
         let columns = ColumnReader(row, table: Self.table)
         self.init(
             clientId: try columns.int64("clientId"), name: try columns.text("name"),
@@ -51,14 +51,14 @@ public struct ClientRecord: Sendable, Equatable, Codable {
 }
 
 extension ClientRecord: UpsertableRecord {
-    public static let table = "clients"
-    public static let columns = [
+    package static let table = "clients"
+    package static let columns = [
         "clientId", "name", "shortDescription", "longDescription", "email", "url", "imgId", "thumbImgId",
         "lockoutEnabled", "created", "updatedDate", "synchronized",
     ]
-    public var primaryKey: Int64 { clientId }
+    package var primaryKey: Int64 { clientId }
 
-    public func bind(_ bind: inout ColumnBinder) throws {
+    package func bind(_ bind: inout ColumnBinder) throws {
         try bind(clientId)
         try bind(name)
         try bind(shortDescription)

@@ -8,14 +8,14 @@
 /// let columns = ColumnReader(row, table: "clients")
 /// let record = ClientRecord(clientId: try columns.int64("clientId"), name: try columns.text("name"))
 /// ```
-public struct ColumnReader: Sendable {
+package struct ColumnReader: Sendable {
     /// The row being read.
-    public let row: Row
+    package let row: Row
     /// The table (or query) the row comes from, for error messages.
-    public let table: String
+    package let table: String
 
     /// Creates a reader of `row`, which comes from `table`.
-    public init(_ row: Row, table: String) {
+    package init(_ row: Row, table: String) {
         self.row = row
         self.table = table
     }
@@ -25,28 +25,28 @@ public struct ColumnReader: Sendable {
     /// The integer in `column`.
     ///
     /// - Throws: ``StoreError`` (`.decoding`) when the column is missing, `NULL` or not an integer.
-    public func int64(_ column: String) throws -> Int64 {
+    package func int64(_ column: String) throws -> Int64 {
         try required(column, try optionalInt64(column), expected: "an integer")
     }
 
     /// The text in `column`.
     ///
     /// - Throws: ``StoreError`` (`.decoding`) when the column is missing, `NULL` or not text.
-    public func text(_ column: String) throws -> String {
+    package func text(_ column: String) throws -> String {
         try required(column, try optionalText(column), expected: "text")
     }
 
     /// The 0/1 flag in `column` (any non-zero integer is `true`).
     ///
     /// - Throws: ``StoreError`` (`.decoding`) when the column is missing, `NULL` or not an integer.
-    public func bool(_ column: String) throws -> Bool {
+    package func bool(_ column: String) throws -> Bool {
         try int64(column) != 0
     }
 
     /// The number in `column` (an integer is widened).
     ///
     /// - Throws: ``StoreError`` (`.decoding`) when the column is missing, `NULL` or not a number.
-    public func double(_ column: String) throws -> Double {
+    package func double(_ column: String) throws -> Double {
         try required(column, try optionalDouble(column), expected: "a number")
     }
 
@@ -54,7 +54,7 @@ public struct ColumnReader: Sendable {
     ///
     /// - Throws: ``StoreError`` (`.decoding`) when the column is missing, `NULL`, not an integer or not a
     ///   raw value of `T`.
-    public func value<T: RawRepresentable>(_ column: String, as type: T.Type = T.self) throws -> T
+    package func value<T: RawRepresentable>(_ column: String, as type: T.Type = T.self) throws -> T
     where T.RawValue == Int64 {
         let raw = try int64(column)
         guard let value = T(rawValue: raw) else { throw failure(column, "holds \(raw), which is not a \(T.self)") }
@@ -65,7 +65,7 @@ public struct ColumnReader: Sendable {
     ///
     /// - Throws: ``StoreError`` (`.decoding`) when the column is missing, `NULL`, not text or not a raw value
     ///   of `T`.
-    public func value<T: RawRepresentable>(_ column: String, as type: T.Type = T.self) throws -> T
+    package func value<T: RawRepresentable>(_ column: String, as type: T.Type = T.self) throws -> T
     where T.RawValue == String {
         guard let value = T(rawValue: try text(column)) else { throw failure(column, "is not a \(T.self)") }
         return value
@@ -76,7 +76,7 @@ public struct ColumnReader: Sendable {
     /// The integer in `column`, or `nil` for `NULL`.
     ///
     /// - Throws: ``StoreError`` (`.decoding`) when the column is missing or holds another type.
-    public func optionalInt64(_ column: String) throws -> Int64? {
+    package func optionalInt64(_ column: String) throws -> Int64? {
         switch try value(of: column) {
         case .null: nil
         case .integer(let number): number
@@ -87,7 +87,7 @@ public struct ColumnReader: Sendable {
     /// The text in `column`, or `nil` for `NULL`.
     ///
     /// - Throws: ``StoreError`` (`.decoding`) when the column is missing or holds another type.
-    public func optionalText(_ column: String) throws -> String? {
+    package func optionalText(_ column: String) throws -> String? {
         switch try value(of: column) {
         case .null: nil
         case .text(let text): text
@@ -98,7 +98,7 @@ public struct ColumnReader: Sendable {
     /// The number in `column`, or `nil` for `NULL`.
     ///
     /// - Throws: ``StoreError`` (`.decoding`) when the column is missing or holds another type.
-    public func optionalDouble(_ column: String) throws -> Double? {
+    package func optionalDouble(_ column: String) throws -> Double? {
         switch try value(of: column) {
         case .null: nil
         case .real(let number): number

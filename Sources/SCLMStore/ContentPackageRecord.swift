@@ -1,18 +1,18 @@
 /// A presentation's content package as the server describes it (`sourcesFolder`), stored in
 /// `content_packages` under the presentation's id. There is no checksum: `fileSize` and the zip's own
 /// CRCs are the integrity checks.
-public struct ContentPackageRecord: Sendable, Equatable, Codable {
-    public var presentationId: Int64
-    public var contentPackageId: Int64
-    public var revision: Int64
-    public var blobId: String?
-    public var fileSize: Int64
-    public var mimeType: String?
-    public var created: String?
-    public var updatedDate: String?
+package struct ContentPackageRecord: Sendable, Equatable, Codable {
+    package var presentationId: Int64
+    package var contentPackageId: Int64
+    package var revision: Int64
+    package var blobId: String?
+    package var fileSize: Int64
+    package var mimeType: String?
+    package var created: String?
+    package var updatedDate: String?
 
     /// Creates a record.
-    public init(
+    package init(
         presentationId: Int64, contentPackageId: Int64, revision: Int64, blobId: String? = nil, fileSize: Int64 = 0,
         mimeType: String? = nil, created: String? = nil, updatedDate: String? = nil
     ) {
@@ -29,7 +29,7 @@ public struct ContentPackageRecord: Sendable, Equatable, Codable {
     /// Reads a record from a `content_packages` row.
     ///
     /// - Throws: ``StoreError`` (`.decoding`) naming a missing or mistyped column.
-    public init(row: Row) throws {
+    package init(row: Row) throws {
         let columns = ColumnReader(row, table: Self.table)
         self.init(
             presentationId: try columns.int64("presentationId"),
@@ -41,13 +41,13 @@ public struct ContentPackageRecord: Sendable, Equatable, Codable {
 }
 
 extension ContentPackageRecord: UpsertableRecord {
-    public static let table = "content_packages"
-    public static let columns = [
+    package static let table = "content_packages"
+    package static let columns = [
         "presentationId", "contentPackageId", "revision", "blobId", "fileSize", "mimeType", "created", "updatedDate",
     ]
-    public var primaryKey: Int64 { presentationId }
+    package var primaryKey: Int64 { presentationId }
 
-    public func bind(_ bind: inout ColumnBinder) throws {
+    package func bind(_ bind: inout ColumnBinder) throws {
         try bind(presentationId)
         try bind(contentPackageId)
         try bind(revision)

@@ -7,9 +7,9 @@
 /// ``Database/installedPresentations(in:)``, ``Database/sessions(in:)``, ``Database/session(id:in:)``,
 /// ``Database/customEvents(sessionId:presentationId:in:)``), so content of one client never sees another
 /// client's data, whichever command it uses.
-public struct ContentScope: Sendable, Equatable {
+package struct ContentScope: Sendable, Equatable {
     /// Whose sessions are visible.
-    public enum SessionOwners: Sendable, Equatable {
+    package enum SessionOwners: Sendable, Equatable {
         /// Every user's (no login, or a service login).
         case everyone
         /// Only those recorded by this user (a password login; `nil` is a login without a subject).
@@ -17,12 +17,12 @@ public struct ContentScope: Sendable, Equatable {
     }
 
     /// The client whose presentations are visible.
-    public var clientId: Int64
+    package var clientId: Int64
     /// Whose sessions are visible.
-    public var sessionOwners: SessionOwners
+    package var sessionOwners: SessionOwners
 
     /// Creates a scope.
-    public init(clientId: Int64, sessionOwners: SessionOwners) {
+    package init(clientId: Int64, sessionOwners: SessionOwners) {
         self.clientId = clientId
         self.sessionOwners = sessionOwners
     }

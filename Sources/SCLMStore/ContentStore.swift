@@ -13,7 +13,7 @@ import Synchronization
 /// let store = try ContentStore(path: home.databasePath)
 /// let count = try await store.read { db in try db.fetchCount("SELECT count(*) FROM presentations") }
 /// ```
-public final class ContentStore: @unchecked Sendable {
+package final class ContentStore: @unchecked Sendable {
     // Invariant: `database` is only used on `queue`; that is what makes the class Sendable.
     private let database: Database
     private let queue: DispatchQueue
@@ -21,16 +21,16 @@ public final class ContentStore: @unchecked Sendable {
     private let operationCounter = Atomic<UInt64>(0)
 
     /// The database file.
-    public let path: String
+    package let path: String
     /// The schema version the database had before this store migrated it.
-    public let migratedFrom: Int
+    package let migratedFrom: Int
     /// Whether the store was opened for reading only (see ``openForReading(path:migrator:)``).
-    public let isReadOnly: Bool
+    package let isReadOnly: Bool
 
     /// Opens (creating with mode 0600 if needed) and migrates the database at `path`.
     ///
     /// - Throws: ``StoreError`` when the file cannot be opened, is newer than this binary or a migration fails.
-    public convenience init(path: String, migrator: Migrator = .sclm) throws {
+    package convenience init(path: String, migrator: Migrator = .sclm) throws {
         let database = try Database(path: path)
         self.init(database: database, migratedFrom: try migrator.migrate(database).from, isReadOnly: false)
     }
@@ -53,7 +53,7 @@ public final class ContentStore: @unchecked Sendable {
     ///
     /// - Throws: ``StoreError`` when the file cannot be opened, its schema is not this binary's, or it cannot be
     ///   read without writing.
-    public static func openForReading(path: String, migrator: Migrator = .sclm) throws -> ContentStore {
+    package static func openForReading(path: String, migrator: Migrator = .sclm) throws -> ContentStore {
         let database = try Database(path: path, access: try readAccess(for: path))
         let version = try database.userVersion
         guard version == migrator.latestVersion else {
@@ -84,28 +84,28 @@ public final class ContentStore: @unchecked Sendable {
     /// Runs `body` in a read transaction on the store's queue.
     ///
     /// - Throws: what `body` throws, ``StoreError``, or `CancellationError` when the task is cancelled.
-    public func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    package func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await perform { db in try db.read(body) }
     }
 
     /// Runs `body` in a `BEGIN IMMEDIATE` transaction on the store's queue; a throw rolls it back.
     ///
     /// - Throws: what `body` throws, ``StoreError``, or `CancellationError` when the task is cancelled.
-    public func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    package func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await perform { db in try db.write(body) }
     }
 
     /// Blocking form of ``read(_:)`` for synchronous callers. Never call it from the store's own queue.
     ///
     /// - Throws: what `body` throws or ``StoreError``.
-    public func readNow<T>(_ body: (Database) throws -> T) throws -> T {
+    package func readNow<T>(_ body: (Database) throws -> T) throws -> T {
         try queue.sync { try database.read(body) }
     }
 
     /// Blocking form of ``write(_:)`` for synchronous callers. Never call it from the store's own queue.
     ///
     /// - Throws: what `body` throws or ``StoreError``.
-    public func writeNow<T>(_ body: (Database) throws -> T) throws -> T {
+    package func writeNow<T>(_ body: (Database) throws -> T) throws -> T {
         try queue.sync { try database.write(body) }
     }
 

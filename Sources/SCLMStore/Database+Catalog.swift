@@ -1,21 +1,21 @@
 /// One stored presentation as sync and `sclm list` see it: server revision, local state, flags.
-public struct PresentationSummary: Sendable, Equatable, Codable {
-    public var presentationId: Int64
-    public var clientId: Int64
-    public var name: String
-    public var order: Int64
-    public var revision: Int64
+package struct PresentationSummary: Sendable, Equatable, Codable {
+    package var presentationId: Int64
+    package var clientId: Int64
+    package var name: String
+    package var order: Int64
+    package var revision: Int64
     /// The revision whose content is installed, if any.
-    public var installedRevision: Int64?
-    public var syncState: SyncState
-    public var skip: Bool
-    public var lockout: Bool
-    public var debugModeEnabled: Bool
-    public var visibility: Bool
-    public var updatedDate: String?
+    package var installedRevision: Int64?
+    package var syncState: SyncState
+    package var skip: Bool
+    package var lockout: Bool
+    package var debugModeEnabled: Bool
+    package var visibility: Bool
+    package var updatedDate: String?
 
     /// Creates a summary; the defaults are those of a new `presentations` row.
-    public init(
+    package init(
         presentationId: Int64, clientId: Int64, name: String = "", order: Int64 = -1, revision: Int64,
         installedRevision: Int64? = nil, syncState: SyncState = .metadataOnly, skip: Bool = false,
         lockout: Bool = false, debugModeEnabled: Bool = false, visibility: Bool = true, updatedDate: String? = nil
@@ -37,7 +37,7 @@ public struct PresentationSummary: Sendable, Equatable, Codable {
     /// Reads a summary from a `presentations` row.
     ///
     /// - Throws: ``StoreError`` (`.decoding`) naming a missing or mistyped column.
-    public init(row: Row) throws {
+    package init(row: Row) throws {
         let columns = ColumnReader(row, table: PresentationRecord.table)
         self.init(
             presentationId: try columns.int64("presentationId"), clientId: try columns.int64("clientId"),
@@ -61,21 +61,21 @@ extension Database {
     /// Every stored client, by name.
     ///
     /// - Throws: ``StoreError``.
-    public func clients() throws -> [ClientRecord] {
+    package func clients() throws -> [ClientRecord] {
         try fetchAll("SELECT * FROM clients ORDER BY name COLLATE NOCASE, clientId").map(ClientRecord.init(row:))
     }
 
     /// The name of client `id`, or `nil` when it is not stored.
     ///
     /// - Throws: ``StoreError``.
-    public func clientName(id: Int64) throws -> String? {
+    package func clientName(id: Int64) throws -> String? {
         try fetchText("SELECT name FROM clients WHERE clientId = ?", [id], column: "name", table: ClientRecord.table)
     }
 
     /// How many clients, presentations (installed, with updates), slides and media files are stored.
     ///
     /// - Throws: ``StoreError``.
-    public func catalogCounts() throws -> CatalogCounts {
+    package func catalogCounts() throws -> CatalogCounts {
         CatalogCounts(
             clients: try fetchCount("SELECT count(*) FROM clients"),
             presentations: try fetchCount("SELECT count(*) FROM presentations"),
@@ -89,7 +89,7 @@ extension Database {
     /// Every stored presentation, by client, then `order` descending as StoryContent lists them.
     ///
     /// - Throws: ``StoreError``.
-    public func presentationSummaries() throws -> [PresentationSummary] {
+    package func presentationSummaries() throws -> [PresentationSummary] {
         try fetchAll(
             "SELECT \(Database.summaryColumns) FROM presentations ORDER BY clientId, \"order\" DESC, presentationId"
         )
@@ -99,7 +99,7 @@ extension Database {
     /// One stored presentation's summary, or `nil`.
     ///
     /// - Throws: ``StoreError``.
-    public func presentationSummary(id: Int64) throws -> PresentationSummary? {
+    package func presentationSummary(id: Int64) throws -> PresentationSummary? {
         try fetchOne("SELECT \(Database.summaryColumns) FROM presentations WHERE presentationId = ?", [id])
             .map(PresentationSummary.init(row:))
     }
@@ -107,14 +107,14 @@ extension Database {
     /// One stored presentation's server fields, or `nil`.
     ///
     /// - Throws: ``StoreError``.
-    public func presentation(id: Int64) throws -> PresentationRecord? {
+    package func presentation(id: Int64) throws -> PresentationRecord? {
         try fetchOne("SELECT * FROM presentations WHERE presentationId = ?", [id]).map(PresentationRecord.init(row:))
     }
 
     /// The slides of a presentation in order.
     ///
     /// - Throws: ``StoreError``.
-    public func slides(ofPresentation id: Int64) throws -> [SlideRecord] {
+    package func slides(ofPresentation id: Int64) throws -> [SlideRecord] {
         try fetchAll("SELECT * FROM slides WHERE presentationId = ? ORDER BY position, slideId", [id])
             .map(SlideRecord.init(row:))
     }
@@ -122,7 +122,7 @@ extension Database {
     /// The media files of a presentation in order.
     ///
     /// - Throws: ``StoreError``.
-    public func mediaFiles(ofPresentation id: Int64) throws -> [MediaFileRecord] {
+    package func mediaFiles(ofPresentation id: Int64) throws -> [MediaFileRecord] {
         try fetchAll("SELECT * FROM media_files WHERE presentationId = ? ORDER BY position, mediaFileId", [id])
             .map(MediaFileRecord.init(row:))
     }
@@ -130,7 +130,7 @@ extension Database {
     /// The content package of a presentation, or `nil`.
     ///
     /// - Throws: ``StoreError``.
-    public func contentPackage(ofPresentation id: Int64) throws -> ContentPackageRecord? {
+    package func contentPackage(ofPresentation id: Int64) throws -> ContentPackageRecord? {
         try fetchOne("SELECT * FROM content_packages WHERE presentationId = ?", [id]).map(
             ContentPackageRecord.init(row:))
     }
@@ -138,14 +138,14 @@ extension Database {
     /// Deletes the content package row of a presentation the server no longer gives a package.
     ///
     /// - Throws: ``StoreError``.
-    public func deleteContentPackage(ofPresentation id: Int64) throws {
+    package func deleteContentPackage(ofPresentation id: Int64) throws {
         try execute("DELETE FROM content_packages WHERE presentationId = ?", [id])
     }
 
     /// Stored revisions of `R`'s rows (slides or media files), by primary key.
     ///
     /// - Throws: ``StoreError``.
-    public func revisions<R: UpsertableRecord>(of type: R.Type) throws -> [Int64: Int64] {
+    package func revisions<R: UpsertableRecord>(of type: R.Type) throws -> [Int64: Int64] {
         let statement = try cachedStatement("SELECT \(R.quotedColumns[0]), revision FROM \(R.table)")
         defer { statement.reset() }
         var revisions: [Int64: Int64] = [:]
@@ -156,7 +156,7 @@ extension Database {
     /// Deletes rows of `R`'s table (slides or media files) that belong to `presentationId` but are not in `keeping`.
     ///
     /// - Throws: ``StoreError``.
-    public func deleteRows<R: UpsertableRecord>(
+    package func deleteRows<R: UpsertableRecord>(
         of type: R.Type, ofPresentation presentationId: Int64, keeping: Set<Int64>
     ) throws {
         let key = R.quotedColumns[0]
@@ -170,7 +170,7 @@ extension Database {
     /// Moves rows of `R`'s table (slides or media files) to new list positions, by primary key.
     ///
     /// - Throws: ``StoreError``.
-    public func setPositions<R: UpsertableRecord>(of type: R.Type, _ positions: [Int64: Int64]) throws {
+    package func setPositions<R: UpsertableRecord>(of type: R.Type, _ positions: [Int64: Int64]) throws {
         for (id, position) in positions {
             try execute("UPDATE \(R.table) SET position = ? WHERE \(R.quotedColumns[0]) = ?", [position, id])
         }
@@ -179,21 +179,21 @@ extension Database {
     /// Deletes presentations (their slides, media files and package rows go with them).
     ///
     /// - Throws: ``StoreError``.
-    public func deletePresentations(_ ids: some Sequence<Int64>) throws {
+    package func deletePresentations(_ ids: some Sequence<Int64>) throws {
         for id in ids { try execute("DELETE FROM presentations WHERE presentationId = ?", [id]) }
     }
 
     /// Deletes clients and everything stored under them.
     ///
     /// - Throws: ``StoreError``.
-    public func deleteClients(_ ids: some Sequence<Int64>) throws {
+    package func deleteClients(_ ids: some Sequence<Int64>) throws {
         for id in ids { try execute("DELETE FROM clients WHERE clientId = ?", [id]) }
     }
 
     /// Sets a presentation's sync state.
     ///
     /// - Throws: ``StoreError``.
-    public func setSyncState(_ state: SyncState, presentationId: Int64) throws {
+    package func setSyncState(_ state: SyncState, presentationId: Int64) throws {
         try execute(
             "UPDATE presentations SET syncState = ? WHERE presentationId = ?", [state.rawValue, presentationId])
     }
@@ -201,7 +201,7 @@ extension Database {
     /// Updates the flags a client's presentation list carries (`skip`, `lockout`, `debug`) without a full upsert.
     ///
     /// - Throws: ``StoreError``.
-    public func setListingFlags(presentationId: Int64, skip: Bool, lockout: Bool, debugModeEnabled: Bool) throws {
+    package func setListingFlags(presentationId: Int64, skip: Bool, lockout: Bool, debugModeEnabled: Bool) throws {
         try execute(
             "UPDATE presentations SET skip = ?, lockout = ?, debugModeEnabled = ? WHERE presentationId = ?",
             [skip, lockout, debugModeEnabled, presentationId])

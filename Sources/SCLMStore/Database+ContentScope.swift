@@ -4,7 +4,7 @@ extension Database {
     /// scope's client.
     ///
     /// - Throws: ``StoreError``.
-    public func storedPresentation(id presentationId: Int64, in scope: ContentScope?) throws -> StoredPresentation? {
+    package func storedPresentation(id presentationId: Int64, in scope: ContentScope?) throws -> StoredPresentation? {
         try presentationRow(id: presentationId, in: scope).map(StoredPresentation.init(row:))
     }
 
@@ -13,16 +13,19 @@ extension Database {
     ///
     /// - Throws: ``StoreError``.
     package func presentationRow(id presentationId: Int64, in scope: ContentScope?) throws -> Row? {
-        guard let scope else { return try fetchOne("SELECT * FROM presentations WHERE presentationId = ?", [presentationId]) }
+        guard let scope else {
+            return try fetchOne("SELECT * FROM presentations WHERE presentationId = ?", [presentationId])
+        }
         let visible = scope.presentationCondition("presentationId")
         return try fetchOne(
-            "SELECT * FROM presentations WHERE presentationId = ? AND \(visible.sql)", [presentationId] + visible.arguments)
+            "SELECT * FROM presentations WHERE presentationId = ? AND \(visible.sql)",
+            [presentationId] + visible.arguments)
     }
 
     /// The installed presentations of the scope's client, highest `order` first.
     ///
     /// - Throws: ``StoreError``.
-    public func installedPresentations(in scope: ContentScope) throws -> [PresentationSummary] {
+    package func installedPresentations(in scope: ContentScope) throws -> [PresentationSummary] {
         try fetchAll(
             """
             SELECT * FROM presentations WHERE clientId = ? AND installedRevision IS NOT NULL
@@ -34,27 +37,34 @@ extension Database {
     /// Every visible session, oldest first.
     ///
     /// - Throws: ``StoreError``.
-    public func sessions(in scope: ContentScope) throws -> [SessionRecord] {
+    package func sessions(in scope: ContentScope) throws -> [SessionRecord] {
         let visible = scope.sessionCondition("s")
-        return try fetchAll("SELECT s.* FROM sessions s WHERE \(visible.sql) ORDER BY s.created, s.rowid", visible.arguments)
-            .map(SessionRecord.init(row:))
+        return try fetchAll(
+            "SELECT s.* FROM sessions s WHERE \(visible.sql) ORDER BY s.created, s.rowid", visible.arguments
+        )
+        .map(SessionRecord.init(row:))
     }
 
     /// The session `sessionId`, if it exists and is visible.
     ///
     /// - Throws: ``StoreError``.
-    public func session(id sessionId: String, in scope: ContentScope) throws -> SessionRecord? {
+    package func session(id sessionId: String, in scope: ContentScope) throws -> SessionRecord? {
         let visible = scope.sessionCondition("s")
-        return try fetchOne("SELECT s.* FROM sessions s WHERE s.sessionId = ? AND \(visible.sql)", [sessionId] + visible.arguments)
-            .map(SessionRecord.init(row:))
+        return try fetchOne(
+            "SELECT s.* FROM sessions s WHERE s.sessionId = ? AND \(visible.sql)", [sessionId] + visible.arguments
+        )
+        .map(SessionRecord.init(row:))
     }
 
     /// Every key and value of a session and presentation, or `nil` when the session is not visible or the
     /// presentation is not the client's.
     ///
     /// - Throws: ``StoreError``.
-    public func customEvents(sessionId: String, presentationId: Int64, in scope: ContentScope) throws -> [String: String]? {
-        guard try session(id: sessionId, in: scope) != nil, try presentationRow(id: presentationId, in: scope) != nil else {
+    package func customEvents(sessionId: String, presentationId: Int64, in scope: ContentScope) throws -> [String:
+        String]?
+    {
+        guard try session(id: sessionId, in: scope) != nil, try presentationRow(id: presentationId, in: scope) != nil
+        else {
             return nil
         }
         var values: [String: String] = [:]

@@ -8,7 +8,7 @@ extension Database {
     ///
     /// - Returns: whether the presentation is still stored (a concurrent sync may have removed it).
     /// - Throws: ``StoreError``.
-    public func recordInstall(
+    package func recordInstall(
         presentationId: Int64, revision: Int64, installedAt: String, mediaFileIds: [Int64],
         findings: [PackageFindingRecord] = []
     ) throws -> Bool {
@@ -32,7 +32,7 @@ extension Database {
     /// Marks a presentation as being downloaded (`syncState` 4) by the holder of its lock.
     ///
     /// - Throws: ``StoreError``.
-    public func markDownloading(presentationId: Int64) throws {
+    package func markDownloading(presentationId: Int64) throws {
         try setSyncState(.downloading, presentationId: presentationId)
     }
 
@@ -40,7 +40,7 @@ extension Database {
     /// or a crash that left it "downloading") and stores `error` as its `syncError` (`nil` clears it).
     ///
     /// - Throws: ``StoreError``.
-    public func settleSyncState(presentationId: Int64, error: String?) throws {
+    package func settleSyncState(presentationId: Int64, error: String?) throws {
         guard let summary = try presentationSummary(id: presentationId) else { return }
         let state = SyncState.afterMetadata(
             revision: summary.revision, installedRevision: summary.installedRevision, skip: summary.skip)
@@ -55,7 +55,7 @@ extension Database {
     ///
     /// - Returns: whether the presentation is stored.
     /// - Throws: ``StoreError``.
-    public func forgetInstall(presentationId: Int64) throws -> Bool {
+    package func forgetInstall(presentationId: Int64) throws -> Bool {
         try execute(
             "UPDATE presentations SET installedRevision = NULL, installedAt = NULL, syncError = NULL WHERE presentationId = ?",
             [presentationId])
@@ -69,11 +69,13 @@ extension Database {
     /// The presentation and revision of every stored media file, by media file id (for cache cleanup).
     ///
     /// - Throws: ``StoreError``.
-    public func mediaFileOwners() throws -> [Int64: (presentationId: Int64, revision: Int64)] {
+    package func mediaFileOwners() throws -> [Int64: (presentationId: Int64, revision: Int64)] {
         var owners: [Int64: (presentationId: Int64, revision: Int64)] = [:]
         for row in try fetchAll("SELECT mediaFileId, presentationId, revision FROM media_files") {
             let columns = ColumnReader(row, table: MediaFileRecord.table)
-            owners[try columns.int64("mediaFileId")] = (try columns.int64("presentationId"), try columns.int64("revision"))
+            owners[try columns.int64("mediaFileId")] = (
+                try columns.int64("presentationId"), try columns.int64("revision")
+            )
         }
         return owners
     }

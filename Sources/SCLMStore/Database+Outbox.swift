@@ -17,7 +17,7 @@ extension Database {
     ///   - includeParked: also return parked rows.
     /// - Returns: the rows, by rowid.
     /// - Throws: ``StoreError``.
-    public func pendingAnalyticsRows(
+    package func pendingAnalyticsRows(
         of table: AnalyticsTable, after rowid: Int64, limit: Int, includeParked: Bool
     ) throws -> [PendingAnalyticsRow] {
         let sql = """
@@ -34,7 +34,7 @@ extension Database {
     ///
     /// - Returns: whether the row was marked.
     /// - Throws: ``StoreError``.
-    public func markPublished(_ row: PendingAnalyticsRow, attempts: Int, at date: Date) throws -> Bool {
+    package func markPublished(_ row: PendingAnalyticsRow, attempts: Int, at date: Date) throws -> Bool {
         try execute(
             """
             UPDATE \(row.table.name) SET synchronized = 1, publishedAt = ?, publishAttempts = publishAttempts + ?,
@@ -49,7 +49,7 @@ extension Database {
     /// Parks `row` with `reason`, unless it changed since it was read.
     ///
     /// - Throws: ``StoreError``.
-    public func park(_ row: PendingAnalyticsRow, attempts: Int, reason: String) throws {
+    package func park(_ row: PendingAnalyticsRow, attempts: Int, reason: String) throws {
         try execute(
             """
             UPDATE \(row.table.name) SET publishAttempts = publishAttempts + ?, publishError = ?
@@ -60,7 +60,7 @@ extension Database {
     /// Counts failed attempts of `row`, which stays pending.
     ///
     /// - Throws: ``StoreError``.
-    public func addPublishAttempts(_ attempts: Int, to row: PendingAnalyticsRow) throws {
+    package func addPublishAttempts(_ attempts: Int, to row: PendingAnalyticsRow) throws {
         try execute(
             "UPDATE \(row.table.name) SET publishAttempts = publishAttempts + ? WHERE \(row.table.idColumn) = ?",
             [attempts, row.id])
@@ -70,7 +70,7 @@ extension Database {
     /// and parked ones.
     ///
     /// - Throws: ``StoreError``.
-    public func analyticsRowStandings(unpublishedOnly: Bool) throws -> [AnalyticsRowStanding] {
+    package func analyticsRowStandings(unpublishedOnly: Bool) throws -> [AnalyticsRowStanding] {
         let filter = unpublishedOnly ? "WHERE outboxState IN ('pending', 'waiting', 'parked')" : ""
         return try fetchAll("SELECT * FROM (\(Self.listing)) \(filter) ORDER BY created, kindOrder, rowOrder")
             .map(AnalyticsRowStanding.init(row:))
@@ -79,7 +79,7 @@ extension Database {
     /// How many analytics rows are in each state (states without rows are absent).
     ///
     /// - Throws: ``StoreError``.
-    public func publishStateCounts() throws -> [PublishState: Int] {
+    package func publishStateCounts() throws -> [PublishState: Int] {
         var counts: [PublishState: Int] = [:]
         for row in try fetchAll("SELECT outboxState, count(*) AS rows FROM (\(Self.listing)) GROUP BY outboxState") {
             let columns = ColumnReader(row, table: "outbox listing")

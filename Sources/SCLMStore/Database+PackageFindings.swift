@@ -9,7 +9,7 @@ extension Database {
     /// revision. Call inside ``write(_:)``, in the transaction that records the install.
     ///
     /// - Throws: ``StoreError``.
-    public func replacePackageFindings(_ findings: [PackageFindingRecord], presentationId: Int64, revision: Int64)
+    package func replacePackageFindings(_ findings: [PackageFindingRecord], presentationId: Int64, revision: Int64)
         throws
     {
         try execute("DELETE FROM package_findings WHERE presentationId = ?", [presentationId])
@@ -31,7 +31,7 @@ extension Database {
     /// Forgets a presentation's stored findings (its content was deleted). Call inside ``write(_:)``.
     ///
     /// - Throws: ``StoreError``.
-    public func forgetPackageFindings(presentationId: Int64) throws {
+    package func forgetPackageFindings(presentationId: Int64) throws {
         try execute("DELETE FROM package_findings WHERE presentationId = ?", [presentationId])
         try execute("UPDATE presentations SET findingsRevision = NULL WHERE presentationId = ?", [presentationId])
     }
@@ -40,7 +40,7 @@ extension Database {
     /// or the findings of the installed revision were never recorded, `[]` for a clean package.
     ///
     /// - Throws: ``StoreError``.
-    public func packageFindings(ofPresentation id: Int64) throws -> [PackageFindingRecord]? {
+    package func packageFindings(ofPresentation id: Int64) throws -> [PackageFindingRecord]? {
         let recorded = try fetchCount(
             "SELECT count(*) FROM presentations WHERE presentationId = ? AND findingsRevision = installedRevision",
             [id])
@@ -53,7 +53,7 @@ extension Database {
     /// (with zero counts); presentations installed without recorded findings are absent.
     ///
     /// - Throws: ``StoreError``.
-    public func packageFindingCounts() throws -> [Int64: PackageFindingCounts] {
+    package func packageFindingCounts() throws -> [Int64: PackageFindingCounts] {
         let rows = try fetchAll(
             """
             SELECT p.presentationId,

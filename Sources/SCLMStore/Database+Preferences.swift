@@ -9,7 +9,7 @@ extension Database {
     /// The value stored under `scope`/`key`, or `nil`.
     ///
     /// - Throws: ``StoreError``.
-    public func preference(scope: String, key: String) throws -> String? {
+    package func preference(scope: String, key: String) throws -> String? {
         try fetchText(
             "SELECT value FROM preferences WHERE scope = ? AND key = ?", [scope, key], column: "value",
             table: Self.preferencesTable)
@@ -18,7 +18,7 @@ extension Database {
     /// Stores `value` under `scope`/`key` (`nil` removes it).
     ///
     /// - Throws: ``StoreError``.
-    public func setPreference(scope: String, key: String, value: String?, now: Date = Date()) throws {
+    package func setPreference(scope: String, key: String, value: String?, now: Date = Date()) throws {
         if let value {
             try execute(
                 """
@@ -33,7 +33,7 @@ extension Database {
     /// Every key/value of `scope`.
     ///
     /// - Throws: ``StoreError``.
-    public func preferences(scope: String) throws -> [String: String] {
+    package func preferences(scope: String) throws -> [String: String] {
         var result: [String: String] = [:]
         for row in try fetchAll("SELECT key, value FROM preferences WHERE scope = ?", [scope]) {
             let columns = ColumnReader(row, table: Self.preferencesTable)
@@ -44,11 +44,11 @@ extension Database {
 }
 
 /// Well-known preference scopes and keys of sclm itself.
-public enum PreferenceKey {
+package enum PreferenceKey {
     /// The scope of sclm's own bookkeeping.
-    public static let sclmScope = "sclm"
+    package static let sclmScope = "sclm"
     /// When the last `sclm sync` finished (ISO-8601 UTC).
-    public static let lastSyncAt = "lastSyncAt"
+    package static let lastSyncAt = "lastSyncAt"
     /// The result of the last `sclm sync` (`ok`, `failed`, `cancelled`).
-    public static let lastSyncResult = "lastSyncResult"
+    package static let lastSyncResult = "lastSyncResult"
 }

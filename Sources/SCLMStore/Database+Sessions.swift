@@ -9,7 +9,7 @@ extension Database {
     /// The newest unfinished session (state 0, 3 or 4) of `presentationId` for `userId`, if any.
     ///
     /// - Throws: ``StoreError``.
-    public func unfinishedSession(presentationId: Int64, userId: String?) throws -> SessionRecord? {
+    package func unfinishedSession(presentationId: Int64, userId: String?) throws -> SessionRecord? {
         try fetchOne(
             """
             SELECT * FROM sessions WHERE presentationId = ? AND userId IS ? AND state IN \(SessionRecord.State.unfinishedSQL)
@@ -25,7 +25,7 @@ extension Database {
     ///   - synchronized: stores the row as already published, for a session the host keeps only to hold
     ///     events of its own (the outbox then publishes its events but never the session).
     /// - Throws: ``StoreError``.
-    public func insertSession(_ session: SessionRecord, synchronized: Bool = false) throws {
+    package func insertSession(_ session: SessionRecord, synchronized: Bool = false) throws {
         try execute(
             """
             INSERT INTO sessions(sessionId, presentationId, userId, state, complete, duration, completeSessionDuration,
@@ -44,14 +44,14 @@ extension Database {
     /// Whether session `sessionId` is stored.
     ///
     /// - Throws: ``StoreError``.
-    public func hasSession(id sessionId: String) throws -> Bool {
+    package func hasSession(id sessionId: String) throws -> Bool {
         try fetchCount("SELECT count(*) FROM sessions WHERE sessionId = ?", [sessionId]) == 1
     }
 
     /// How many sessions are stored, and how many of them are unfinished.
     ///
     /// - Throws: ``StoreError``.
-    public func sessionCounts() throws -> SessionCounts {
+    package func sessionCounts() throws -> SessionCounts {
         SessionCounts(
             sessions: try fetchCount("SELECT count(*) FROM sessions"),
             unfinished: try fetchCount(
@@ -61,7 +61,7 @@ extension Database {
     /// Reopens an unfinished session: state 0, marked restored.
     ///
     /// - Throws: ``StoreError``.
-    public func restoreSession(id sessionId: String, now: String) throws {
+    package func restoreSession(id sessionId: String, now: String) throws {
         try execute(
             "UPDATE sessions SET state = 0, isRestored = 1, updated = ? WHERE sessionId = ?", [now, sessionId])
     }
@@ -69,7 +69,7 @@ extension Database {
     /// Records a finished slide view and adds it to its session's totals and last slide.
     ///
     /// - Throws: ``StoreError``.
-    public func recordSlideView(_ action: SlideActionRecord, now: String) throws {
+    package func recordSlideView(_ action: SlideActionRecord, now: String) throws {
         try execute(
             """
             INSERT INTO session_actions(id, sessionId, presentationId, userId, slideId, slideName, navigation, duration,
@@ -90,7 +90,7 @@ extension Database {
     /// Remembers the slide on screen, so a restored session resumes there.
     ///
     /// - Throws: ``StoreError``.
-    public func setLastOpenedSlide(sessionId: String, slideId: Int64?, slideName: String, now: String) throws {
+    package func setLastOpenedSlide(sessionId: String, slideId: Int64?, slideName: String, now: String) throws {
         try execute(
             "UPDATE sessions SET lastOpenedSlideId = ?, lastOpenedSlideName = ?, updated = ? WHERE sessionId = ?",
             [slideId, slideName, now, sessionId])
@@ -99,14 +99,14 @@ extension Database {
     /// Ends a session with `state` (complete, test, or left for another presentation).
     ///
     /// - Throws: ``StoreError``.
-    public func closeSession(id sessionId: String, state: SessionRecord.State, now: String) throws {
+    package func closeSession(id sessionId: String, state: SessionRecord.State, now: String) throws {
         try execute("UPDATE sessions SET state = ?, updated = ? WHERE sessionId = ?", [state.rawValue, now, sessionId])
     }
 
     /// Marks that content declared the presentation fully shown (`setSessionComplete`).
     ///
     /// - Throws: ``StoreError``.
-    public func markSessionComplete(id sessionId: String, now: String) throws {
+    package func markSessionComplete(id sessionId: String, now: String) throws {
         try execute(
             "UPDATE sessions SET complete = 1, completeSessionDuration = duration, updated = ? WHERE sessionId = ?",
             [now, sessionId])
@@ -115,7 +115,7 @@ extension Database {
     /// The slide views of a session in the order they were shown.
     ///
     /// - Throws: ``StoreError``.
-    public func slideViews(sessionId: String) throws -> [SlideActionRecord] {
+    package func slideViews(sessionId: String) throws -> [SlideActionRecord] {
         try fetchAll("SELECT * FROM session_actions WHERE sessionId = ? ORDER BY created, rowid", [sessionId])
             .map(SlideActionRecord.init(row:))
     }
@@ -126,7 +126,7 @@ extension Database {
     /// published again).
     ///
     /// - Throws: ``StoreError``.
-    public func setCustomEvent(_ event: CustomEventRecord) throws {
+    package func setCustomEvent(_ event: CustomEventRecord) throws {
         try execute(
             """
             UPDATE custom_events SET value = ?, created = ?, userId = ?, timeZone = ?, latitude = ?, longitude = ?,
@@ -144,7 +144,7 @@ extension Database {
     /// Stores `event` as a new row, beside any earlier event with the same key (OSAM logs each occurrence).
     ///
     /// - Throws: ``StoreError``.
-    public func insertCustomEvent(_ event: CustomEventRecord) throws {
+    package func insertCustomEvent(_ event: CustomEventRecord) throws {
         try execute(
             """
             INSERT INTO custom_events(id, sessionId, presentationId, userId, key, value, created, timeZone, latitude,
@@ -160,7 +160,7 @@ extension Database {
     /// The value of `key` in a session and presentation, if set.
     ///
     /// - Throws: ``StoreError``.
-    public func customEventValue(sessionId: String, presentationId: Int64, key: String) throws -> String? {
+    package func customEventValue(sessionId: String, presentationId: Int64, key: String) throws -> String? {
         try fetchText(
             "SELECT value FROM custom_events WHERE sessionId = ? AND presentationId = ? AND key = ?",
             [sessionId, presentationId, key], column: "value", table: AnalyticsTable.customEvents.name)
@@ -170,7 +170,7 @@ extension Database {
     ///
     /// - Throws: ``StoreError``.
     @discardableResult
-    public func deleteCustomEvent(sessionId: String, presentationId: Int64, key: String) throws -> Bool {
+    package func deleteCustomEvent(sessionId: String, presentationId: Int64, key: String) throws -> Bool {
         try execute(
             "DELETE FROM custom_events WHERE sessionId = ? AND presentationId = ? AND key = ?",
             [sessionId, presentationId, key])

@@ -2,7 +2,7 @@ import CSQLite
 
 extension Database {
     /// How a transaction takes its locks.
-    public enum TransactionKind: String, Sendable {
+    package enum TransactionKind: String, Sendable {
         /// Takes the write lock at `BEGIN`, so a later write never fails with an immediate `SQLITE_BUSY`.
         case immediate = "IMMEDIATE"
         /// Takes locks on first use; right for read-only transactions.
@@ -15,7 +15,7 @@ extension Database {
     /// only the inner work if the caller catches it.
     ///
     /// - Throws: what `body` throws, or ``StoreError`` when `BEGIN`/`COMMIT` fails.
-    public func inTransaction<T>(_ kind: TransactionKind = .immediate, _ body: (Database) throws -> T) throws -> T {
+    package func inTransaction<T>(_ kind: TransactionKind = .immediate, _ body: (Database) throws -> T) throws -> T {
         if isInsideTransaction { return try inSavepoint(body) }
         try execute(script: "BEGIN \(kind.rawValue) TRANSACTION")
         do {
@@ -36,14 +36,14 @@ extension Database {
     /// Runs `body` in a `BEGIN IMMEDIATE` transaction (the only way sclm writes).
     ///
     /// - Throws: what `body` throws, or ``StoreError``.
-    public func write<T>(_ body: (Database) throws -> T) throws -> T {
+    package func write<T>(_ body: (Database) throws -> T) throws -> T {
         try inTransaction(.immediate, body)
     }
 
     /// Runs `body` in a deferred transaction, so it sees one consistent snapshot.
     ///
     /// - Throws: what `body` throws, or ``StoreError``.
-    public func read<T>(_ body: (Database) throws -> T) throws -> T {
+    package func read<T>(_ body: (Database) throws -> T) throws -> T {
         try inTransaction(.deferred, body)
     }
 

@@ -17,17 +17,17 @@ import SCLMCore
 /// try db.write { db in try db.execute("DELETE FROM clients WHERE clientId = ?", [42]) }
 /// let count = try db.fetchScalar("SELECT count(*) FROM clients", as: Int64.self)
 /// ```
-public final class Database {
+package final class Database {
     /// The file path, or `:memory:`.
-    public let path: String
+    package let path: String
     let handle: OpaquePointer
     private var statementCache: [String: Statement] = [:]
 
     /// How long a statement waits for another connection's lock before failing with `SQLITE_BUSY`.
-    public static let defaultBusyTimeout: Int32 = 5_000
+    package static let defaultBusyTimeout: Int32 = 5_000
 
     /// How a connection may use the file.
-    public enum Access: Sendable, Equatable {
+    package enum Access: Sendable, Equatable {
         /// Read and write, creating the file (mode 0600) when it does not exist.
         case readWrite
         /// Read only (SQLite's `mode=ro`); the file must exist. A WAL database still needs its `-shm` file to
@@ -46,11 +46,12 @@ public final class Database {
     ///   - access: read-write (the default), read-only or immutable (see ``Access``).
     ///   - busyTimeout: milliseconds to wait for a lock held by another connection.
     /// - Throws: ``StoreError`` (`.openFailed`) naming the file.
-    public init(path: String, access: Access = .readWrite, busyTimeout: Int32 = Database.defaultBusyTimeout) throws {
+    package init(path: String, access: Access = .readWrite, busyTimeout: Int32 = Database.defaultBusyTimeout) throws {
         let readOnly = access != .readWrite
         if path != ":memory:" && !readOnly { try Database.createFile(path) }
         var handle: OpaquePointer?
-        let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        let flags =
+            (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
             | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE | (access == .immutable ? SQLITE_OPEN_URI : 0)
         let name = access == .immutable ? Database.immutableURI(path) : path
         let code = sqlite3_open_v2(name, &handle, flags, nil)
@@ -58,7 +59,8 @@ public final class Database {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? ResultCode(rawValue: code).description
             sqlite3_close_v2(handle)
             throw StoreError(
-                code: .openFailed, resultCode: ResultCode(rawValue: code), message: "cannot open: \(message)", path: path)
+                code: .openFailed, resultCode: ResultCode(rawValue: code), message: "cannot open: \(message)",
+                path: path)
         }
         self.path = path
         self.handle = handle
@@ -121,14 +123,14 @@ public final class Database {
     /// Prepares a new statement (not cached).
     ///
     /// - Throws: ``StoreError`` for invalid SQL.
-    public func makeStatement(_ sql: String) throws -> Statement {
+    package func makeStatement(_ sql: String) throws -> Statement {
         try Statement(database: self, sql: sql, persistent: false)
     }
 
     /// Returns a prepared statement for `sql` from the connection's cache, reset with cleared bindings.
     ///
     /// - Throws: ``StoreError`` for invalid SQL.
-    public func cachedStatement(_ sql: String) throws -> Statement {
+    package func cachedStatement(_ sql: String) throws -> Statement {
         if let statement = statementCache[sql] {
             statement.reset()
             return statement
@@ -141,7 +143,7 @@ public final class Database {
     /// Runs one or more SQL statements without arguments (schema changes, pragmas).
     ///
     /// - Throws: ``StoreError``.
-    public func execute(script sql: String) throws {
+    package func execute(script sql: String) throws {
         var message: UnsafeMutablePointer<CChar>?
         let code = sqlite3_exec(handle, sql, nil, nil, &message)
         if code != SQLITE_OK {
@@ -157,14 +159,14 @@ public final class Database {
     /// Runs one statement with `arguments` through the statement cache.
     ///
     /// - Throws: ``StoreError``.
-    public func execute(_ sql: String, _ arguments: [any DatabaseValueConvertible] = []) throws {
+    package func execute(_ sql: String, _ arguments: [any DatabaseValueConvertible] = []) throws {
         try cachedStatement(sql).execute(arguments)
     }
 
     /// All rows of a query.
     ///
     /// - Throws: ``StoreError``.
-    public func fetchAll(_ sql: String, _ arguments: [any DatabaseValueConvertible] = []) throws -> [Row] {
+    package func fetchAll(_ sql: String, _ arguments: [any DatabaseValueConvertible] = []) throws -> [Row] {
         let statement = try cachedStatement(sql)
         try statement.bind(arguments)
         defer { statement.reset() }
@@ -176,7 +178,7 @@ public final class Database {
     /// The first row of a query, or `nil`.
     ///
     /// - Throws: ``StoreError``.
-    public func fetchOne(_ sql: String, _ arguments: [any DatabaseValueConvertible] = []) throws -> Row? {
+    package func fetchOne(_ sql: String, _ arguments: [any DatabaseValueConvertible] = []) throws -> Row? {
         let statement = try cachedStatement(sql)
         try statement.bind(arguments)
         defer { statement.reset() }
@@ -186,7 +188,7 @@ public final class Database {
     /// The first column of the first row converted to `T`, or `nil` when there is no row or it is `NULL`.
     ///
     /// - Throws: ``StoreError``.
-    public func fetchScalar<T: DatabaseValueConvertible>(
+    package func fetchScalar<T: DatabaseValueConvertible>(
         _ sql: String, _ arguments: [any DatabaseValueConvertible] = [], as type: T.Type = T.self
     ) throws -> T? {
         let statement = try cachedStatement(sql)
@@ -199,25 +201,25 @@ public final class Database {
     /// The count returned by a `SELECT count(*) …` query.
     ///
     /// - Throws: ``StoreError``.
-    public func fetchCount(_ sql: String, _ arguments: [any DatabaseValueConvertible] = []) throws -> Int {
+    package func fetchCount(_ sql: String, _ arguments: [any DatabaseValueConvertible] = []) throws -> Int {
         Int(try fetchScalar(sql, arguments, as: Int64.self) ?? 0)
     }
 
     // MARK: - Connection facts
 
     /// Rows changed by the last `INSERT`, `UPDATE` or `DELETE`.
-    public var changedRowCount: Int { Int(sqlite3_changes64(handle)) }
+    package var changedRowCount: Int { Int(sqlite3_changes64(handle)) }
 
     /// Whether a transaction is open.
-    public var isInsideTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+    package var isInsideTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
     /// The schema version (`PRAGMA user_version`).
-    public var userVersion: Int {
+    package var userVersion: Int {
         get throws { try fetchScalar("PRAGMA user_version", as: Int.self) ?? 0 }
     }
 
     /// Makes the statement running on this connection (from any thread) fail with `SQLITE_INTERRUPT`.
-    public func interrupt() {
+    package func interrupt() {
         sqlite3_interrupt(handle)
     }
 }

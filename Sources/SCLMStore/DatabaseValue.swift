@@ -1,7 +1,7 @@
 import Foundation
 
 /// A value stored in or read from a SQLite column.
-public enum DatabaseValue: Sendable, Hashable {
+package enum DatabaseValue: Sendable, Hashable {
     case null
     case integer(Int64)
     case real(Double)
@@ -9,11 +9,11 @@ public enum DatabaseValue: Sendable, Hashable {
     case blob(Data)
 
     /// Whether this is SQL `NULL`.
-    public var isNull: Bool { self == .null }
+    package var isNull: Bool { self == .null }
 }
 
 /// A Swift type that can be bound as a statement argument and read back from a column.
-public protocol DatabaseValueConvertible: Sendable {
+package protocol DatabaseValueConvertible: Sendable {
     /// The value to bind.
     var databaseValue: DatabaseValue { get }
     /// Converts a column value, or returns `nil` when the value has another type.
@@ -21,13 +21,13 @@ public protocol DatabaseValueConvertible: Sendable {
 }
 
 extension DatabaseValue: DatabaseValueConvertible {
-    public var databaseValue: DatabaseValue { self }
-    public static func fromDatabaseValue(_ value: DatabaseValue) -> DatabaseValue? { value }
+    package var databaseValue: DatabaseValue { self }
+    package static func fromDatabaseValue(_ value: DatabaseValue) -> DatabaseValue? { value }
 }
 
 extension Int64: DatabaseValueConvertible {
-    public var databaseValue: DatabaseValue { .integer(self) }
-    public static func fromDatabaseValue(_ value: DatabaseValue) -> Int64? {
+    package var databaseValue: DatabaseValue { .integer(self) }
+    package static func fromDatabaseValue(_ value: DatabaseValue) -> Int64? {
         switch value {
         case .integer(let number): number
         case .real(let number) where number.rounded() == number: Int64(exactly: number)
@@ -37,20 +37,22 @@ extension Int64: DatabaseValueConvertible {
 }
 
 extension Int: DatabaseValueConvertible {
-    public var databaseValue: DatabaseValue { .integer(Int64(self)) }
-    public static func fromDatabaseValue(_ value: DatabaseValue) -> Int? { Int64.fromDatabaseValue(value).map(Int.init) }
+    package var databaseValue: DatabaseValue { .integer(Int64(self)) }
+    package static func fromDatabaseValue(_ value: DatabaseValue) -> Int? {
+        Int64.fromDatabaseValue(value).map(Int.init)
+    }
 }
 
 extension Int32: DatabaseValueConvertible {
-    public var databaseValue: DatabaseValue { .integer(Int64(self)) }
-    public static func fromDatabaseValue(_ value: DatabaseValue) -> Int32? {
+    package var databaseValue: DatabaseValue { .integer(Int64(self)) }
+    package static func fromDatabaseValue(_ value: DatabaseValue) -> Int32? {
         Int64.fromDatabaseValue(value).flatMap { Int32(exactly: $0) }
     }
 }
 
 extension Double: DatabaseValueConvertible {
-    public var databaseValue: DatabaseValue { .real(self) }
-    public static func fromDatabaseValue(_ value: DatabaseValue) -> Double? {
+    package var databaseValue: DatabaseValue { .real(self) }
+    package static func fromDatabaseValue(_ value: DatabaseValue) -> Double? {
         switch value {
         case .integer(let number): Double(number)
         case .real(let number): number
@@ -60,13 +62,15 @@ extension Double: DatabaseValueConvertible {
 }
 
 extension Bool: DatabaseValueConvertible {
-    public var databaseValue: DatabaseValue { .integer(self ? 1 : 0) }
-    public static func fromDatabaseValue(_ value: DatabaseValue) -> Bool? { Int64.fromDatabaseValue(value).map { $0 != 0 } }
+    package var databaseValue: DatabaseValue { .integer(self ? 1 : 0) }
+    package static func fromDatabaseValue(_ value: DatabaseValue) -> Bool? {
+        Int64.fromDatabaseValue(value).map { $0 != 0 }
+    }
 }
 
 extension String: DatabaseValueConvertible {
-    public var databaseValue: DatabaseValue { .text(self) }
-    public static func fromDatabaseValue(_ value: DatabaseValue) -> String? {
+    package var databaseValue: DatabaseValue { .text(self) }
+    package static func fromDatabaseValue(_ value: DatabaseValue) -> String? {
         switch value {
         case .text(let text): text
         case .integer(let number): String(number)
@@ -78,8 +82,8 @@ extension String: DatabaseValueConvertible {
 }
 
 extension Data: DatabaseValueConvertible {
-    public var databaseValue: DatabaseValue { .blob(self) }
-    public static func fromDatabaseValue(_ value: DatabaseValue) -> Data? {
+    package var databaseValue: DatabaseValue { .blob(self) }
+    package static func fromDatabaseValue(_ value: DatabaseValue) -> Data? {
         switch value {
         case .blob(let data): data
         case .text(let text): Data(text.utf8)
@@ -89,8 +93,8 @@ extension Data: DatabaseValueConvertible {
 }
 
 extension Optional: DatabaseValueConvertible where Wrapped: DatabaseValueConvertible {
-    public var databaseValue: DatabaseValue { self?.databaseValue ?? .null }
-    public static func fromDatabaseValue(_ value: DatabaseValue) -> Wrapped?? {
+    package var databaseValue: DatabaseValue { self?.databaseValue ?? .null }
+    package static func fromDatabaseValue(_ value: DatabaseValue) -> Wrapped?? {
         value.isNull ? .some(nil) : Wrapped.fromDatabaseValue(value).map { .some($0) }
     }
 }

@@ -1,21 +1,21 @@
 /// The server-side fields of one media file, as stored in `media_files` (the local `installedRevision`
 /// is not part of it).
-public struct MediaFileRecord: Sendable, Equatable, Codable {
-    public var mediaFileId: Int64
-    public var presentationId: Int64
-    public var position: Int64
-    public var revision: Int64
-    public var fileName: String
-    public var title: String?
-    public var blobId: String?
-    public var mimeType: String?
-    public var fileSize: Int64
-    public var isAvailableForSharing: Bool
-    public var created: String?
-    public var updatedDate: String?
+package struct MediaFileRecord: Sendable, Equatable, Codable {
+    package var mediaFileId: Int64
+    package var presentationId: Int64
+    package var position: Int64
+    package var revision: Int64
+    package var fileName: String
+    package var title: String?
+    package var blobId: String?
+    package var mimeType: String?
+    package var fileSize: Int64
+    package var isAvailableForSharing: Bool
+    package var created: String?
+    package var updatedDate: String?
 
     /// Creates a record.
-    public init(
+    package init(
         mediaFileId: Int64, presentationId: Int64, position: Int64 = 0, revision: Int64, fileName: String,
         title: String? = nil, blobId: String? = nil, mimeType: String? = nil, fileSize: Int64 = 0,
         isAvailableForSharing: Bool = true, created: String? = nil, updatedDate: String? = nil
@@ -37,7 +37,7 @@ public struct MediaFileRecord: Sendable, Equatable, Codable {
     /// Reads a record from a `media_files` row.
     ///
     /// - Throws: ``StoreError`` (`.decoding`) naming a missing or mistyped column.
-    public init(row: Row) throws {
+    package init(row: Row) throws {
         let columns = ColumnReader(row, table: Self.table)
         self.init(
             mediaFileId: try columns.int64("mediaFileId"), presentationId: try columns.int64("presentationId"),
@@ -50,14 +50,14 @@ public struct MediaFileRecord: Sendable, Equatable, Codable {
 }
 
 extension MediaFileRecord: UpsertableRecord {
-    public static let table = "media_files"
-    public static let columns = [
+    package static let table = "media_files"
+    package static let columns = [
         "mediaFileId", "presentationId", "position", "revision", "fileName", "title", "blobId", "mimeType", "fileSize",
         "isAvailableForSharing", "created", "updatedDate",
     ]
-    public var primaryKey: Int64 { mediaFileId }
+    package var primaryKey: Int64 { mediaFileId }
 
-    public func bind(_ bind: inout ColumnBinder) throws {
+    package func bind(_ bind: inout ColumnBinder) throws {
         try bind(mediaFileId)
         try bind(presentationId)
         try bind(position)

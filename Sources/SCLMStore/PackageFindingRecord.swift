@@ -3,22 +3,22 @@
 /// The store keeps what package validation said in plain values (the rule's ID, `error`/`warning`,
 /// `safety`/`content`), so reading findings back needs no archive code. Encodes every key, `null` for a
 /// missing path or line, with the rule class under `class`.
-public struct PackageFindingRecord: Sendable, Equatable, Codable {
+package struct PackageFindingRecord: Sendable, Equatable, Codable {
     /// The rule's stable ID, e.g. `REF-MISSING`.
-    public var rule: String
+    package var rule: String
     /// `error` or `warning`.
-    public var severity: String
+    package var severity: String
     /// `safety` or `content`.
-    public var ruleClass: String
+    package var ruleClass: String
     /// The entry the finding is about, or `nil` for the whole package.
-    public var path: String?
+    package var path: String?
     /// The 1-based line in `path`, for HTML and CSS findings.
-    public var line: Int64?
+    package var line: Int64?
     /// What is wrong.
-    public var message: String
+    package var message: String
 
     /// Creates a record.
-    public init(rule: String, severity: String, ruleClass: String, path: String?, line: Int64?, message: String) {
+    package init(rule: String, severity: String, ruleClass: String, path: String?, line: Int64?, message: String) {
         self.rule = rule
         self.severity = severity
         self.ruleClass = ruleClass
@@ -33,7 +33,7 @@ public struct PackageFindingRecord: Sendable, Equatable, Codable {
     /// Reads a record from a `package_findings` row.
     ///
     /// - Throws: ``StoreError`` (`.decoding`) naming a missing or mistyped column.
-    public init(row: Row) throws {
+    package init(row: Row) throws {
         let columns = ColumnReader(row, table: Self.table)
         self.init(
             rule: try columns.text("rule"), severity: try columns.text("severity"),
@@ -43,7 +43,7 @@ public struct PackageFindingRecord: Sendable, Equatable, Codable {
     }
 
     /// `path:line` (or the parts that exist; `(package)` for the whole package), for text output.
-    public var location: String {
+    package var location: String {
         switch (path, line) {
         case (let path?, let line?): "\(path):\(line)"
         case (let path?, nil): path
@@ -57,7 +57,7 @@ public struct PackageFindingRecord: Sendable, Equatable, Codable {
         case path, line, message
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(rule, forKey: .rule)
         try container.encode(severity, forKey: .severity)
@@ -69,28 +69,28 @@ public struct PackageFindingRecord: Sendable, Equatable, Codable {
 }
 
 /// How many findings of each severity an installed package has (`{"error":N,"warning":M}` in JSON).
-public struct PackageFindingCounts: Sendable, Equatable, Codable {
-    public var error: Int
-    public var warning: Int
+package struct PackageFindingCounts: Sendable, Equatable, Codable {
+    package var error: Int
+    package var warning: Int
 
     /// Creates counts.
-    public init(error: Int = 0, warning: Int = 0) {
+    package init(error: Int = 0, warning: Int = 0) {
         self.error = error
         self.warning = warning
     }
 
     /// The counts of `findings`.
-    public init(_ findings: [PackageFindingRecord]) {
+    package init(_ findings: [PackageFindingRecord]) {
         self.init(
             error: findings.count { $0.severity == "error" }, warning: findings.count { $0.severity == "warning" })
     }
 
     /// Errors and warnings together.
-    public var total: Int { error + warning }
+    package var total: Int { error + warning }
 
     /// `1 error, 2 warnings` (the parts that are not zero; `no findings` when both are), each noun after
     /// `qualifier` when one is given (`1 content error`).
-    public func text(qualifier: String? = nil) -> String {
+    package func text(qualifier: String? = nil) -> String {
         let prefix = qualifier.map { $0 + " " } ?? ""
         let parts = [(error, "error"), (warning, "warning")].filter { $0.0 > 0 }.map { count, noun in
             "\(count) \(prefix)\(noun)\(count == 1 ? "" : "s")"

@@ -2,32 +2,32 @@
 ///
 /// Local state (`syncState`, `installedRevision`, `opened`, …) is not part of the record: an upsert
 /// never overwrites it. Names follow StoryContent (StoryContent's Core Data model).
-public struct PresentationRecord: Sendable, Equatable, Codable {
-    public var presentationId: Int64
-    public var clientId: Int64
-    public var name: String
-    public var shortDescription: String?
-    public var longDescription: String?
-    public var imgId: String?
-    public var thumbImgId: String?
-    public var order: Int64
-    public var revision: Int64
-    public var created: String?
-    public var updatedDate: String?
-    public var debugModeEnabled: Bool
-    public var skip: Bool
-    public var lockout: Bool
-    public var mapEnabled: Bool
-    public var mapType: Int64
-    public var map: String?
-    public var needConfirmation: Bool
-    public var previewMode: Int64
-    public var visibility: Bool
+package struct PresentationRecord: Sendable, Equatable, Codable {
+    package var presentationId: Int64
+    package var clientId: Int64
+    package var name: String
+    package var shortDescription: String?
+    package var longDescription: String?
+    package var imgId: String?
+    package var thumbImgId: String?
+    package var order: Int64
+    package var revision: Int64
+    package var created: String?
+    package var updatedDate: String?
+    package var debugModeEnabled: Bool
+    package var skip: Bool
+    package var lockout: Bool
+    package var mapEnabled: Bool
+    package var mapType: Int64
+    package var map: String?
+    package var needConfirmation: Bool
+    package var previewMode: Int64
+    package var visibility: Bool
     /// The presentation JSON as the server sent it.
-    public var rawData: String?
+    package var rawData: String?
 
     /// Creates a record; optional fields default to StoryContent's defaults.
-    public init(
+    package init(
         presentationId: Int64, clientId: Int64, name: String, shortDescription: String? = nil,
         longDescription: String? = nil, imgId: String? = nil, thumbImgId: String? = nil, order: Int64 = -1,
         revision: Int64, created: String? = nil, updatedDate: String? = nil, debugModeEnabled: Bool = false,
@@ -59,15 +59,15 @@ public struct PresentationRecord: Sendable, Equatable, Codable {
 }
 
 extension PresentationRecord: UpsertableRecord {
-    public static let table = "presentations"
-    public static let columns = [
+    package static let table = "presentations"
+    package static let columns = [
         "presentationId", "clientId", "name", "shortDescription", "longDescription", "imgId", "thumbImgId", "order",
         "revision", "created", "updatedDate", "debugModeEnabled", "skip", "lockout", "mapEnabled", "mapType", "map",
         "needConfirmation", "previewMode", "visibility", "rawData",
     ]
-    public var primaryKey: Int64 { presentationId }
+    package var primaryKey: Int64 { presentationId }
 
-    public func bind(_ bind: inout ColumnBinder) throws {
+    package func bind(_ bind: inout ColumnBinder) throws {
         try bind(presentationId)
         try bind(clientId)
         try bind(name)
@@ -94,7 +94,7 @@ extension PresentationRecord: UpsertableRecord {
     /// Reads a record from a `presentations` row.
     ///
     /// - Throws: ``StoreError`` (`.decoding`) naming a missing or mistyped column.
-    public init(row: Row) throws {
+    package init(row: Row) throws {
         let columns = ColumnReader(row, table: Self.table)
         self.init(
             presentationId: try columns.int64("presentationId"), clientId: try columns.int64("clientId"),
@@ -117,7 +117,7 @@ extension Database {
     /// ``write(_:)`` so all rows land in one transaction.
     ///
     /// - Throws: ``StoreError`` (e.g. a foreign-key failure for an unknown client, reported at commit).
-    public func upsertPresentations(_ records: some Sequence<PresentationRecord>) throws {
+    package func upsertPresentations(_ records: some Sequence<PresentationRecord>) throws {
         try upsert(records)
     }
 }

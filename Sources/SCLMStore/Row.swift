@@ -1,26 +1,26 @@
 import Foundation
 
 /// A snapshot of one result row: column names and values, readable by index or by name.
-public struct Row: Sendable, Hashable, CustomStringConvertible {
+package struct Row: Sendable, Hashable, CustomStringConvertible {
     /// The columns in result order.
-    public let columns: [(name: String, value: DatabaseValue)]
+    package let columns: [(name: String, value: DatabaseValue)]
 
     /// Creates a row from named values.
-    public init(columns: [(String, DatabaseValue)]) {
+    package init(columns: [(String, DatabaseValue)]) {
         self.columns = columns.map { (name: $0.0, value: $0.1) }
     }
 
     /// The value of the column at `index`.
-    public subscript(index: Int) -> DatabaseValue { columns[index].value }
+    package subscript(index: Int) -> DatabaseValue { columns[index].value }
 
     /// The value of the first column named `name` (case-insensitive), or `.null` if absent.
-    public subscript(name: String) -> DatabaseValue {
+    package subscript(name: String) -> DatabaseValue {
         value(named: name) ?? .null
     }
 
     /// The value of the first column named `name` (an exact match first, then case-insensitive), or `nil`
     /// when the row has no such column.
-    public func value(named name: String) -> DatabaseValue? {
+    package func value(named name: String) -> DatabaseValue? {
         columns.first { $0.name == name }?.value
             ?? columns.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
     }
@@ -28,7 +28,7 @@ public struct Row: Sendable, Hashable, CustomStringConvertible {
     /// The column named `name` converted to `T`.
     ///
     /// - Throws: ``StoreError`` (`.decoding`) when the value cannot be converted.
-    public func get<T: DatabaseValueConvertible>(_ name: String, as type: T.Type = T.self) throws -> T {
+    package func get<T: DatabaseValueConvertible>(_ name: String, as type: T.Type = T.self) throws -> T {
         let value = self[name]
         guard let converted = T.fromDatabaseValue(value) else {
             throw StoreError(code: .decoding, message: "column \(name) holds \(value), not \(T.self)")
@@ -39,23 +39,23 @@ public struct Row: Sendable, Hashable, CustomStringConvertible {
     // The lenient readers below suit tests and ad-hoc reads; records decode through ``ColumnReader``.
 
     /// The column named `name` as an integer, or `nil` for `NULL` or a non-number.
-    public func int(_ name: String) -> Int64? { Int64.fromDatabaseValue(self[name]) }
+    package func int(_ name: String) -> Int64? { Int64.fromDatabaseValue(self[name]) }
     /// The column named `name` as text, or `nil` for `NULL`.
-    public func string(_ name: String) -> String? { String.fromDatabaseValue(self[name]) }
+    package func string(_ name: String) -> String? { String.fromDatabaseValue(self[name]) }
     /// The column named `name` as a double, or `nil`.
-    public func double(_ name: String) -> Double? { Double.fromDatabaseValue(self[name]) }
+    package func double(_ name: String) -> Double? { Double.fromDatabaseValue(self[name]) }
     /// The column named `name` as a boolean (non-zero is true), or `nil`.
-    public func bool(_ name: String) -> Bool? { Bool.fromDatabaseValue(self[name]) }
+    package func bool(_ name: String) -> Bool? { Bool.fromDatabaseValue(self[name]) }
 
-    public var description: String {
+    package var description: String {
         "[" + columns.map { "\($0.name): \($0.value)" }.joined(separator: ", ") + "]"
     }
 
-    public static func == (lhs: Row, rhs: Row) -> Bool {
+    package static func == (lhs: Row, rhs: Row) -> Bool {
         lhs.columns.elementsEqual(rhs.columns) { $0.name == $1.name && $0.value == $1.value }
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         for column in columns {
             hasher.combine(column.name)
             hasher.combine(column.value)

@@ -6,9 +6,9 @@ import SCLMCore
 /// A session opens with its presentation and ends when the presentation closes. ``State`` follows
 /// StoryContent's `SessionState`: an unfinished session (``State/unfinished``) is restored the next
 /// time the presentation opens; only completed sessions are published to analytics.
-public struct SessionRecord: Sendable, Equatable {
+package struct SessionRecord: Sendable, Equatable {
     /// StoryContent's `SessionState` (0…4).
-    public enum State: Int64, Sendable, Equatable {
+    package enum State: Int64, Sendable, Equatable {
         /// Open (`isInProcess`).
         case inProcess = 0
         /// Closed and saved (`isComplete`): published to analytics.
@@ -21,37 +21,37 @@ public struct SessionRecord: Sendable, Equatable {
         case leftViaDeepLink = 4
 
         /// The states of a session that may be restored (0, 3 or 4).
-        public static let unfinished: [State] = [.inProcess, .leftViaContent, .leftViaDeepLink]
+        package static let unfinished: [State] = [.inProcess, .leftViaContent, .leftViaDeepLink]
 
         /// ``unfinished`` as an SQL list for `state IN …`: `(0, 3, 4)`.
-        public static let unfinishedSQL = "(" + unfinished.map { String($0.rawValue) }.joined(separator: ", ") + ")"
+        package static let unfinishedSQL = "(" + unfinished.map { String($0.rawValue) }.joined(separator: ", ") + ")"
     }
 
-    public var sessionId: String
-    public var presentationId: Int64
-    public var userId: String?
-    public var state: State
+    package var sessionId: String
+    package var presentationId: Int64
+    package var userId: String?
+    package var state: State
     /// Set by content with `setSessionComplete` (the presentation was fully shown).
-    public var complete: Bool
+    package var complete: Bool
     /// Seconds spent on slides so far.
-    public var duration: Int64
+    package var duration: Int64
     /// `duration` when content declared the session complete.
-    public var completeSessionDuration: Int64
-    public var slidesCount: Int64
-    public var lastOpenedSlideId: Int64?
-    public var lastOpenedSlideName: String?
+    package var completeSessionDuration: Int64
+    package var slidesCount: Int64
+    package var lastOpenedSlideId: Int64?
+    package var lastOpenedSlideName: String?
     /// ISO-8601 UTC.
-    public var created: String
-    public var updated: String?
+    package var created: String
+    package var updated: String?
     /// Hours from UTC, as StoryContent reports it.
-    public var timeZone: Int64
-    public var latitude: Double?
-    public var longitude: Double?
-    public var address: String?
-    public var isRestored: Bool
+    package var timeZone: Int64
+    package var latitude: Double?
+    package var longitude: Double?
+    package var address: String?
+    package var isRestored: Bool
 
     /// Creates a new, open session.
-    public init(
+    package init(
         sessionId: String, presentationId: Int64, userId: String?, created: String, timeZone: Int64,
         latitude: Double? = nil, longitude: Double? = nil, address: String? = nil
     ) {
@@ -97,25 +97,25 @@ public struct SessionRecord: Sendable, Equatable {
 }
 
 /// One slide view of a session (`SessionAction`, table `session_actions`).
-public struct SlideActionRecord: Sendable, Equatable {
-    public var id: String
-    public var sessionId: String
-    public var presentationId: Int64
-    public var userId: String?
-    public var slideId: Int64?
-    public var slideName: String
+package struct SlideActionRecord: Sendable, Equatable {
+    package var id: String
+    package var sessionId: String
+    package var presentationId: Int64
+    package var userId: String?
+    package var slideId: Int64?
+    package var slideName: String
     /// How the slide was left (StoryContent logs `in` for in-presentation navigation).
-    public var navigation: String
+    package var navigation: String
     /// Seconds on the slide.
-    public var duration: Int64
+    package var duration: Int64
     /// When the view started (ISO-8601 UTC).
-    public var created: String
-    public var timeZone: Int64
-    public var latitude: Double?
-    public var longitude: Double?
+    package var created: String
+    package var timeZone: Int64
+    package var latitude: Double?
+    package var longitude: Double?
 
     /// Creates a slide view.
-    public init(
+    package init(
         id: String, sessionId: String, presentationId: Int64, userId: String?, slideId: Int64?, slideName: String,
         navigation: String, duration: Int64, created: String, timeZone: Int64, latitude: Double? = nil,
         longitude: Double? = nil
@@ -155,20 +155,20 @@ public struct SlideActionRecord: Sendable, Equatable {
 }
 
 /// One custom event of a session (`SessionEventAction`, table `custom_events`): a key and a string value.
-public struct CustomEventRecord: Sendable, Equatable {
-    public var id: String
-    public var sessionId: String
-    public var presentationId: Int64
-    public var userId: String?
-    public var key: String
-    public var value: String
-    public var created: String
-    public var timeZone: Int64
-    public var latitude: Double?
-    public var longitude: Double?
+package struct CustomEventRecord: Sendable, Equatable {
+    package var id: String
+    package var sessionId: String
+    package var presentationId: Int64
+    package var userId: String?
+    package var key: String
+    package var value: String
+    package var created: String
+    package var timeZone: Int64
+    package var latitude: Double?
+    package var longitude: Double?
 
     /// Creates a custom event.
-    public init(
+    package init(
         id: String, sessionId: String, presentationId: Int64, userId: String?, key: String, value: String,
         created: String, timeZone: Int64, latitude: Double? = nil, longitude: Double? = nil
     ) {

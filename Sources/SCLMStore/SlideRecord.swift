@@ -1,22 +1,22 @@
 /// The server-side fields of one slide, as stored in `slides`; `position` is its place in the
 /// presentation's slide list.
-public struct SlideRecord: Sendable, Equatable, Codable {
-    public var slideId: Int64
-    public var presentationId: Int64
-    public var position: Int64
-    public var revision: Int64
-    public var name: String
+package struct SlideRecord: Sendable, Equatable, Codable {
+    package var slideId: Int64
+    package var presentationId: Int64
+    package var position: Int64
+    package var revision: Int64
+    package var name: String
     /// The slide's HTML, base64 as the server sends it.
-    public var pageSource: String?
+    package var pageSource: String?
     /// Comma-separated slide names this slide links to (the presentation map).
-    public var linkedSlides: String?
-    public var swipeNext: String?
-    public var swipePrevious: String?
-    public var created: String?
-    public var updatedDate: String?
+    package var linkedSlides: String?
+    package var swipeNext: String?
+    package var swipePrevious: String?
+    package var created: String?
+    package var updatedDate: String?
 
     /// Creates a record.
-    public init(
+    package init(
         slideId: Int64, presentationId: Int64, position: Int64 = 0, revision: Int64, name: String,
         pageSource: String? = nil, linkedSlides: String? = nil, swipeNext: String? = nil, swipePrevious: String? = nil,
         created: String? = nil, updatedDate: String? = nil
@@ -37,7 +37,7 @@ public struct SlideRecord: Sendable, Equatable, Codable {
     /// Reads a record from a `slides` row.
     ///
     /// - Throws: ``StoreError`` (`.decoding`) naming a missing or mistyped column.
-    public init(row: Row) throws {
+    package init(row: Row) throws {
         let columns = ColumnReader(row, table: Self.table)
         self.init(
             slideId: try columns.int64("slideId"), presentationId: try columns.int64("presentationId"),
@@ -50,14 +50,14 @@ public struct SlideRecord: Sendable, Equatable, Codable {
 }
 
 extension SlideRecord: UpsertableRecord {
-    public static let table = "slides"
-    public static let columns = [
+    package static let table = "slides"
+    package static let columns = [
         "slideId", "presentationId", "position", "revision", "name", "pageSource", "linkedSlides", "swipeNext",
         "swipePrevious", "created", "updatedDate",
     ]
-    public var primaryKey: Int64 { slideId }
+    package var primaryKey: Int64 { slideId }
 
-    public func bind(_ bind: inout ColumnBinder) throws {
+    package func bind(_ bind: inout ColumnBinder) throws {
         try bind(slideId)
         try bind(presentationId)
         try bind(position)

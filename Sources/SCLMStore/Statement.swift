@@ -7,9 +7,9 @@ import Foundation
 /// and the column readers; ``reset()`` (which ``execute()`` does when it finishes) clears the bindings.
 /// Cached statements (``Database/cachedStatement(_:)``) are reset before they are handed out again.
 /// Like its database, a statement is confined to one thread at a time.
-public final class Statement {
+package final class Statement {
     /// The SQL text (placeholders only).
-    public let sql: String
+    package let sql: String
     let handle: OpaquePointer
     private unowned let database: Database
     // Bound text lives here until the bindings are cleared; SQLite reads it in place (see `bindText`).
@@ -35,20 +35,20 @@ public final class Statement {
     }
 
     /// The number of `?` parameters.
-    public var parameterCount: Int { Int(sqlite3_bind_parameter_count(handle)) }
+    package var parameterCount: Int { Int(sqlite3_bind_parameter_count(handle)) }
 
     /// The number of result columns.
-    public var columnCount: Int { Int(sqlite3_column_count(handle)) }
+    package var columnCount: Int { Int(sqlite3_column_count(handle)) }
 
     /// The name of result column `index`.
-    public func columnName(_ index: Int) -> String {
+    package func columnName(_ index: Int) -> String {
         String(cString: sqlite3_column_name(handle, Int32(index)))
     }
 
     // MARK: - Binding
 
     /// Resets the statement so it can run again and clears its bindings.
-    public func reset() {
+    package func reset() {
         sqlite3_reset(handle)
         clearBindings()
     }
@@ -56,7 +56,7 @@ public final class Statement {
     /// Binds `arguments` to parameters 1…n.
     ///
     /// - Throws: ``StoreError`` when the count does not match or a bind fails.
-    public func bind(_ arguments: [any DatabaseValueConvertible]) throws {
+    package func bind(_ arguments: [any DatabaseValueConvertible]) throws {
         guard arguments.count == parameterCount else {
             throw StoreError(
                 code: .sqlite, resultCode: .misuse,
@@ -70,7 +70,7 @@ public final class Statement {
     /// Binds `value` to the 1-based parameter `index`.
     ///
     /// - Throws: ``StoreError``.
-    public func bind(_ value: DatabaseValue, at index: Int) throws {
+    package func bind(_ value: DatabaseValue, at index: Int) throws {
         let position = Int32(index)
         let code: Int32
         switch value {
@@ -91,14 +91,14 @@ public final class Statement {
     /// Binds an integer without boxing (the fast path for bulk upserts).
     ///
     /// - Throws: ``StoreError``.
-    public func bind(_ value: Int64, at index: Int) throws {
+    package func bind(_ value: Int64, at index: Int) throws {
         try check(sqlite3_bind_int64(handle, Int32(index), value))
     }
 
     /// Binds text without boxing (`nil` binds `NULL`).
     ///
     /// - Throws: ``StoreError``.
-    public func bind(_ value: String?, at index: Int) throws {
+    package func bind(_ value: String?, at index: Int) throws {
         guard let value else { return try check(sqlite3_bind_null(handle, Int32(index))) }
         try check(bindText(value, at: Int32(index)))
     }
@@ -120,7 +120,8 @@ public final class Statement {
             }
             arenaWanted = max(arenaWanted, (arenaUsed + count) * 2)
             return sqlite3_bind_text64(
-                handle, position, UnsafeRawPointer(buffer.baseAddress ?? UnsafePointer(bitPattern: 1))?
+                handle, position,
+                UnsafeRawPointer(buffer.baseAddress ?? UnsafePointer(bitPattern: 1))?
                     .assumingMemoryBound(to: CChar.self), UInt64(count), sclm_sqlite3_transient(),
                 UInt8(SQLITE_UTF8))
         }
@@ -146,7 +147,7 @@ public final class Statement {
     ///
     /// - Throws: ``StoreError`` (including `SQLITE_BUSY` after the busy timeout, and `SQLITE_INTERRUPT`).
     @discardableResult
-    public func step() throws -> Bool {
+    package func step() throws -> Bool {
         switch sqlite3_step(handle) {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
@@ -160,7 +161,7 @@ public final class Statement {
     /// Runs the statement to completion with its current bindings, then resets it and clears the bindings.
     ///
     /// - Throws: ``StoreError``.
-    public func execute() throws {
+    package func execute() throws {
         defer { reset() }
         while try step() {}
     }
@@ -168,7 +169,7 @@ public final class Statement {
     /// Binds `arguments`, runs the statement to completion and resets it.
     ///
     /// - Throws: ``StoreError``.
-    public func execute(_ arguments: [any DatabaseValueConvertible]) throws {
+    package func execute(_ arguments: [any DatabaseValueConvertible]) throws {
         reset()
         try bind(arguments)
         try execute()
@@ -177,7 +178,7 @@ public final class Statement {
     // MARK: - Columns of the current row
 
     /// The value of column `index` of the current row.
-    public func value(at index: Int) -> DatabaseValue {
+    package func value(at index: Int) -> DatabaseValue {
         let column = Int32(index)
         switch sqlite3_column_type(handle, column) {
         case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, column))
@@ -192,12 +193,12 @@ public final class Statement {
     }
 
     /// Column `index` as an integer (0 for `NULL`).
-    public func int64(at index: Int) -> Int64 {
+    package func int64(at index: Int) -> Int64 {
         sqlite3_column_int64(handle, Int32(index))
     }
 
     /// Column `index` as text, or `nil` for `NULL`.
-    public func text(at index: Int) -> String? {
+    package func text(at index: Int) -> String? {
         let column = Int32(index)
         guard let bytes = sqlite3_column_text(handle, column) else { return nil }
         let count = Int(sqlite3_column_bytes(handle, column))
@@ -205,7 +206,7 @@ public final class Statement {
     }
 
     /// The current row as a ``Row`` snapshot.
-    public func row() -> Row {
+    package func row() -> Row {
         Row(columns: (0..<columnCount).map { (columnName($0), value(at: $0)) })
     }
 }

@@ -4,37 +4,37 @@ import SCLMCore
 ///
 /// The SQL text is shown (it holds `?` placeholders, never bound values), so secrets bound as
 /// arguments never reach a message.
-public struct StoreError: CategorizedError, Equatable {
+package struct StoreError: CategorizedError, Equatable {
     /// What kind of store failure this is. New kinds may be added; do not switch exhaustively.
-    public struct Code: Hashable, Sendable {
+    package struct Code: Hashable, Sendable {
         private enum Base: Hashable, Sendable { case sqlite, openFailed, schemaTooNew, migrationFailed, decoding }
         private let base: Base
 
         /// SQLite returned an error code (see ``StoreError/resultCode``).
-        public static let sqlite = Code(base: .sqlite)
+        package static let sqlite = Code(base: .sqlite)
         /// The database file could not be opened or created.
-        public static let openFailed = Code(base: .openFailed)
+        package static let openFailed = Code(base: .openFailed)
         /// The database was written by a newer sclm (its `user_version` is above this binary's).
-        public static let schemaTooNew = Code(base: .schemaTooNew)
+        package static let schemaTooNew = Code(base: .schemaTooNew)
         /// A migration failed and was rolled back.
-        public static let migrationFailed = Code(base: .migrationFailed)
+        package static let migrationFailed = Code(base: .migrationFailed)
         /// A column did not hold the type the caller asked for.
-        public static let decoding = Code(base: .decoding)
+        package static let decoding = Code(base: .decoding)
     }
 
     /// The kind of failure.
-    public let code: Code
+    package let code: Code
     /// SQLite's extended result code, when SQLite reported the error.
-    public let resultCode: ResultCode?
+    package let resultCode: ResultCode?
     /// What failed, in a sentence.
-    public let message: String
+    package let message: String
     /// The SQL being executed, if any (placeholders only).
-    public let sql: String?
+    package let sql: String?
     /// The database file, if known.
-    public let path: String?
+    package let path: String?
 
     /// Creates a store error.
-    public init(code: Code, resultCode: ResultCode? = nil, message: String, sql: String? = nil, path: String? = nil) {
+    package init(code: Code, resultCode: ResultCode? = nil, message: String, sql: String? = nil, path: String? = nil) {
         self.code = code
         self.resultCode = resultCode
         self.message = message
@@ -42,7 +42,7 @@ public struct StoreError: CategorizedError, Equatable {
         self.path = path
     }
 
-    public var category: ErrorCategory {
+    package var category: ErrorCategory {
         guard let primary = resultCode?.primary else {
             return code == .decoding ? .internal : .storage
         }
@@ -61,7 +61,7 @@ public struct StoreError: CategorizedError, Equatable {
         + "sent and the login, which a new database will not have), then run `sclm login` and `sclm sync` to "
         + "rebuild the catalog and content"
 
-    public var description: String {
+    package var description: String {
         var text = "database error: \(message)"
         if let resultCode { text += " (SQLite code \(resultCode.rawValue))" }
         if let sql { text += " while running `\(sql.count > 160 ? sql.prefix(157) + "..." : sql)`" }

@@ -1,10 +1,10 @@
 /// One stored presentation as the bridge opens it: its server fields and its local state, decoded from
 /// one `presentations` row.
-public struct StoredPresentation: Sendable, Equatable {
+package struct StoredPresentation: Sendable, Equatable {
     /// The server-side fields.
-    public var record: PresentationRecord
+    package var record: PresentationRecord
     /// The revision, sync state and installed revision.
-    public var summary: PresentationSummary
+    package var summary: PresentationSummary
 
     /// Reads both halves from one `presentations` row.
     ///

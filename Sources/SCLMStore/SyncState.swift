@@ -1,5 +1,5 @@
 /// Where a presentation stands in sync, as StoryContent's `Presentation.syncState` (docs/data.md).
-public enum SyncState: Int64, Sendable, Codable, CaseIterable, CustomStringConvertible {
+package enum SyncState: Int64, Sendable, Codable, CaseIterable, CustomStringConvertible {
     /// Metadata only (e.g. a `skip` presentation that is never downloaded).
     case metadataOnly = 0
     /// New on the server; its content can be downloaded.
@@ -14,7 +14,7 @@ public enum SyncState: Int64, Sendable, Codable, CaseIterable, CustomStringConve
     case installed = 5
 
     /// Words for `sclm list`.
-    public var description: String {
+    package var description: String {
         switch self {
         case .metadataOnly: "metadata only"
         case .readyToDownload: "ready to download"
@@ -26,7 +26,7 @@ public enum SyncState: Int64, Sendable, Codable, CaseIterable, CustomStringConve
     }
 
     /// One word for `--json`.
-    public var name: String {
+    package var name: String {
         switch self {
         case .metadataOnly: "metadataOnly"
         case .readyToDownload: "readyToDownload"
@@ -38,7 +38,7 @@ public enum SyncState: Int64, Sendable, Codable, CaseIterable, CustomStringConve
     }
 
     /// The state whose ``name`` is `name`, if any.
-    public init?(name: String) {
+    package init?(name: String) {
         guard let state = SyncState.allCases.first(where: { $0.name == name }) else { return nil }
         self = state
     }
@@ -47,7 +47,7 @@ public enum SyncState: Int64, Sendable, Codable, CaseIterable, CustomStringConve
 extension SyncState {
     /// The state of a presentation after its metadata was stored: installed content is current or has an
     /// update; otherwise it is ready to download, unless the server says to skip it.
-    public static func afterMetadata(revision: Int64, installedRevision: Int64?, skip: Bool) -> SyncState {
+    package static func afterMetadata(revision: Int64, installedRevision: Int64?, skip: Bool) -> SyncState {
         if let installedRevision { return installedRevision == revision ? .installed : .updateAvailable }
         return skip ? .metadataOnly : .readyToDownload
     }

@@ -3,7 +3,7 @@
 /// Conforming types list their server-side columns (primary key first) and bind their values in that
 /// order; local state columns of a table (`syncState`, `installedRevision`, …) are never listed, so an
 /// upsert leaves them alone.
-public protocol UpsertableRecord: Sendable {
+package protocol UpsertableRecord: Sendable {
     /// The table.
     static var table: String { get }
     /// The columns written, the primary key first, in ``bind(_:)`` order.
@@ -17,7 +17,7 @@ public protocol UpsertableRecord: Sendable {
 }
 
 /// Binds values to consecutive parameters of a statement without boxing them.
-public struct ColumnBinder {
+package struct ColumnBinder {
     private let statement: Statement
     private var index = 1
 
@@ -26,7 +26,7 @@ public struct ColumnBinder {
     /// Binds an integer to the next parameter.
     ///
     /// - Throws: ``StoreError``.
-    public mutating func callAsFunction(_ value: Int64) throws {
+    package mutating func callAsFunction(_ value: Int64) throws {
         try statement.bind(value, at: index)
         index += 1
     }
@@ -34,7 +34,7 @@ public struct ColumnBinder {
     /// Binds an optional integer (`nil` is `NULL`) to the next parameter.
     ///
     /// - Throws: ``StoreError``.
-    public mutating func callAsFunction(_ value: Int64?) throws {
+    package mutating func callAsFunction(_ value: Int64?) throws {
         try statement.bind(value.map(DatabaseValue.integer) ?? .null, at: index)
         index += 1
     }
@@ -42,14 +42,14 @@ public struct ColumnBinder {
     /// Binds a boolean as 0/1 to the next parameter.
     ///
     /// - Throws: ``StoreError``.
-    public mutating func callAsFunction(_ value: Bool) throws {
+    package mutating func callAsFunction(_ value: Bool) throws {
         try callAsFunction(Int64(value ? 1 : 0))
     }
 
     /// Binds text (`nil` is `NULL`) to the next parameter.
     ///
     /// - Throws: ``StoreError``.
-    public mutating func callAsFunction(_ value: String?) throws {
+    package mutating func callAsFunction(_ value: String?) throws {
         try statement.bind(value, at: index)
         index += 1
     }
@@ -79,7 +79,7 @@ extension Database {
     /// The primary keys of every stored row of `R`'s table.
     ///
     /// - Throws: ``StoreError``.
-    public func primaryKeys<R: UpsertableRecord>(of type: R.Type) throws -> Set<Int64> {
+    package func primaryKeys<R: UpsertableRecord>(of type: R.Type) throws -> Set<Int64> {
         let statement = try cachedStatement("SELECT \(R.quotedColumns[0]) FROM \(R.table)")
         defer { statement.reset() }
         var keys = Set<Int64>()
@@ -91,7 +91,7 @@ extension Database {
     /// ``write(_:)`` so all rows land in one transaction.
     ///
     /// - Throws: ``StoreError`` (e.g. a foreign-key failure, reported at commit).
-    public func upsert<R: UpsertableRecord>(_ records: some Sequence<R>) throws {
+    package func upsert<R: UpsertableRecord>(_ records: some Sequence<R>) throws {
         var existing = try primaryKeys(of: R.self)
         let update = try cachedStatement(R.updateSQL)
         let insert = try cachedStatement(R.insertSQL)

@@ -2,20 +2,20 @@ import Foundation
 import SCLMStore
 
 /// Which clients a sync covers: all of them, or those named by id or (case-insensitive) name.
-public struct ClientSelection: Sendable, Equatable {
+package struct ClientSelection: Sendable, Equatable {
     /// The `--client` values; empty means every client.
-    public var selectors: [String]
+    package var selectors: [String]
 
     /// Creates a selection.
-    public init(_ selectors: [String] = []) { self.selectors = selectors }
+    package init(_ selectors: [String] = []) { self.selectors = selectors }
 
     /// Whether every client is selected.
-    public var isAll: Bool { selectors.isEmpty }
+    package var isAll: Bool { selectors.isEmpty }
 
     /// The clients of `listing` that the selectors name, in listing order.
     ///
     /// - Throws: ``SyncError`` (`.unknownClient`) for a selector that matches no client.
-    public func resolve(in listing: [ClientDTO]) throws -> [ClientDTO] {
+    package func resolve(in listing: [ClientDTO]) throws -> [ClientDTO] {
         try select(listing, id: \.id, name: \.name, place: "on the server")
     }
 
@@ -28,7 +28,7 @@ public struct ClientSelection: Sendable, Equatable {
     ///   - place: where the clients are, for the error ("on the server", "stored").
     /// - Returns: the chosen clients, in their order.
     /// - Throws: ``SyncError`` (`.unknownClient`) for a selector that matches nothing, listing what exists.
-    public func select<Client>(
+    package func select<Client>(
         _ clients: [Client], id: (Client) -> Int64, name: (Client) -> String, place: String
     ) throws -> [Client] {
         guard !isAll else { return clients }
@@ -51,47 +51,47 @@ public struct ClientSelection: Sendable, Equatable {
 
 /// What a metadata sync has to do, decided from the server's client list and the stored catalog alone
 /// (a pure function, tested with tables of cases).
-public struct MetadataPlan: Sendable, Equatable {
+package struct MetadataPlan: Sendable, Equatable {
     /// A presentation whose full record must be fetched: new, its revision moved, or it moved client.
-    public struct Fetch: Sendable, Equatable {
-        public var stub: PresentationStubDTO
-        public var clientId: Int64
-        public var isNew: Bool
+    package struct Fetch: Sendable, Equatable {
+        package var stub: PresentationStubDTO
+        package var clientId: Int64
+        package var isNew: Bool
     }
 
     /// An unchanged presentation whose listing flags changed.
-    public struct FlagUpdate: Sendable, Equatable {
-        public var stub: PresentationStubDTO
+    package struct FlagUpdate: Sendable, Equatable {
+        package var stub: PresentationStubDTO
     }
 
     /// A stored presentation the server no longer lists.
-    public struct Removal: Sendable, Equatable {
-        public var presentationId: Int64
-        public var clientId: Int64
+    package struct Removal: Sendable, Equatable {
+        package var presentationId: Int64
+        package var clientId: Int64
     }
 
     /// The selected clients, to store.
-    public var clients: [ClientDTO]
-    public var fetches: [Fetch]
-    public var flagUpdates: [FlagUpdate]
-    public var removals: [Removal]
+    package var clients: [ClientDTO]
+    package var fetches: [Fetch]
+    package var flagUpdates: [FlagUpdate]
+    package var removals: [Removal]
     /// Stored clients the server no longer lists (only when every client is synced).
-    public var removedClientIds: [Int64]
+    package var removedClientIds: [Int64]
     /// Presentations the selected clients list.
-    public var listedCount: Int
+    package var listedCount: Int
     /// Listed presentations that need nothing.
-    public var unchangedCount: Int
+    package var unchangedCount: Int
 
     /// The clients stored once the plan is applied to a database holding `stored`: the selected ones and the
     /// stored ones it does not remove. A presentation can only be stored under one of them.
-    public func clientIds(afterApplyingTo stored: Set<Int64>) -> Set<Int64> {
+    package func clientIds(afterApplyingTo stored: Set<Int64>) -> Set<Int64> {
         Set(clients.map(\.id)).union(stored).subtracting(removedClientIds)
     }
 
     /// Plans a sync of `selection` given the server's `listing` and the stored presentations and clients.
     ///
     /// - Throws: ``SyncError`` (`.unknownClient`).
-    public static func make(
+    package static func make(
         listing: [ClientDTO], selection: ClientSelection, stored: [PresentationSummary], storedClientIds: Set<Int64>
     ) throws -> MetadataPlan {
         let clients = try selection.resolve(in: listing)

@@ -2,9 +2,9 @@ import SCLMCore
 
 /// A sync step that failed, naming what it was working on (the client list, presentation 17, slide 1701
 /// of presentation 17) and wrapping the reason, which says what to do.
-public struct SyncError: CategorizedError {
+package struct SyncError: CategorizedError {
     /// The kind of failure. New kinds may be added; do not switch exhaustively.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+    package struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Hashable, Sendable {
             case fetchFailed, badResponse, unknownClient, writeFailed, unknownPresentation, downloadFailed, badPackage
             case installFailed, inconsistentRecord
@@ -12,47 +12,47 @@ public struct SyncError: CategorizedError {
         private let base: Base
 
         /// A request for `subject` failed (see ``SyncError/cause``).
-        public static let fetchFailed = Code(base: .fetchFailed)
+        package static let fetchFailed = Code(base: .fetchFailed)
         /// The server's answer for `subject` could not be read.
-        public static let badResponse = Code(base: .badResponse)
+        package static let badResponse = Code(base: .badResponse)
         /// A `--client` value matches no client on the server.
-        public static let unknownClient = Code(base: .unknownClient)
+        package static let unknownClient = Code(base: .unknownClient)
         /// Storing or removing `subject` locally failed.
-        public static let writeFailed = Code(base: .writeFailed)
+        package static let writeFailed = Code(base: .writeFailed)
         /// A `--presentation` value matches no presentation of the selected clients.
-        public static let unknownPresentation = Code(base: .unknownPresentation)
+        package static let unknownPresentation = Code(base: .unknownPresentation)
         /// Downloading `subject` (a package or media file) failed (see ``SyncError/cause``).
-        public static let downloadFailed = Code(base: .downloadFailed)
+        package static let downloadFailed = Code(base: .downloadFailed)
         /// What the server sent for `subject` cannot be installed: no download URL, the wrong size, an
         /// unsafe media file name.
-        public static let badPackage = Code(base: .badPackage)
+        package static let badPackage = Code(base: .badPackage)
         /// Unpacking or swapping in `subject` failed (see ``SyncError/cause``, which names the rule broken).
-        public static let installFailed = Code(base: .installFailed)
+        package static let installFailed = Code(base: .installFailed)
         /// The server's record of `subject` contradicts its listing (another id, an unknown client); the
         /// record is skipped and the rest of the metadata stored.
-        public static let inconsistentRecord = Code(base: .inconsistentRecord)
+        package static let inconsistentRecord = Code(base: .inconsistentRecord)
 
-        public var description: String { base.rawValue }
+        package var description: String { base.rawValue }
     }
 
     /// The kind of failure.
-    public let code: Code
+    package let code: Code
     /// What was being synced, e.g. `presentation 17`.
-    public let subject: String
+    package let subject: String
     /// The underlying failure.
-    public let cause: (any Error)?
+    package let cause: (any Error)?
     /// Extra text (the decoding problem, the known clients).
-    public let detail: String?
+    package let detail: String?
 
     /// Creates an error.
-    public init(_ code: Code, subject: String, cause: (any Error)? = nil, detail: String? = nil) {
+    package init(_ code: Code, subject: String, cause: (any Error)? = nil, detail: String? = nil) {
         self.code = code
         self.subject = subject
         self.cause = cause
         self.detail = detail
     }
 
-    public var category: ErrorCategory {
+    package var category: ErrorCategory {
         switch code {
         case .unknownClient, .unknownPresentation: .notFound
         case .badResponse, .inconsistentRecord: .network
@@ -61,7 +61,7 @@ public struct SyncError: CategorizedError {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch code {
         case .badResponse:
             return

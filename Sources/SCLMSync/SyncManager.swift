@@ -5,18 +5,18 @@ import SCLMHTTP
 import SCLMStore
 
 /// What `sclm sync` is asked to do.
-public struct SyncOptions: Sendable, Equatable {
+package struct SyncOptions: Sendable, Equatable {
     /// Which clients.
-    public var clients: ClientSelection
+    package var clients: ClientSelection
     /// Which presentations of those clients get content; empty means all of them.
-    public var presentations: [Int64]
+    package var presentations: [Int64]
     /// Requests (metadata) or transfers (content) in flight at once.
-    public var jobs: Int
+    package var jobs: Int
     /// Stop after the metadata phase.
-    public var metadataOnly: Bool
+    package var metadataOnly: Bool
 
     /// Creates options.
-    public init(
+    package init(
         clients: ClientSelection = ClientSelection(), presentations: [Int64] = [], jobs: Int = 4,
         metadataOnly: Bool = false
     ) {
@@ -40,7 +40,7 @@ public struct SyncOptions: Sendable, Equatable {
 /// folders). A presentation that cannot be fetched, or whose record contradicts the listing (another id,
 /// a client that is not synced), is reported and keeps its stored state; the others are stored; an
 /// ``AuthError`` or a cancellation stops the sync with nothing written.
-public actor SyncManager {
+package actor SyncManager {
     private let service: SyncService
     private let store: ContentStore
     private let home: Home
@@ -63,9 +63,10 @@ public actor SyncManager {
     ///   - clock: the current time, for `installedAt` and the sync preferences.
     ///   - logger: receives retries and removals.
     ///   - blobProxy: the site cache packages and media files are fetched through (`sync.blobProxy`), if any.
-    public init(
+    package init(
         service: SyncService, store: ContentStore, home: Home, transport: any HTTPTransport,
-        installer: any PackageInstaller, retrier: Retrier = Retrier(policy: RetryPolicy()), clock: any WallClock = SystemClock(),
+        installer: any PackageInstaller, retrier: Retrier = Retrier(policy: RetryPolicy()),
+        clock: any WallClock = SystemClock(),
         logger: Logger? = nil, blobProxy: BlobProxy? = nil
     ) {
         self.blobProxy = blobProxy
@@ -87,7 +88,8 @@ public actor SyncManager {
     /// - Returns: what the metadata and content phases did.
     /// - Throws: ``SyncError`` when the client list cannot be had or a `--presentation` is unknown,
     ///   ``AuthError``, ``StoreError``, `CancellationError`.
-    public func sync(_ options: SyncOptions, events: @escaping @Sendable (ContentEvent) -> Void = { _ in }) async throws
+    package func sync(_ options: SyncOptions, events: @escaping @Sendable (ContentEvent) -> Void = { _ in })
+        async throws
         -> SyncReport
     {
         do {
@@ -110,7 +112,7 @@ public actor SyncManager {
     /// The metadata phase alone.
     ///
     /// - Throws: like ``sync(_:)``.
-    public func syncMetadata(_ options: SyncOptions) async throws -> MetadataReport {
+    package func syncMetadata(_ options: SyncOptions) async throws -> MetadataReport {
         let listing = try await service.clients()
         let (stored, storedClients) = try await store.read { db in
             (try db.presentationSummaries(), try db.primaryKeys(of: ClientRecord.self))
@@ -142,7 +144,7 @@ public actor SyncManager {
     /// The content phase alone, for the presentations of `clientIds` that `options` selects.
     ///
     /// - Throws: ``SyncError`` (`.unknownPresentation`), ``AuthError``, ``StoreError``, `CancellationError`.
-    public func syncContent(
+    package func syncContent(
         _ options: SyncOptions, clientIds: Set<Int64>, events: @escaping @Sendable (ContentEvent) -> Void = { _ in }
     ) async throws -> ContentReport {
         let stored = try await store.read { db in try db.presentationSummaries() }
@@ -158,7 +160,7 @@ public actor SyncManager {
     /// revision and that the server does not mark `skip`.
     ///
     /// - Throws: ``StoreError``.
-    public func contentCandidates(clientIds: Set<Int64>) async throws -> [ContentCandidate] {
+    package func contentCandidates(clientIds: Set<Int64>) async throws -> [ContentCandidate] {
         try await store.read { db in
             try db.presentationSummaries().filter { summary in
                 summary.needsContent && !summary.skip && clientIds.contains(summary.clientId)

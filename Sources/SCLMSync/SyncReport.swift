@@ -2,16 +2,16 @@ import SCLMCore
 import SCLMStore
 
 /// One presentation (or the whole listing) that could not be synced, for the summary.
-public struct SyncFailure: Sendable, Equatable, Encodable {
+package struct SyncFailure: Sendable, Equatable, Encodable {
     /// The presentation, when the failure concerns one.
-    public var presentationId: Int64?
+    package var presentationId: Int64?
     /// What failed and what to do, in one sentence.
-    public var message: String
+    package var message: String
     /// The failure's category (`network`, `temporary`, …).
-    public var category: ErrorCategory
+    package var category: ErrorCategory
 
     /// Creates a failure from an error.
-    public init(presentationId: Int64?, error: any Error) {
+    package init(presentationId: Int64?, error: any Error) {
         self.presentationId = presentationId
         self.message = error.userMessage
         self.category = error.category
@@ -19,48 +19,48 @@ public struct SyncFailure: Sendable, Equatable, Encodable {
 }
 
 /// What the metadata phase did.
-public struct MetadataReport: Sendable, Equatable, Encodable {
+package struct MetadataReport: Sendable, Equatable, Encodable {
     /// The synced clients.
-    public var clientIds: [Int64]
+    package var clientIds: [Int64]
     /// Presentations those clients list.
-    public var presentations: Int
+    package var presentations: Int
     /// Presentations stored for the first time.
-    public var added: [Int64]
+    package var added: [Int64]
     /// Presentations whose new revision was stored.
-    public var updated: [Int64]
+    package var updated: [Int64]
     /// Presentations (and their content) removed because the server no longer lists them.
-    public var removed: [Int64]
+    package var removed: [Int64]
     /// Listed presentations that needed no request.
-    public var unchanged: Int
+    package var unchanged: Int
     /// Presentations that could not be fetched; their stored state is kept.
-    public var failures: [SyncFailure]
+    package var failures: [SyncFailure]
 }
 
 /// A presentation whose content is not installed at the server's revision (after a metadata-only sync,
 /// or what a content phase could not install).
-public struct ContentCandidate: Sendable, Equatable, Encodable {
-    public var presentationId: Int64
-    public var clientId: Int64
-    public var name: String
+package struct ContentCandidate: Sendable, Equatable, Encodable {
+    package var presentationId: Int64
+    package var clientId: Int64
+    package var name: String
     /// The server's revision.
-    public var revision: Int64
+    package var revision: Int64
     /// The installed revision, for an update.
-    public var installedRevision: Int64?
+    package var installedRevision: Int64?
     /// Usually `readyToDownload` or `updateAvailable`.
-    public var syncState: SyncState
+    package var syncState: SyncState
     /// The package the server describes (size, blob id), if any.
-    public var package: ContentPackageRecord?
+    package var package: ContentPackageRecord?
 }
 
 /// The result of `sclm sync`.
-public struct SyncReport: Sendable, Equatable, Encodable {
+package struct SyncReport: Sendable, Equatable, Encodable {
     /// The metadata phase.
-    public var metadata: MetadataReport
+    package var metadata: MetadataReport
     /// The content phase (`nil` for a metadata-only sync).
-    public var content: ContentReport?
+    package var content: ContentReport?
     /// Presentations whose content is not installed at the server's revision after the sync.
-    public var pendingContent: [ContentCandidate]
+    package var pendingContent: [ContentCandidate]
 
     /// Whether nothing failed (presentations another process was installing are not failures).
-    public var isSuccess: Bool { metadata.failures.isEmpty && (content?.failures.isEmpty ?? true) }
+    package var isSuccess: Bool { metadata.failures.isEmpty && (content?.failures.isEmpty ?? true) }
 }

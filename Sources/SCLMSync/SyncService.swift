@@ -8,15 +8,15 @@ import SCLMHTTP
 /// Every request goes through the ``AuthSession`` (token, renewal, replay) and is retried with backoff
 /// while the failure is transient. Failures become ``SyncError``s naming what was fetched; ``AuthError``
 /// and `CancellationError` pass through unchanged so they end the whole sync.
-public struct SyncService: Sendable {
+package struct SyncService: Sendable {
     /// A decoded answer together with the exact JSON received (stored as `rawData`).
-    public struct Fetched<Value: Sendable>: Sendable {
-        public let value: Value
-        public let body: Data
+    package struct Fetched<Value: Sendable>: Sendable {
+        package let value: Value
+        package let body: Data
     }
 
     /// The API base URL (`api.url`).
-    public let apiURL: URL
+    package let apiURL: URL
     private let session: AuthSession
     private let retrier: Retrier
     private let timeout: Duration?
@@ -30,7 +30,7 @@ public struct SyncService: Sendable {
     ///   - retrier: how transient failures are retried.
     ///   - timeout: the total time limit of one API request.
     ///   - logger: receives a warning per retried failure.
-    public init(
+    package init(
         apiURL: URL, session: AuthSession, retrier: Retrier = Retrier(policy: RetryPolicy()),
         timeout: Duration? = .seconds(120), logger: Logger? = nil
     ) {
@@ -44,21 +44,21 @@ public struct SyncService: Sendable {
     /// `GET /v1/clients`: every client with its presentation stubs.
     ///
     /// - Throws: ``SyncError``, ``AuthError``, `CancellationError`.
-    public func clients() async throws -> [ClientDTO] {
+    package func clients() async throws -> [ClientDTO] {
         try await get("v1/clients", subject: "the client list", as: [ClientDTO].self).value
     }
 
     /// `GET /v1/presentations/{id}`.
     ///
     /// - Throws: ``SyncError``, ``AuthError``, `CancellationError`.
-    public func presentation(_ id: Int64) async throws -> Fetched<PresentationDTO> {
+    package func presentation(_ id: Int64) async throws -> Fetched<PresentationDTO> {
         try await get("v1/presentations/\(id)", subject: "presentation \(id)", as: PresentationDTO.self)
     }
 
     /// `GET /v1/slides/{id}`.
     ///
     /// - Throws: ``SyncError``, ``AuthError``, `CancellationError`.
-    public func slide(_ id: Int64, of presentationId: Int64) async throws -> SlideDTO {
+    package func slide(_ id: Int64, of presentationId: Int64) async throws -> SlideDTO {
         try await get("v1/slides/\(id)", subject: "slide \(id) of presentation \(presentationId)", as: SlideDTO.self)
             .value
     }
@@ -66,7 +66,7 @@ public struct SyncService: Sendable {
     /// `GET /v1/mediafiles/{id}` (with a fresh `sas`).
     ///
     /// - Throws: ``SyncError``, ``AuthError``, `CancellationError`.
-    public func mediaFile(_ id: Int64, of presentationId: Int64) async throws -> MediaFileDTO {
+    package func mediaFile(_ id: Int64, of presentationId: Int64) async throws -> MediaFileDTO {
         try await get(
             "v1/mediafiles/\(id)", subject: "media file \(id) of presentation \(presentationId)", as: MediaFileDTO.self
         ).value
@@ -75,7 +75,7 @@ public struct SyncService: Sendable {
     /// `GET /v1/contentpackages/{presentationId}`: the package with a fresh `sas` download URL.
     ///
     /// - Throws: ``SyncError``, ``AuthError``, `CancellationError`.
-    public func contentPackage(ofPresentation id: Int64) async throws -> ContentPackageDTO {
+    package func contentPackage(ofPresentation id: Int64) async throws -> ContentPackageDTO {
         try await get(
             "v1/contentpackages/\(id)", subject: "the package of presentation \(id)", as: ContentPackageDTO.self
         )

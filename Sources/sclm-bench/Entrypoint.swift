@@ -67,7 +67,8 @@ struct UpsertBenchmark {
     let clients: Int
 
     init(arguments: [String]) throws {
-        guard let path = value("--db", in: arguments), let rows = value("--rows", in: arguments).flatMap(Int.init) else {
+        guard let path = value("--db", in: arguments), let rows = value("--rows", in: arguments).flatMap(Int.init)
+        else {
             throw SCLMError(.usage, "upsert needs --db PATH --rows N")
         }
         self.databasePath = path

@@ -16,7 +16,8 @@ struct JSONBenchmark {
     }
 
     static let sample = Array(
-        #"{"Command":"go","Data":{"slideName":"slide2.html","data":{"from":"index.html","step":3,"ratio":0.5}},"GUID":"GUID_17a3f0c2d4e5f60718293a4b5c6d7e8f9"}"#.utf8)
+        #"{"Command":"go","Data":{"slideName":"slide2.html","data":{"from":"index.html","step":3,"ratio":0.5}},"GUID":"GUID_17a3f0c2d4e5f60718293a4b5c6d7e8f9"}"#
+            .utf8)
 
     func run() throws {
         let data = Data(Self.sample)
@@ -34,7 +35,8 @@ struct JSONBenchmark {
             let value = try JSONParser.parse(Self.sample)
             _ = JSONWriter.bytes(value)
         }
-        print(#"{"lines": \#(lines), "serialization": \#(serialization), "codable": \#(codable), "parser": \#(custom)}"#)
+        print(
+            #"{"lines": \#(lines), "serialization": \#(serialization), "codable": \#(codable), "parser": \#(custom)}"#)
     }
 
     private func measure(_ name: String, _ body: () throws -> Void) throws -> Double {

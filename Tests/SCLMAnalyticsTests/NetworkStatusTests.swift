@@ -15,7 +15,9 @@ import Testing
         let root = TemporaryDirectory()
         for interface in interfaces {
             try root.write(interface.state + "\n", to: "\(interface.name)/operstate")
-            if interface.wireless { try FileSystem.makeDirectory(root.appending("\(interface.name)/wireless"), mode: 0o755) }
+            if interface.wireless {
+                try FileSystem.makeDirectory(root.appending("\(interface.name)/wireless"), mode: 0o755)
+            }
         }
         return NetworkStatus.current(root: root.path)
     }

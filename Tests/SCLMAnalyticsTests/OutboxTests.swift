@@ -83,7 +83,9 @@ import Testing
         let items = try await rows.outbox.items()
         let states = Dictionary(uniqueKeysWithValues: items.map { ($0.id, $0.state) })
         #expect(items.count == 15)
-        for name in ["open", "left", "deeplink"] { #expect(states[name] == .waiting && states["\(name)-event"] == .waiting) }
+        for name in ["open", "left", "deeplink"] {
+            #expect(states[name] == .waiting && states["\(name)-event"] == .waiting)
+        }
         #expect(states["test"] == .test && states["test-slide"] == .test && states["test-event"] == .test)
         #expect(states["complete"] == .pending && states["complete-slide"] == .pending)
         let summary = try await rows.outbox.summary()

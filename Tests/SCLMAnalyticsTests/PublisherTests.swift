@@ -128,7 +128,9 @@ import Testing
         }
         let counters = Mutex((now: 0, peak: 0))
         let transport = FakeTransport { request in
-            counters.withLock { $0.now += 1; $0.peak = max($0.peak, $0.now) }
+            counters.withLock {
+                $0.now += 1; $0.peak = max($0.peak, $0.now)
+            }
             try await Task.sleep(for: .milliseconds(5))
             counters.withLock { $0.now -= 1 }
             return Self.accepted(request)

@@ -43,8 +43,10 @@ import Testing
         #expect(error.description.contains("iot.key, iot.secret are not set"))
     }
 
-    @Test(arguments: [("iot.endpoint", "ftp://iot.example.test"), ("iot.endpoint", "not a url"),
-                      ("iot.expiration", "0"), ("iot.expiration", "soon")])
+    @Test(arguments: [
+        ("iot.endpoint", "ftp://iot.example.test"), ("iot.endpoint", "not a url"),
+        ("iot.expiration", "0"), ("iot.expiration", "soon"),
+    ])
     func malformedSettingsAreRefused(key: String, value: String) throws {
         var stored = Self.complete
         stored[key] = value

@@ -35,7 +35,8 @@ import Testing
             message.headers.fields.map { [$0.name, $0.value] } == [
                 ["s-m-eid", "story.content.session"], ["s-m-did", DeviceFacts.fixture.deviceId], ["s-m-uid", "user-1"],
                 ["s-m-ct", "s-1"], ["s-m-id", "s-1"], ["s-m-cud", "u"], ["s-m-m", "Kiosk 3000"], ["s-m-os", "Linux"],
-                ["s-m-osv", "6.1.0"], ["s-m-an", "sclm"], ["s-m-av", "1.2.3"], ["s-m-lt", "2026-03-01T12:15:02.1230000"],
+                ["s-m-osv", "6.1.0"], ["s-m-an", "sclm"], ["s-m-av", "1.2.3"],
+                ["s-m-lt", "2026-03-01T12:15:02.1230000"],
                 ["s-m-tz", "3"], ["s-m-geo", "on;55.75,37.61"], ["s-m-lng", "de"], ["s-m-ns", "LAN"],
             ])
         #expect(

@@ -12,22 +12,34 @@ import Testing
     }
 
     static let cases: [Case] = [
-        Case(name: "no meta tags: both absent", html: "<html><head><title>x</title></head></html>", expected: SlideMeta()),
-        Case(name: "targets are read and trimmed",
-             html: #"<meta name="clm-swipe-next" content=" 2.html "><meta name="clm-swipe-previous" content='0.html'>"#,
-             expected: SlideMeta(swipeNext: "2.html", swipePrevious: "0.html")),
-        Case(name: "an empty content is present and empty", html: #"<meta name="clm-swipe-next" content="">"#,
-             expected: SlideMeta(swipeNext: "")),
-        Case(name: "a tag without content is present and empty", html: #"<meta name="clm-swipe-previous">"#,
-             expected: SlideMeta(swipePrevious: "")),
-        Case(name: "names compare case-insensitively, entities are decoded",
-             html: #"<META NAME="CLM-Swipe-Next" CONTENT="a&amp;b.html">"#, expected: SlideMeta(swipeNext: "a&b.html")),
-        Case(name: "the first tag of a name counts", html: #"<meta name="clm-swipe-next" content=""><meta name="clm-swipe-next" content="2.html">"#,
-             expected: SlideMeta(swipeNext: "")),
-        Case(name: "text and scripts that look like tags are not tags",
-             html: #"<script>var s = '<meta name="clm-swipe-next" content="x.html">';</script><!-- <meta name="clm-swipe-previous" content="y.html"> -->"#,
-             expected: SlideMeta()),
-        Case(name: "other meta tags are ignored", html: #"<meta name="clm" content="1"><meta charset="utf-8">"#, expected: SlideMeta()),
+        Case(
+            name: "no meta tags: both absent", html: "<html><head><title>x</title></head></html>", expected: SlideMeta()
+        ),
+        Case(
+            name: "targets are read and trimmed",
+            html: #"<meta name="clm-swipe-next" content=" 2.html "><meta name="clm-swipe-previous" content='0.html'>"#,
+            expected: SlideMeta(swipeNext: "2.html", swipePrevious: "0.html")),
+        Case(
+            name: "an empty content is present and empty", html: #"<meta name="clm-swipe-next" content="">"#,
+            expected: SlideMeta(swipeNext: "")),
+        Case(
+            name: "a tag without content is present and empty", html: #"<meta name="clm-swipe-previous">"#,
+            expected: SlideMeta(swipePrevious: "")),
+        Case(
+            name: "names compare case-insensitively, entities are decoded",
+            html: #"<META NAME="CLM-Swipe-Next" CONTENT="a&amp;b.html">"#, expected: SlideMeta(swipeNext: "a&b.html")),
+        Case(
+            name: "the first tag of a name counts",
+            html: #"<meta name="clm-swipe-next" content=""><meta name="clm-swipe-next" content="2.html">"#,
+            expected: SlideMeta(swipeNext: "")),
+        Case(
+            name: "text and scripts that look like tags are not tags",
+            html:
+                #"<script>var s = '<meta name="clm-swipe-next" content="x.html">';</script><!-- <meta name="clm-swipe-previous" content="y.html"> -->"#,
+            expected: SlideMeta()),
+        Case(
+            name: "other meta tags are ignored", html: #"<meta name="clm" content="1"><meta charset="utf-8">"#,
+            expected: SlideMeta()),
     ]
 
     @Test(arguments: cases) func readsTheDeclarations(_ test: Case) {

@@ -1,10 +1,11 @@
 import Foundation
 import SCLMBridge
-@testable import SCLMBridgeModules
 import SCLMCore
 import SCLMHTTP
 import SCLMTestSupport
 import Testing
+
+@testable import SCLMBridgeModules
 
 @Suite(.tags(.small)) struct HTTPModuleTests {
     private func call(
@@ -12,18 +13,23 @@ import Testing
     ) async throws -> BridgeReply {
         let output = BridgeOutput(fileDescriptor: -1)
         return try await module.handle(
-            BridgeRequest(command: command, data: data, guid: "h"), context: BridgeContext(guid: "h", output: output, logger: Logger()))
+            BridgeRequest(command: command, data: data, guid: "h"),
+            context: BridgeContext(guid: "h", output: output, logger: Logger()))
     }
 
     @Test func postsTheDecodedBodyAndAnswersWithTheRealStatusAndABase64Body() async throws {
         let transport = FakeTransport { request in
-            HTTPResponse(status: 201, headers: ["X-Echo": "yes", "Set-Cookie": "a=1", "set-cookie": "b=2"], body: Data("Grüße".utf8), url: request.url)
+            HTTPResponse(
+                status: 201, headers: ["X-Echo": "yes", "Set-Cookie": "a=1", "set-cookie": "b=2"],
+                body: Data("Grüße".utf8), url: request.url)
         }
         let module = HTTPModule(transport: transport)
         let reply = try await call(
             module, "httppost",
-            ["url": "https://api.example.com/posts", "body": .string(Data("héllo".utf8).base64EncodedString()),
-             "headers": ["Content-Type": "application/json", "X-Count": 3]])
+            [
+                "url": "https://api.example.com/posts", "body": .string(Data("héllo".utf8).base64EncodedString()),
+                "headers": ["Content-Type": "application/json", "X-Count": 3],
+            ])
         #expect(reply.code == 201)
         #expect(reply.status == "created")
         #expect(reply.data["body"]?.stringValue == Data("Grüße".utf8).base64EncodedString())
@@ -37,7 +43,8 @@ import Testing
     }
 
     @Test func aFailingStatusIsPassedThroughWithItsBody() async throws {
-        let module = HTTPModule(transport: FakeTransport { HTTPResponse(status: 404, body: Data("gone".utf8), url: $0.url) })
+        let module = HTTPModule(
+            transport: FakeTransport { HTTPResponse(status: 404, body: Data("gone".utf8), url: $0.url) })
         let reply = try await call(module, "httpget", ["url": "http://example.com/x"])
         #expect(reply.code == 404)
         #expect(reply.status == "not found")
@@ -57,7 +64,8 @@ import Testing
         Refusal(data: ["url": "https://evil.example.net/"], code: .forbidden),
         Refusal(data: ["url": "https://api.example.com:8443/"], code: .forbidden),
         Refusal(data: ["url": "http://127.0.0.1/"], code: .forbidden),
-        Refusal(data: ["url": "https://api.example.com/", "headers": ["X-Bad": "a\r\nInjected: 1"]], code: .badRequest),
+        Refusal(
+            data: ["url": "https://api.example.com/", "headers": ["X-Bad": "a\r\nInjected: 1"]], code: .badRequest),
         Refusal(data: ["url": "https://api.example.com/", "headers": ["bad name": "v"]], code: .badRequest),
         Refusal(data: ["url": "https://api.example.com/", "body": "%%%not base64%%%"], code: .badRequest),
         Refusal(data: [:], code: .badRequest),
@@ -101,10 +109,12 @@ import Testing
     @Test func theConfigurationGivesTheRuleAndRefusesAMalformedList() throws {
         let configured = try HTTPModule.Policy(
             configuration: Configuration(stored: ["bridge.httpAllowedHosts": " a.example , *.b.example "]))
-        #expect(configured.rule == NetworkRule(entries: [.init(.name("a.example")), .init(.subdomains(of: "b.example"))]))
+        #expect(
+            configured.rule == NetworkRule(entries: [.init(.name("a.example")), .init(.subdomains(of: "b.example"))]))
         #expect(try HTTPModule.Policy(configuration: Configuration(stored: [:])).rule == .publicOnly)
         let error = try #require(throws: SCLMError.self) {
-            try HTTPModule.Policy(configuration: Configuration(stored: ["bridge.httpAllowedHosts": "a.example, 10.0.0.0/33"]))
+            try HTTPModule.Policy(
+                configuration: Configuration(stored: ["bridge.httpAllowedHosts": "a.example, 10.0.0.0/33"]))
         }
         #expect(error.category == .usage)
         #expect(error.description.contains("'10.0.0.0/33'"))
@@ -113,20 +123,32 @@ import Testing
     @Test func aDestinationTheTransportRefusesIsForbidden() async {
         let refused = HTTPModule(
             transport: FakeTransport {
-                throw HTTPError(.destinationRefused, method: $0.method, url: $0.url, detail: "localhost leads to 127.0.0.1 port 80")
+                throw HTTPError(
+                    .destinationRefused, method: $0.method, url: $0.url, detail: "localhost leads to 127.0.0.1 port 80")
             })
-        let error = await #expect(throws: BridgeError.self) { try await call(refused, "httpget", ["url": "http://example.com/"]) }
+        let error = await #expect(throws: BridgeError.self) {
+            try await call(refused, "httpget", ["url": "http://example.com/"])
+        }
         #expect(error?.code == .forbidden)
         #expect(error?.message.contains("localhost leads to 127.0.0.1 port 80") == true)
         #expect(error?.message.contains("bridge.httpAllowedHosts") == true)
     }
 
     @Test func transportFailuresMapToGatewayCodes() async {
-        let timedOut = HTTPModule(transport: FakeTransport { throw HTTPError(.timedOut, method: $0.method, url: $0.url, detail: "no answer") })
-        let timeout = await #expect(throws: BridgeError.self) { try await call(timedOut, "httpget", ["url": "http://example.com/"]) }
+        let timedOut = HTTPModule(
+            transport: FakeTransport { throw HTTPError(.timedOut, method: $0.method, url: $0.url, detail: "no answer") }
+        )
+        let timeout = await #expect(throws: BridgeError.self) {
+            try await call(timedOut, "httpget", ["url": "http://example.com/"])
+        }
         #expect(timeout?.code == .timeout)
-        let offline = HTTPModule(transport: FakeTransport { throw HTTPError(.connectFailed, method: $0.method, url: $0.url, detail: "refused") })
-        let gateway = await #expect(throws: BridgeError.self) { try await call(offline, "httpdelete", ["url": "http://example.com/"]) }
+        let offline = HTTPModule(
+            transport: FakeTransport {
+                throw HTTPError(.connectFailed, method: $0.method, url: $0.url, detail: "refused")
+            })
+        let gateway = await #expect(throws: BridgeError.self) {
+            try await call(offline, "httpdelete", ["url": "http://example.com/"])
+        }
         #expect(gateway?.code == .badGateway)
     }
 }

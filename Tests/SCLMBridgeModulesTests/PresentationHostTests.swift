@@ -1,10 +1,11 @@
 import Foundation
 import SCLMBridge
-@testable import SCLMBridgeModules
 import SCLMCore
 import SCLMStore
 import SCLMTestSupport
 import Testing
+
+@testable import SCLMBridgeModules
 
 /// A host over a temporary home with the default fixture, a manual clock and its events on a pipe.
 final class HostHarness {
@@ -44,7 +45,8 @@ final class HostHarness {
         try await host.go(to: "slide1.html", data: ["x": 1])
         harness.clock.advance(by: 30.4)
         try await host.close(mode: 1)
-        let views = try harness.rows("SELECT slideName, duration, navigation, userId, latitude FROM session_actions ORDER BY created")
+        let views = try harness.rows(
+            "SELECT slideName, duration, navigation, userId, latitude FROM session_actions ORDER BY created")
         #expect(views.map { $0.string("slideName") } == ["index.html", "slide1.html"])
         #expect(views.map { $0.int("duration") } == [12, 30])
         #expect(views.first?.string("userId") == "u1")
@@ -75,7 +77,8 @@ final class HostHarness {
     }
 
     @Test func openingAnotherPresentationLeavesTheFirstRestorable() async throws {
-        let second = InstalledPresentationFixture(presentationId: 20, name: "Two", slides: [.init("index.html")], mediaFiles: [])
+        let second = InstalledPresentationFixture(
+            presentationId: 20, name: "Two", slides: [.init("index.html")], mediaFiles: [])
         let harness = try HostHarness(fixtures: [InstalledPresentationFixture(), second])
         let host = harness.makeHost()
         try await host.start(presentationId: 10, slide: nil)
@@ -93,10 +96,15 @@ final class HostHarness {
         let harness = try HostHarness()
         let host = harness.makeHost()
         try await host.start(presentationId: 10, slide: "slide1.html")
-        #expect((await harness.events.event("presentationOpened")?["Data"] as? [String: Any])?["slide"] as? String == "slide1.html")
+        #expect(
+            (await harness.events.event("presentationOpened")?["Data"] as? [String: Any])?["slide"] as? String
+                == "slide1.html")
         #expect((await harness.events.event("slideChanged")?["Data"] as? [String: Any])?["previous"] is NSNull)
         try await host.go(to: "index.html", data: [:])
-        #expect((await harness.events.event("slideChanged")?["Data"] as? [String: String]) == ["slide": "index.html", "previous": "slide1.html"])
+        #expect(
+            (await harness.events.event("slideChanged")?["Data"] as? [String: String]) == [
+                "slide": "index.html", "previous": "slide1.html",
+            ])
         try await host.close(mode: 2)
         #expect((await harness.events.event("presentationClosed")?["Data"] as? [String: Any])?["state"] as? Int == 2)
     }
@@ -116,19 +124,28 @@ final class HostHarness {
         #expect(((try? CustomEventsModule.checkedKey(key)) != nil) == valid)
     }
 
-    @Test(arguments: [("a@b.c #1: x; y, z.", true), ("Жыры", true), ("", true), ("<b>", false), ("a/b", false), ("x\ny", false)])
+    @Test(arguments: [
+        ("a@b.c #1: x; y, z.", true), ("Жыры", true), ("", true), ("<b>", false), ("a/b", false), ("x\ny", false),
+    ])
     func customEventValuesFollowStoryContent(_ value: String, _ valid: Bool) {
         #expect(((try? CustomEventsModule.checkedValue(value)) != nil) == valid)
     }
 
     @Test func customEventLengthsAreBounded() {
-        #expect((try? CustomEventsModule.checkedKey(String(repeating: "k", count: CustomEventsModule.maximumKeyLength))) != nil)
-        #expect((try? CustomEventsModule.checkedKey(String(repeating: "k", count: CustomEventsModule.maximumKeyLength + 1))) == nil)
-        #expect((try? CustomEventsModule.checkedValue(String(repeating: "v", count: CustomEventsModule.maximumValueLength + 1))) == nil)
+        #expect(
+            (try? CustomEventsModule.checkedKey(String(repeating: "k", count: CustomEventsModule.maximumKeyLength)))
+                != nil)
+        #expect(
+            (try? CustomEventsModule.checkedKey(String(repeating: "k", count: CustomEventsModule.maximumKeyLength + 1)))
+                == nil)
+        #expect(
+            (try? CustomEventsModule.checkedValue(
+                String(repeating: "v", count: CustomEventsModule.maximumValueLength + 1))) == nil)
     }
 
     @Test func osReleaseIsParsedWithQuotes() {
-        let values = SystemFacts.parseOSRelease("PRETTY_NAME=\"Debian GNU/Linux 12 (bookworm)\"\nVERSION_ID='12'\n# comment\nID=debian\n")
+        let values = SystemFacts.parseOSRelease(
+            "PRETTY_NAME=\"Debian GNU/Linux 12 (bookworm)\"\nVERSION_ID='12'\n# comment\nID=debian\n")
         #expect(values == ["PRETTY_NAME": "Debian GNU/Linux 12 (bookworm)", "VERSION_ID": "12", "ID": "debian"])
     }
 }

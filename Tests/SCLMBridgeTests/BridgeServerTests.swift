@@ -33,7 +33,9 @@ final class ServerHarness: Sendable {
         try? input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
     }
 
-    func call(_ command: String, guid: String, data: String = "{}", timeout: TimeInterval = ServerHarness.patience) async -> [String: Any]? {
+    func call(_ command: String, guid: String, data: String = "{}", timeout: TimeInterval = ServerHarness.patience)
+        async -> [String: Any]?
+    {
         send(#"{"Command":"\#(command)","Data":\#(data),"GUID":"\#(guid)"}"#)
         return await response(to: guid, timeout: timeout)
     }
@@ -68,7 +70,10 @@ struct ScriptedModule: BridgeModule {
     let lane: String?
     let journal: Journal
 
-    init(name: String = "Scripted", prefix: String = "", lane: String? = nil, journal: Journal, timeouts: [String: Duration] = [:]) {
+    init(
+        name: String = "Scripted", prefix: String = "", lane: String? = nil, journal: Journal,
+        timeouts: [String: Duration] = [:]
+    ) {
         self.name = name
         self.commands = ["sleep", "fail", "note"].map { BridgeCommand(prefix + $0, timeout: timeouts[$0]) }
         self.lane = lane
@@ -151,7 +156,10 @@ func eventually(timeout: Duration = .seconds(ServerHarness.patience), _ conditio
         let harness = try ServerHarness([ScriptedModule(journal: journal)])
         harness.send(#"{"Command":"sleep","Data":{"ms":600000},"GUID":"s"}"#)
         #expect(await eventually { journal.all == ["started s"] })
-        #expect(await harness.call("bridge.cancel", guid: "c", data: #"{"guid":"s"}"#)?["Data"] as? [String: Bool] == ["cancelled": true])
+        #expect(
+            await harness.call("bridge.cancel", guid: "c", data: #"{"guid":"s"}"#)?["Data"] as? [String: Bool] == [
+                "cancelled": true
+            ])
         #expect(await harness.response(to: "s")?["ErrorCode"] as? Int == 499)
         #expect(await eventually { journal.all == ["started s", "cancelled s"] })
         await harness.finish()

@@ -20,8 +20,12 @@ import Testing
     }
 
     @Test func missingOrNullDataIsAnEmptyObjectAndNoGUIDIsANotification() throws {
-        #expect(try decode(#"{"Command":"closePresentation"}"#) == BridgeRequest(command: "closePresentation", data: [:], guid: nil))
-        #expect(try decode(#"{"Command":"x","Data":null,"GUID":null}"#) == BridgeRequest(command: "x", data: [:], guid: nil))
+        #expect(
+            try decode(#"{"Command":"closePresentation"}"#)
+                == BridgeRequest(command: "closePresentation", data: [:], guid: nil))
+        #expect(
+            try decode(#"{"Command":"x","Data":null,"GUID":null}"#) == BridgeRequest(command: "x", data: [:], guid: nil)
+        )
     }
 
     @Test(arguments: [#"{"Command":"x","GUID":7}"#, #"{"Command":"x","GUID":"a b"}"#, #"{"Command":"x","GUID":""}"#])
@@ -48,17 +52,23 @@ import Testing
     }
 
     @Test func keysThatDifferOnlyInCaseAreAmbiguous() {
-        let rejection = #expect(throws: Envelope.Rejection.self) { try decode(#"{"Command":"x","GUID":"a","guid":"b"}"#) }
+        let rejection = #expect(throws: Envelope.Rejection.self) {
+            try decode(#"{"Command":"x","GUID":"a","guid":"b"}"#)
+        }
         #expect(rejection?.error.message.contains("more than one GUID") == true)
     }
 
     @Test func responsesHaveStoryCLMsKeysInOrder() {
         var bytes: [UInt8] = []
         BridgeResponse(guid: "g", reply: .ok(["slide": "index.html"])).write(to: &bytes)
-        #expect(String(decoding: bytes, as: UTF8.self) == #"{"GUID":"g","Status":"Success","ErrorCode":200,"ErrorMessage":"","Data":{"slide":"index.html"}}"#)
+        #expect(
+            String(decoding: bytes, as: UTF8.self)
+                == #"{"GUID":"g","Status":"Success","ErrorCode":200,"ErrorMessage":"","Data":{"slide":"index.html"}}"#)
         bytes = []
         BridgeResponse(guid: nil, error: BridgeError(.badRequest, "bad \"line\"")).write(to: &bytes)
-        #expect(String(decoding: bytes, as: UTF8.self) == #"{"GUID":null,"Status":"Failure","ErrorCode":400,"ErrorMessage":"bad \"line\"","Data":null}"#)
+        #expect(
+            String(decoding: bytes, as: UTF8.self)
+                == #"{"GUID":null,"Status":"Failure","ErrorCode":400,"ErrorMessage":"bad \"line\"","Data":null}"#)
         bytes = []
         BridgeEvent("slideChanged", ["slide": "2.html"]).write(to: &bytes)
         #expect(String(decoding: bytes, as: UTF8.self) == #"{"Event":"slideChanged","Data":{"slide":"2.html"}}"#)

@@ -20,7 +20,9 @@ import Testing
     @Test func reassemblesALineSplitAtEveryByteIncludingInsideACharacter() {
         let bytes = Array("{\"t\":\"привет ✓\"}\n".utf8)
         for offset in 1..<bytes.count {
-            #expect(frames([Array(bytes[..<offset]), Array(bytes[offset...])]) == [line("{\"t\":\"привет ✓\"}")], "\(offset)")
+            #expect(
+                frames([Array(bytes[..<offset]), Array(bytes[offset...])]) == [line("{\"t\":\"привет ✓\"}")],
+                "\(offset)")
         }
     }
 

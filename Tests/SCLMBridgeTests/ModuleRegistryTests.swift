@@ -16,7 +16,9 @@ struct NamedModule: BridgeModule {
 
 @Suite(.tags(.small)) struct ModuleRegistryTests {
     @Test func routesEachCommandToItsModule() throws {
-        let registry = try ModuleRegistry([NamedModule(name: "A", commands: ["a1", "a2"]), NamedModule(name: "B", commands: ["b"])])
+        let registry = try ModuleRegistry([
+            NamedModule(name: "A", commands: ["a1", "a2"]), NamedModule(name: "B", commands: ["b"]),
+        ])
         #expect(registry.serves("a2"))
         #expect(registry.serves("b"))
         #expect(!registry.serves("c"))
@@ -25,7 +27,9 @@ struct NamedModule: BridgeModule {
 
     @Test func aCommandDeclaredByTwoModulesFailsNamingBoth() {
         let error = #expect(throws: SCLMError.self) {
-            try ModuleRegistry([NamedModule(name: "A", commands: ["go"]), NamedModule(name: "B", commands: ["x", "go"])])
+            try ModuleRegistry([
+                NamedModule(name: "A", commands: ["go"]), NamedModule(name: "B", commands: ["x", "go"]),
+            ])
         }
         #expect(error?.message == "command go is declared by both A and B; a command may have one module only")
         #expect(error?.category == .usage)
@@ -36,7 +40,9 @@ struct NamedModule: BridgeModule {
     }
 
     @Test func theBridgeNamespaceBelongsToTheHost() {
-        let error = #expect(throws: SCLMError.self) { try ModuleRegistry([NamedModule(name: "A", commands: ["bridge.ping"])]) }
+        let error = #expect(throws: SCLMError.self) {
+            try ModuleRegistry([NamedModule(name: "A", commands: ["bridge.ping"])])
+        }
         #expect(error?.message.contains("belong to the host") == true)
     }
 

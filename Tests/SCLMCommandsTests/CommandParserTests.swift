@@ -3,14 +3,17 @@ import Testing
 
 /// `tool fetch [--jobs N] [--tag T]… [--dry-run] <what> [<more>…]` under a root with no options.
 private struct Tool: Command {
-    static let configuration = CommandConfiguration(commandName: "tool", abstract: "A test tree.", subcommands: [Fetch.self, Status.self])
+    static let configuration = CommandConfiguration(
+        commandName: "tool", abstract: "A test tree.", subcommands: [Fetch.self, Status.self])
     init(parsing arguments: ParsedArguments) throws {}
 }
 
 private struct Fetch: Command {
     static let configuration = CommandConfiguration(
         commandName: "fetch", abstract: "Fetch things.",
-        arguments: [ArgumentSpec("what", help: "What."), ArgumentSpec("more", help: "More.", optional: true, repeating: true)],
+        arguments: [
+            ArgumentSpec("what", help: "What."), ArgumentSpec("more", help: "More.", optional: true, repeating: true),
+        ],
         options: [
             .option("-j", "--jobs", value: "N", help: "Parallel jobs."),
             .option("--tag", value: "T", help: "A tag.", repeatable: true),
@@ -58,17 +61,18 @@ private struct Status: Command {
         #expect(!invocation.globals.verbose)
     }
 
-    @Test(arguments: [
-        (["fetch", "a", "--jobs"], "option '--jobs' needs a value"),
-        (["fetch", "a", "-j", "1", "--jobs", "2"], "option '--jobs' may only be given once"),
-        (["fetch", "a", "--dry-run=yes"], "flag '--dry-run' does not take a value"),
-        (["fetch", "a", "--colour"], "unknown option '--colour'"),
-        (["fetch"], "missing <what>"),
-        (["fetch", "a", "b", "c"], nil),
-        (["fetsh"], "unknown command 'fetsh'; did you mean `fetch`?"),
-        (["--home"], "option '--home' needs a value"),
-        (["status", "extra"], "unexpected argument 'extra'"),
-    ] as [([String], String?)])
+    @Test(
+        arguments: [
+            (["fetch", "a", "--jobs"], "option '--jobs' needs a value"),
+            (["fetch", "a", "-j", "1", "--jobs", "2"], "option '--jobs' may only be given once"),
+            (["fetch", "a", "--dry-run=yes"], "flag '--dry-run' does not take a value"),
+            (["fetch", "a", "--colour"], "unknown option '--colour'"),
+            (["fetch"], "missing <what>"),
+            (["fetch", "a", "b", "c"], nil),
+            (["fetsh"], "unknown command 'fetsh'; did you mean `fetch`?"),
+            (["--home"], "option '--home' needs a value"),
+            (["status", "extra"], "unexpected argument 'extra'"),
+        ] as [([String], String?)])
     func refusesBadCommandLinesWithTheReason(argv: [String], message: String?) {
         #expect(refusal(argv) == message)
     }

@@ -48,7 +48,8 @@ import Testing
         let parts = output.components(separatedBy: "\u{1B}[J")
         #expect(parts.last == "")
         #expect(
-            parts.dropLast().last?.hasPrefix("✓ Deck (101) revision 2 · 3 files · 1000 B in 200 ms\n  Total 1/1") == true
+            parts.dropLast().last?.hasPrefix("✓ Deck (101) revision 2 · 3 files · 1000 B in 200 ms\n  Total 1/1")
+                == true
         )
         #expect(output.components(separatedBy: "✓ Deck").count == 2)
     }

@@ -59,7 +59,9 @@ import Testing
             report: SyncReport(metadata: Self.metadata, content: nil, pendingContent: []), names: [:],
             elapsed: .milliseconds(400))
         #expect(
-            summary.lines == ["Synced 2 clients, 5 presentation(s): 1 new, 0 updated, 0 removed, 4 unchanged in 400 ms."]
+            summary.lines == [
+                "Synced 2 clients, 5 presentation(s): 1 new, 0 updated, 0 removed, 4 unchanged in 400 ms."
+            ]
         )
     }
 }

@@ -11,7 +11,9 @@ import Testing
     }
 
     static let valid: [Case] = [
-        Case(text: #"{"a":[1,-2,2.5,1e3,true,false,null,"x"]}"#, expected: ["a": [1, -2, 2.5, 1000.0, true, false, nil, "x"]]),
+        Case(
+            text: #"{"a":[1,-2,2.5,1e3,true,false,null,"x"]}"#,
+            expected: ["a": [1, -2, 2.5, 1000.0, true, false, nil, "x"]]),
         Case(text: " \t\r\n[ ] ", expected: []),
         Case(text: #""é \u00e9 \ud83d\ude00 \n\t\"\\\/""#, expected: .string("é é 😀 \n\t\"\\/")),
         Case(text: #""\ud800x""#, expected: .string("\u{FFFD}x")),
@@ -36,7 +38,9 @@ import Testing
     }
 
     @Test func rejectsNestingBeyondTheLimit() {
-        let deep = String(repeating: "[", count: JSONParser.maximumDepth + 1) + String(repeating: "]", count: JSONParser.maximumDepth + 1)
+        let deep =
+            String(repeating: "[", count: JSONParser.maximumDepth + 1)
+            + String(repeating: "]", count: JSONParser.maximumDepth + 1)
         #expect(throws: JSONParser.Failure.self) { try JSONParser.parse(Array(deep.utf8)) }
         let fine = String(repeating: "[", count: 100) + String(repeating: "]", count: 100)
         #expect((try? JSONParser.parse(Array(fine.utf8))) != nil)

@@ -4,7 +4,8 @@ import Testing
 
 @Suite struct JSONValueTests {
     @Test func keepsIntegersApartFromDoubles() throws {
-        let value = try JSONValue.parse(Data(#"{"id":9007199254740993,"ratio":0.5,"ok":true,"name":"x","none":null}"#.utf8))
+        let value = try JSONValue.parse(
+            Data(#"{"id":9007199254740993,"ratio":0.5,"ok":true,"name":"x","none":null}"#.utf8))
         #expect(value["id"] == .int(9_007_199_254_740_993))
         #expect(value["ratio"] == .double(0.5))
         #expect(value["ok"] == .bool(true))

@@ -74,8 +74,12 @@ import Testing
         #expect(session.body["state"] == 1 && session.body["presentationId"] == "10")
         #expect(session.body["slidesCount"] == 3 && session.body["userId"] == "user-42")
         let slides = received.messages.filter { $0.headers["s-m-eid"] == "story.content.slide" }
-        #expect(slides.compactMap { $0.body["slideName"]?.stringValue }.sorted() == ["index.html", "slide1.html", "slide2.html"])
-        #expect(slides.allSatisfy { $0.headers["s-m-ct"] == completed && $0.body["sessionId"]?.stringValue == completed })
+        #expect(
+            slides.compactMap { $0.body["slideName"]?.stringValue }.sorted() == [
+                "index.html", "slide1.html", "slide2.html",
+            ])
+        #expect(
+            slides.allSatisfy { $0.headers["s-m-ct"] == completed && $0.body["sessionId"]?.stringValue == completed })
         let event = try #require(received.messages.first { $0.headers["s-m-eid"] == "story.content.customevent" })
         #expect(event.body["key"] == "brand" && event.body["value"] == "cardiora")
         for message in received.messages {
@@ -92,7 +96,9 @@ import Testing
         let testRows = try rowIds(of: test, in: bridge).union([test])
         #expect(Set(received.byEntity.keys) == completedRows.union(unfinishedRows).union([completed, unfinished]))
         #expect(testRows.isDisjoint(with: received.byEntity.keys))
-        #expect(try bridge.sql("SELECT count(*) FROM session_actions WHERE synchronized = 0 AND sessionId != '\(test)'") == "[[0]]")
+        #expect(
+            try bridge.sql("SELECT count(*) FROM session_actions WHERE synchronized = 0 AND sessionId != '\(test)'")
+                == "[[0]]")
     }
 }
 

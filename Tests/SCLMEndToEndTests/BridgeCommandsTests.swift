@@ -21,7 +21,9 @@ import Testing
         let user = try #require(await bridge.data("getUserInfo") as? [String: String])
         #expect(user == ["id": "user-42", "username": "anna@example.com"])
         #expect(await bridge.data("getNavigationData") as? [String: Any] != nil)
-        #expect(await bridge.call("go", ["slideName": "slide1.html", "data": ["test": "test"]])?["ErrorCode"] as? Int == 200)
+        #expect(
+            await bridge.call("go", ["slideName": "slide1.html", "data": ["test": "test"]])?["ErrorCode"] as? Int == 200
+        )
         #expect(await bridge.data("getNavigationData") as? [String: String] == ["test": "test"])
         #expect(await bridge.call("go", ["slideName": "nope.html"])?["ErrorCode"] as? Int == 404)
         #expect(await bridge.call("go", ["slideName": "../secret.html"])?["ErrorCode"] as? Int == 400)
@@ -33,7 +35,9 @@ import Testing
         let folder = TemporaryDirectory()
         let home = folder.appending("home")
         try InstalledPresentationFixture().install(in: Home(root: home))
-        for (key, value) in [("bridge.latitude", "45.01741"), ("bridge.longitude", "41.8989"), ("bridge.address", "Stavropol")] {
+        for (key, value) in [
+            ("bridge.latitude", "45.01741"), ("bridge.longitude", "41.8989"), ("bridge.address", "Stavropol"),
+        ] {
             #expect(try ProcessRunner.sclm(["config", "set", key, value], home: home).status == 0)
         }
         let process = try BridgeProcess(sclm: ["bridge", "--presentation", "10"], home: home)
@@ -74,13 +78,17 @@ import Testing
         #expect(info["slidesCount"] as? Int == 3)
         #expect(info["mediaFilesCount"] as? Int == 1)
         for key in ["status", "order"] { #expect(info[key] is Int, "\(key)") }
-        for key in ["shortdescription", "shortDescription", "longDescription"] { #expect(info[key] is String, "\(key)") }
+        for key in ["shortdescription", "shortDescription", "longDescription"] {
+            #expect(info[key] is String, "\(key)")
+        }
         let presentations = try #require(await bridge.data("getPresentations") as? [[String: Any]])
         #expect(presentations.map { $0["presId"] as? Int } == [20, 10])
         #expect(presentations.map { $0["name"] as? String } == ["Second deck", "Demo deck"])
         #expect(await bridge.call("open", ["presId": 99, "slideName": "", "data": [:]])?["ErrorCode"] as? Int == 404)
         #expect(await bridge.call("open", ["slideName": "x.html"])?["ErrorCode"] as? Int == 400)
-        #expect(await bridge.call("open", ["presId": "20", "slideName": "intro.html", "data": ["from": "10"]])?["ErrorCode"] as? Int == 200)
+        #expect(
+            await bridge.call("open", ["presId": "20", "slideName": "intro.html", "data": ["from": "10"]])?["ErrorCode"]
+                as? Int == 200)
         let closed = try #require(await bridge.process.event("presentationClosed")?["Data"] as? [String: Any])
         #expect(closed["presId"] as? Int == 10)
         #expect(closed["state"] as? Int == 3)
@@ -97,7 +105,9 @@ import Testing
 
     @Test func uiMediaAndMapButtonsEmitUIChanged() async throws {
         let bridge = try await BridgeSession()
-        for command in ["hideCloseBtn", "hideSystemBtns", "hideMediaLibraryBtn", "showMediaLibraryBtn", "hideMapBtn", "showMapBtn"] {
+        for command in [
+            "hideCloseBtn", "hideSystemBtns", "hideMediaLibraryBtn", "showMediaLibraryBtn", "hideMapBtn", "showMapBtn",
+        ] {
             #expect(await bridge.call(command)?["ErrorCode"] as? Int == 200, "\(command)")
             let event = try #require(await bridge.process.event("uiChanged")?["Data"] as? [String: Any], "\(command)")
             #expect(event["command"] as? String == command)
@@ -117,14 +127,20 @@ import Testing
         let outside = bridge.folder.appending("secret.pdf")
         try Data("secret".utf8).write(to: URL(fileURLWithPath: outside))
         let sources = bridge.fixture.sourcesDirectory(in: bridge.home)
-        try FileManager.default.createSymbolicLink(atPath: sources + "/mediafiles/link.pdf", withDestinationPath: outside)
-        #expect(await bridge.data("getMediaFiles") as? [[String: String]] == [["title": "Brochure", "fileName": "brochure.pdf"]])
+        try FileManager.default.createSymbolicLink(
+            atPath: sources + "/mediafiles/link.pdf", withDestinationPath: outside)
+        #expect(
+            await bridge.data("getMediaFiles") as? [[String: String]] == [
+                ["title": "Brochure", "fileName": "brochure.pdf"]
+            ])
         let opened = try #require(await bridge.call("openMediaFile", ["id": -1, "name": "brochure.pdf"]))
         #expect(opened["Data"] as? [String: String] == ["name": "brochure.pdf", "status": "close"])
         let event = try #require(await bridge.process.event("mediaFileOpened")?["Data"] as? [String: Any])
         #expect((event["path"] as? String)?.hasSuffix("/sources/mediafiles/brochure.pdf") == true)
         #expect(event["mimeType"] as? String == "application/pdf")
-        #expect(await bridge.call("openMediaFile", ["id": 10, "name": "../../../../secret.pdf"])?["ErrorCode"] as? Int == 403)
+        #expect(
+            await bridge.call("openMediaFile", ["id": 10, "name": "../../../../secret.pdf"])?["ErrorCode"] as? Int
+                == 403)
         #expect(await bridge.call("openMediaFile", ["id": -1, "name": outside])?["ErrorCode"] as? Int == 403)
         #expect(await bridge.call("openMediaFile", ["id": -1, "name": "link.pdf"])?["ErrorCode"] as? Int == 404)
         #expect(await bridge.call("openMediaFile", ["id": -1, "name": "missing.pdf"])?["ErrorCode"] as? Int == 404)
@@ -138,21 +154,32 @@ import Testing
 
     @Test func customEventsAreValidatedStoredAndReadBack() async throws {
         let bridge = try await BridgeSession()
-        let set = try #require(await bridge.call("setCustomEvent", ["key": "specialnost", "value": "Участковый педиатр"]))
+        let set = try #require(
+            await bridge.call("setCustomEvent", ["key": "specialnost", "value": "Участковый педиатр"]))
         #expect(set["Data"] as? [String: String] == ["specialnost": "Участковый педиатр"])
         #expect(await bridge.call("setEventKey", ["key": "childs", "value": 16])?["ErrorCode"] as? Int == 200)
         #expect(await bridge.call("setCustomEvent", ["key": "childs", "value": "17"])?["ErrorCode"] as? Int == 200)
         #expect(await bridge.data("getCustomEventByKey", ["key": "childs"]) as? [String: String] == ["value": "17"])
-        let object = try #require(await bridge.data("getCustomEventsObject", ["sessionId": "", "contentId": ""]) as? [String: String])
+        let object = try #require(
+            await bridge.data("getCustomEventsObject", ["sessionId": "", "contentId": ""]) as? [String: String])
         #expect(object == ["specialnost": "Участковый педиатр", "childs": "17"])
-        #expect(await bridge.data("deleteCustomEventByKey", ["key": "childs"]) as? [String: String] == ["key": "childs"])
+        #expect(
+            await bridge.data("deleteCustomEventByKey", ["key": "childs"]) as? [String: String] == ["key": "childs"])
         #expect(await bridge.call("getCustomEventByKey", ["key": "childs"])?["ErrorCode"] as? Int == 404)
-        for (key, value) in [("bad key", "v"), ("", "v"), ("ключ", "<script>"), (String(repeating: "k", count: 129), "v")] {
-            #expect(await bridge.call("setCustomEvent", ["key": key, "value": value])?["ErrorCode"] as? Int == 400, "\(key)")
+        for (key, value) in [
+            ("bad key", "v"), ("", "v"), ("ключ", "<script>"), (String(repeating: "k", count: 129), "v"),
+        ] {
+            #expect(
+                await bridge.call("setCustomEvent", ["key": key, "value": value])?["ErrorCode"] as? Int == 400, "\(key)"
+            )
         }
-        #expect(await bridge.call("setCustomEvent", ["key": "note", "value": "a@b.c #1: x; y, z."])?["ErrorCode"] as? Int == 200)
+        #expect(
+            await bridge.call("setCustomEvent", ["key": "note", "value": "a@b.c #1: x; y, z."])?["ErrorCode"] as? Int
+                == 200)
         let sessionId = try #require(bridge.opened["Data"].flatMap { ($0 as? [String: Any])?["sessionId"] as? String })
-        let byId = try #require(await bridge.data("getCustomEventsObject", ["sessionId": sessionId, "contentId": "10"]) as? [String: String])
+        let byId = try #require(
+            await bridge.data("getCustomEventsObject", ["sessionId": sessionId, "contentId": "10"]) as? [String: String]
+        )
         #expect(byId["specialnost"] == "Участковый педиатр")
         #expect(await bridge.process.finish() == 0)
         #expect(try bridge.sql("SELECT count(*) FROM custom_events WHERE key = 'specialnost'") == "[[1]]")
@@ -173,7 +200,9 @@ import Testing
         let slides = try #require(current["slides"] as? [[String: Any]])
         #expect(slides.map { $0["name"] as? String } == ["index.html"])
         for key in ["id", "duration", "created"] { #expect(slides.first?[key] != nil, "\(key)") }
-        for key in ["created", "timeZone", "latitude", "longitude", "duration"] { #expect(current[key] != nil, "\(key)") }
+        for key in ["created", "timeZone", "latitude", "longitude", "duration"] {
+            #expect(current[key] != nil, "\(key)")
+        }
         let sessionId = try #require(current["sessionId"] as? String)
         bridge.notify("closePresentation", ["mode": 1])
         let closed = try #require(await bridge.process.event("presentationClosed")?["Data"] as? [String: Any])
@@ -207,7 +236,9 @@ import Testing
         #expect(await bridge.call("go", ["slideName": "slide2.html"])?["ErrorCode"] as? Int == 200)
         #expect(await bridge.call("setCustomEvent", ["key": "step", "value": "2"])?["ErrorCode"] as? Int == 200)
         #expect(await bridge.process.finish() == 0)
-        #expect(try bridge.sql("SELECT state, lastOpenedSlideName, slidesCount FROM sessions") == #"[[0, "slide2.html", 2]]"#)
+        #expect(
+            try bridge.sql("SELECT state, lastOpenedSlideName, slidesCount FROM sessions")
+                == #"[[0, "slide2.html", 2]]"#)
 
         try await bridge.restart()
         let reopened = try #require(bridge.opened["Data"] as? [String: Any])
@@ -215,7 +246,8 @@ import Testing
         #expect(reopened["sessionId"] as? String == firstOpened["sessionId"] as? String)
         #expect(reopened["slide"] as? String == "slide2.html")
         let session = try #require(await bridge.data("getCurrentSession") as? [String: Any])
-        #expect((session["slides"] as? [[String: Any]])?.map { $0["name"] as? String } == ["index.html", "slide2.html"])
+        #expect(
+            (session["slides"] as? [[String: Any]])?.map { $0["name"] as? String } == ["index.html", "slide2.html"])
         #expect(await bridge.data("getCustomEventByKey", ["key": "step"]) as? [String: String] == ["value": "2"])
         #expect(await bridge.process.finish() == 0)
         #expect(try bridge.sql("SELECT count(*), max(isRestored) FROM sessions") == "[[1, 1]]")
@@ -229,9 +261,12 @@ import Testing
         #expect(await bridge.call("setSessionComplete")?["ErrorCode"] as? Int == 200)
         bridge.process.kill(SIGKILL)
         #expect(await bridge.process.waitForExit() == 128 + SIGKILL)
-        #expect(try bridge.sql("SELECT slideName FROM session_actions ORDER BY created, rowid") == #"[["index.html"], ["slide1.html"]]"#)
+        #expect(
+            try bridge.sql("SELECT slideName FROM session_actions ORDER BY created, rowid")
+                == #"[["index.html"], ["slide1.html"]]"#)
         #expect(try bridge.sql("SELECT value FROM custom_events WHERE key = 'answered'") == #"[["yes"]]"#)
-        #expect(try bridge.sql("SELECT complete, state, lastOpenedSlideName FROM sessions") == #"[[1, 0, "slide2.html"]]"#)
+        #expect(
+            try bridge.sql("SELECT complete, state, lastOpenedSlideName FROM sessions") == #"[[1, 0, "slide2.html"]]"#)
     }
 
     @Test func aPresentationThatIsNotInstalledIsRefused() async throws {
@@ -248,7 +283,8 @@ import Testing
         #expect(unknown.stderr.contains("presentation 77 is not known"))
         let missing = try ProcessRunner.sclm(["bridge"], home: home.root)
         #expect(missing.status == 64)
-        let badModule = try ProcessRunner.sclm(["bridge", "--presentation", "10", "--module", "nonsense"], home: home.root)
+        let badModule = try ProcessRunner.sclm(
+            ["bridge", "--presentation", "10", "--module", "nonsense"], home: home.root)
         #expect(badModule.status == 64)
     }
 
@@ -256,7 +292,8 @@ import Testing
         let bridge = try await BridgeSession(["--slide", "slide1.html"])
         #expect((bridge.opened["Data"] as? [String: Any])?["slide"] as? String == "slide1.html")
         #expect(await bridge.process.finish() == 0)
-        let result = try ProcessRunner.sclm(["bridge", "--presentation", "10", "--slide", "nope.html"], home: bridge.home.root)
+        let result = try ProcessRunner.sclm(
+            ["bridge", "--presentation", "10", "--slide", "nope.html"], home: bridge.home.root)
         #expect(result.status == 64)
         #expect(result.stderr.contains("no slide 'nope.html'"))
     }
@@ -309,7 +346,8 @@ import Testing
         let echoed = try decodedBody(got)
         #expect(echoed["path"] as? String == "/a?x=1")
         #expect(echoed["deck"] as? String == "cardiora")
-        let posted = await bridge.call("httppost", ["url": base + "/b", "body": Data("héllo".utf8).base64EncodedString()])
+        let posted = await bridge.call(
+            "httppost", ["url": base + "/b", "body": Data("héllo".utf8).base64EncodedString()])
         #expect(posted?["ErrorCode"] as? Int == 201)
         #expect(posted?["Status"] as? String == "created")
         #expect(try decodedBody(posted)["body"] as? String == "héllo")
@@ -325,7 +363,9 @@ import Testing
         let folder = TemporaryDirectory()
         let home = folder.appending("home")
         try InstalledPresentationFixture().install(in: Home(root: home))
-        #expect(try ProcessRunner.sclm(["config", "set", "bridge.httpAllowedHosts", "api.example.com"], home: home).status == 0)
+        #expect(
+            try ProcessRunner.sclm(["config", "set", "bridge.httpAllowedHosts", "api.example.com"], home: home).status
+                == 0)
         let process = try BridgeProcess(sclm: ["bridge", "--presentation", "10"], home: home)
         process.send(#"{"Command":"httpget","Data":{"url":"http://127.0.0.1:9/"},"GUID":"h"}"#)
         let refused = await process.response(to: "h")

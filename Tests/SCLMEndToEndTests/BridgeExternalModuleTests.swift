@@ -90,7 +90,10 @@ import Testing
                                   "Data": data}), flush=True)
             """, to: "env.py")
         let secrets = ConfigKey.all.filter(\.isSecret).compactMap(\.environmentVariable)
-        #expect(Set(secrets).isSuperset(of: ["SCLM_PASSWORD", "SCLM_CLIENT_SECRET", "SCLM_IOT_SECRET", "SCLM_OSAM_PASSWORD"]))
+        #expect(
+            Set(secrets).isSuperset(of: [
+                "SCLM_PASSWORD", "SCLM_CLIENT_SECRET", "SCLM_IOT_SECRET", "SCLM_OSAM_PASSWORD",
+            ]))
         var environment = Dictionary(uniqueKeysWithValues: secrets.map { ($0, "hunter2-\($0)") })
         environment["LANG"] = "C.UTF-8"
         environment["SCLM_API_URL"] = "http://127.0.0.1:9/"

@@ -9,9 +9,11 @@ import Testing
 @Suite(.tags(.large), .timeLimit(.minutes(2))) struct BridgeNavigationTests {
     /// The `<head>` markup declaring `next` and `previous` (`nil`: no tag).
     static func meta(next: String? = nil, previous: String? = nil) -> String {
-        [next.map { #"<meta name="clm-swipe-next" content="\#($0)">"# },
-         previous.map { #"<meta name="clm-swipe-previous" content="\#($0)">"# }]
-            .compactMap { $0 }.joined()
+        [
+            next.map { #"<meta name="clm-swipe-next" content="\#($0)">"# },
+            previous.map { #"<meta name="clm-swipe-previous" content="\#($0)">"# },
+        ]
+        .compactMap { $0 }.joined()
     }
 
     /// No `index.html`; one slide per row of the table, in this server order.
@@ -19,8 +21,11 @@ import Testing
         presentationId: 30, name: "Swipe deck",
         slides: [
             .init("p.html", head: ""),
-            .init("a.html", swipeNext: "b.html", swipePrevious: "c.html", head: meta(next: "d.html", previous: "f.html")),
-            .init("b.html", swipeNext: "c.html", swipePrevious: "a.html", head: meta(next: "ghost.html", previous: "ghost.html")),
+            .init(
+                "a.html", swipeNext: "b.html", swipePrevious: "c.html", head: meta(next: "d.html", previous: "f.html")),
+            .init(
+                "b.html", swipeNext: "c.html", swipePrevious: "a.html",
+                head: meta(next: "ghost.html", previous: "ghost.html")),
             .init("c.html", swipeNext: "a.html", swipePrevious: "a.html", head: meta(next: "", previous: "")),
             .init("d.html", swipeNext: "a.html", swipePrevious: "f.html", head: ""),
             .init("e.html", swipeNext: "", swipePrevious: "", head: ""),
@@ -44,20 +49,27 @@ import Testing
     }
 
     static let rows: [Row] = [
-        Row(name: "1: the meta names a slide → that slide, whatever the server says", slide: "a.html",
+        Row(
+            name: "1: the meta names a slide → that slide, whatever the server says", slide: "a.html",
             next: .slide("d.html"), previous: .slide("f.html")),
-        Row(name: "1: the meta names a slide the package lacks → 404", slide: "b.html",
+        Row(
+            name: "1: the meta names a slide the package lacks → 404", slide: "b.html",
             next: .notFound("No next slide: the package has no slide 'ghost.html'"),
             previous: .notFound("No previous slide: the package has no slide 'ghost.html'")),
-        Row(name: "2: the meta is present and empty → 404, whatever the server says", slide: "c.html",
+        Row(
+            name: "2: the meta is present and empty → 404, whatever the server says", slide: "c.html",
             next: .notFound("No next slide"), previous: .notFound("No previous slide")),
-        Row(name: "3: no meta, the server names a slide → that slide", slide: "d.html",
+        Row(
+            name: "3: no meta, the server names a slide → that slide", slide: "d.html",
             next: .slide("a.html"), previous: .slide("f.html")),
-        Row(name: "3: no meta, the server names a slide the package lacks → 404", slide: "f.html",
+        Row(
+            name: "3: no meta, the server names a slide the package lacks → 404", slide: "f.html",
             next: .notFound("No next slide: the package has no slide 'gone.html'"), previous: .slide("e.html")),
-        Row(name: "4: no meta, the server sends \"\" → presentation order", slide: "e.html",
+        Row(
+            name: "4: no meta, the server sends \"\" → presentation order", slide: "e.html",
             next: .slide("f.html"), previous: .slide("d.html")),
-        Row(name: "4: no meta, nothing from the server, first slide → order, else 404", slide: "p.html",
+        Row(
+            name: "4: no meta, nothing from the server, first slide → order, else 404", slide: "p.html",
             next: .slide("a.html"), previous: .notFound("No previous slide")),
     ]
 
@@ -92,7 +104,9 @@ import Testing
         #expect((bridge.opened["Data"] as? [String: Any])?["slide"] as? String == "alpha.html")
         let refused = try #require(await bridge.call("open", ["presId": 32, "slideName": "", "data": [:]]))
         #expect(refused["ErrorCode"] as? Int == 404)
-        #expect((refused["ErrorMessage"] as? String)?.contains("presentation 32 (Nothing) has no slide to open") == true, "\(refused)")
+        #expect(
+            (refused["ErrorMessage"] as? String)?.contains("presentation 32 (Nothing) has no slide to open") == true,
+            "\(refused)")
         #expect(await bridge.process.finish() == 0)
 
         let start = try ProcessRunner.sclm(["bridge", "--presentation", "32"], home: bridge.home.root, stdin: "")

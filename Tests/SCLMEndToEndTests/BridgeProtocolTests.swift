@@ -9,7 +9,8 @@ import Testing
     @Test func twoMessagesInOneWriteGetTwoAnswers() async throws {
         let bridge = try await BridgeSession()
         bridge.process.write(
-            #"{"Command":"getCurrentSlideName","Data":{},"GUID":"one"}"# + "\n" + #"{"Command":"bridge.ping","GUID":"two"}"# + "\n")
+            #"{"Command":"getCurrentSlideName","Data":{},"GUID":"one"}"# + "\n"
+                + #"{"Command":"bridge.ping","GUID":"two"}"# + "\n")
         #expect(await bridge.process.response(to: "one")?["ErrorCode"] as? Int == 200)
         #expect(await bridge.process.response(to: "two")?["ErrorCode"] as? Int == 200)
         #expect(await bridge.process.finish() == 0)
@@ -21,7 +22,8 @@ import Testing
         let message = Array(#"{"Command":"getCurrentSlideName","Data":{"note":"привет ✓"},"GUID":"split-X"}"#.utf8)
         for offset in 1..<message.count {
             let guid = "split-\(offset)"
-            let bytes = Array(String(decoding: message, as: UTF8.self).replacingOccurrences(of: "split-X", with: guid).utf8)
+            let bytes = Array(
+                String(decoding: message, as: UTF8.self).replacingOccurrences(of: "split-X", with: guid).utf8)
             bridge.process.write(Data(bytes[..<offset]))
             try await Task.sleep(for: .milliseconds(1))
             bridge.process.write(Data(bytes[offset...]) + Data("\n".utf8))
@@ -116,7 +118,9 @@ import Testing
         let bridge = try await BridgeSession(["--module", BridgeSession.echoModule, "--max-in-flight", "1000"])
         var batch = ""
         for index in 0..<1_000 {
-            let command = index % 2 == 0 ? #""Command":"echo.sleep","Data":{"ms":\#(index % 37)}"# : #""Command":"getCurrentSlideName""#
+            let command =
+                index % 2 == 0
+                ? #""Command":"echo.sleep","Data":{"ms":\#(index % 37)}"# : #""Command":"getCurrentSlideName""#
             batch += #"{\#(command),"GUID":"c\#(index)"}"# + "\n"
         }
         bridge.process.write(batch)
@@ -222,7 +226,10 @@ import Testing
         let bridge = try await BridgeSession(["--module", BridgeSession.echoModule, "--verbose"])
         for index in 0..<20 {
             bridge.process.send(json: ["Command": "echo.log", "Data": ["lines": 200], "GUID": "log-\(index)"])
-            bridge.process.send(json: ["Command": "go", "Data": ["slideName": index % 2 == 0 ? "slide1.html" : "index.html"], "GUID": "go-\(index)"])
+            bridge.process.send(json: [
+                "Command": "go", "Data": ["slideName": index % 2 == 0 ? "slide1.html" : "index.html"],
+                "GUID": "go-\(index)",
+            ])
         }
         for index in 0..<20 {
             #expect(await bridge.process.response(to: "log-\(index)")?["ErrorCode"] as? Int == 200)
@@ -233,7 +240,8 @@ import Testing
         for line in bridge.process.allLines {
             let message = try #require(BridgeProcess.object(line), "not JSON: \(line)")
             let keys = Set(message.keys)
-            #expect(keys == ["GUID", "Status", "ErrorCode", "ErrorMessage", "Data"] || keys == ["Event", "Data"], "\(line)")
+            #expect(
+                keys == ["GUID", "Status", "ErrorCode", "ErrorMessage", "Data"] || keys == ["Event", "Data"], "\(line)")
         }
     }
 
@@ -247,19 +255,25 @@ import Testing
         let bridge = try await BridgeSession()
         bridge.process.send(line)
         let raw = try #require(await bridge.process.nextLine())
-        #expect(raw == #"{"GUID":"case-1","Status":"Success","ErrorCode":200,"ErrorMessage":"","Data":{"slide":"index.html"}}"#)
+        #expect(
+            raw
+                == #"{"GUID":"case-1","Status":"Success","ErrorCode":200,"ErrorMessage":"","Data":{"slide":"index.html"}}"#
+        )
         #expect(await bridge.process.finish() == 0)
     }
 
     @Test func aBatchLineRunsEachItemInOrder() async throws {
         let bridge = try await BridgeSession()
         bridge.process.send(
-            #"[{"Command":"go","Data":{"slideName":"slide2.html"}},{"Command":"getCurrentSlideName","Data":{},"GUID":"b2"},{"Command":"bridge.ping","GUID":"b3"}]"#)
+            #"[{"Command":"go","Data":{"slideName":"slide2.html"}},{"Command":"getCurrentSlideName","Data":{},"GUID":"b2"},{"Command":"bridge.ping","GUID":"b3"}]"#
+        )
         let current = try #require(await bridge.process.response(to: "b2"))
         #expect((current["Data"] as? [String: Any])?["slide"] as? String == "slide2.html")
         #expect(await bridge.process.response(to: "b3")?["ErrorCode"] as? Int == 200)
         #expect(await bridge.process.event("slideChanged") != nil)
-        bridge.process.send("[" + Array(repeating: #"{"Command":"bridge.ping","GUID":"many"}"#, count: 101).joined(separator: ",") + "]")
+        bridge.process.send(
+            "[" + Array(repeating: #"{"Command":"bridge.ping","GUID":"many"}"#, count: 101).joined(separator: ",") + "]"
+        )
         let tooMany = try #require(await bridge.process.response(to: "many"))
         #expect(tooMany["ErrorCode"] as? Int == 400)
         #expect(await bridge.process.finish() == 0)
@@ -287,7 +301,10 @@ import Testing
         #expect(limits["maxBatchItems"] == 100)
         let modules = try #require(data["modules"] as? [[String: Any]])
         let names = modules.compactMap { $0["name"] as? String }
-        #expect(names == ["bridge", "Base", "Presentation", "UI", "Sessions", "CustomEvents", "MediaFiles", "Map", "HTTP", "OSAM"])
+        #expect(
+            names == [
+                "bridge", "Base", "Presentation", "UI", "Sessions", "CustomEvents", "MediaFiles", "Map", "HTTP", "OSAM",
+            ])
         #expect(await bridge.process.finish() == 0)
     }
 

@@ -11,15 +11,18 @@ import Testing
     static let other = InstalledPresentationFixture(presentationId: 10, clientId: 1, clientName: "Client one")
     /// Client 2's presentations.
     static let own = InstalledPresentationFixture(
-        presentationId: 20, clientId: 2, clientName: "Client two", name: "Own deck", slides: [.init("index.html")], mediaFiles: [])
+        presentationId: 20, clientId: 2, clientName: "Client two", name: "Own deck", slides: [.init("index.html")],
+        mediaFiles: [])
     static let ownSecond = InstalledPresentationFixture(
-        presentationId: 21, clientId: 2, clientName: "Client two", name: "Own second", slides: [.init("index.html")], mediaFiles: [])
+        presentationId: 21, clientId: 2, clientName: "Client two", name: "Own second", slides: [.init("index.html")],
+        mediaFiles: [])
 
     /// One bridge run in `home` on `presentationId` as the stored login: it records a completed session
     /// with the custom event `key`; returns the session id.
     static func recordSession(in home: Home, presentationId: Int64, key: String) async throws -> String {
         let bridge = try BridgeProcess(sclm: ["bridge", "--presentation", String(presentationId)], home: home.root)
-        let opened = try #require(await bridge.event("presentationOpened")?["Data"] as? [String: Any], "\(bridge.stderr)")
+        let opened = try #require(
+            await bridge.event("presentationOpened")?["Data"] as? [String: Any], "\(bridge.stderr)")
         let sessionId = try #require(opened["sessionId"] as? String)
         #expect(await call(bridge, "setCustomEvent", ["key": key, "value": "secret"])?["ErrorCode"] as? Int == 200)
         #expect(await call(bridge, "closePresentation", ["mode": 1])?["ErrorCode"] as? Int == 200)
@@ -34,10 +37,13 @@ import Testing
     }
 
     /// A home with both clients' presentations and a login as `user`.
-    static func home(in folder: TemporaryDirectory, user: String = "user-42", grantType: String = "password") throws -> Home {
+    static func home(in folder: TemporaryDirectory, user: String = "user-42", grantType: String = "password") throws
+        -> Home
+    {
         let home = Home(root: folder.appending("home"))
         for fixture in [other, own, ownSecond] { try fixture.install(in: home) }
-        try InstalledPresentationFixture.logIn(subject: user, userName: "\(user)@example.com", grantType: grantType, in: home)
+        try InstalledPresentationFixture.logIn(
+            subject: user, userName: "\(user)@example.com", grantType: grantType, in: home)
         return home
     }
 
@@ -66,7 +72,9 @@ import Testing
         let clients = try await TwoClients()
         let sessions = try #require(await clients.call("getSessions")?["Data"] as? [[String: Any]])
         #expect(sessions.contains { $0["sessionId"] as? String == clients.own })
-        #expect(!sessions.contains { $0["sessionId"] as? String == clients.foreign }, "getSessions leaks client 1: \(sessions)")
+        #expect(
+            !sessions.contains { $0["sessionId"] as? String == clients.foreign },
+            "getSessions leaks client 1: \(sessions)")
         #expect(sessions.allSatisfy { ["20", "21"].contains($0["presentationId"] as? String) })
         #expect(await clients.bridge.finish() == 0)
     }
@@ -82,7 +90,9 @@ import Testing
     @Test func getCustomEventsObjectOfAnotherClientAnswers404() async throws {
         let clients = try await TwoClients()
         let foreign = await clients.call("getCustomEventsObject", ["sessionId": clients.foreign, "contentId": 10])
-        #expect(foreign?["ErrorCode"] as? Int == 404, "getCustomEventsObject leaks client 1: \(String(describing: foreign))")
+        #expect(
+            foreign?["ErrorCode"] as? Int == 404, "getCustomEventsObject leaks client 1: \(String(describing: foreign))"
+        )
         let crossed = await clients.call("getCustomEventsObject", ["sessionId": clients.own, "contentId": "10"])
         #expect(crossed?["ErrorCode"] as? Int == 404, "an own session with another client's presentation")
         let own = await clients.call("getCustomEventsObject", ["sessionId": clients.own, "contentId": 21])
@@ -118,7 +128,9 @@ import Testing
         let bridge = try BridgeProcess(sclm: ["bridge", "--presentation", "20"], home: home.root)
         let sessions = try #require(await Self.call(bridge, "getSessions")?["Data"] as? [[String: Any]])
         #expect(!sessions.contains { $0["sessionId"] as? String == colleague })
-        #expect(await Self.call(bridge, "getSessionById", ["id": colleague])?["ErrorCode"] as? Int == 404, "another user's session")
+        #expect(
+            await Self.call(bridge, "getSessionById", ["id": colleague])?["ErrorCode"] as? Int == 404,
+            "another user's session")
         let events = await Self.call(bridge, "getCustomEventsObject", ["sessionId": colleague, "contentId": 21])
         #expect(events?["ErrorCode"] as? Int == 404, "another user's custom events: \(String(describing: events))")
         let current = try #require(await Self.call(bridge, "getCurrentSession")?["Data"] as? [String: Any])
@@ -131,7 +143,8 @@ import Testing
         let home = try Self.home(in: folder, user: "user-7")
         let colleague = try await Self.recordSession(in: home, presentationId: 21, key: "theirKey")
         let foreign = try await Self.recordSession(in: home, presentationId: 10, key: "foreignKey")
-        try InstalledPresentationFixture.logIn(subject: "kiosk", userName: "kiosk", grantType: "client_credentials", in: home)
+        try InstalledPresentationFixture.logIn(
+            subject: "kiosk", userName: "kiosk", grantType: "client_credentials", in: home)
 
         let bridge = try BridgeProcess(sclm: ["bridge", "--presentation", "20"], home: home.root)
         #expect(await Self.call(bridge, "getSessionById", ["id": colleague])?["ErrorCode"] as? Int == 200)

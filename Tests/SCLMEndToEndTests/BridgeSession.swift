@@ -27,7 +27,8 @@ final class BridgeSession {
             guard set.status == 0 else { throw SCLMError(.internal, "sclm config set \(key) failed: \(set.stderr)") }
         }
         if login { try InstalledPresentationFixture.logIn(subject: "user-42", userName: "anna@example.com", in: home) }
-        process = try BridgeSession.start(arguments, home: home, presentationId: fixture.presentationId, environment: environment, output: output)
+        process = try BridgeSession.start(
+            arguments, home: home, presentationId: fixture.presentationId, environment: environment, output: output)
         if output == .read { opened = try await takeStartEvents() }
     }
 
@@ -43,7 +44,8 @@ final class BridgeSession {
 
     /// Starts another bridge run on the same home (after the previous one ended).
     func restart(_ arguments: [String] = []) async throws {
-        process = try BridgeSession.start(arguments, home: home, presentationId: fixture.presentationId, environment: [:], output: .read)
+        process = try BridgeSession.start(
+            arguments, home: home, presentationId: fixture.presentationId, environment: [:], output: .read)
         opened = try await takeStartEvents()
     }
 
@@ -57,7 +59,9 @@ final class BridgeSession {
     }
 
     /// Sends a request and returns its response.
-    func call(_ command: String, _ data: [String: Any] = [:], guid: String = UUID().uuidString, timeout: TimeInterval = 10) async -> [String: Any]? {
+    func call(
+        _ command: String, _ data: [String: Any] = [:], guid: String = UUID().uuidString, timeout: TimeInterval = 10
+    ) async -> [String: Any]? {
         process.send(json: ["Command": command, "Data": data, "GUID": guid])
         return await process.response(to: guid, timeout: timeout)
     }
@@ -75,7 +79,8 @@ final class BridgeSession {
 
     /// Runs SQL against the home's database with the system's sqlite3 module (a separate connection).
     func sql(_ query: String) throws -> String {
-        let script = "import sqlite3,sys,json; c=sqlite3.connect(sys.argv[1]); r=c.execute(sys.argv[2]).fetchall(); c.commit(); print(json.dumps(r))"
+        let script =
+            "import sqlite3,sys,json; c=sqlite3.connect(sys.argv[1]); r=c.execute(sys.argv[2]).fetchall(); c.commit(); print(json.dumps(r))"
         let result = try ProcessRunner.run("/usr/bin/env", ["python3", "-c", script, home.databasePath, query])
         return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }

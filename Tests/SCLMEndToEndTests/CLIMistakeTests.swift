@@ -85,7 +85,8 @@ import Testing
         let report = try #require(try result.json() as? [String: Any])
         let packages = try #require(report["packages"] as? [[String: Any]])
         let paths = packages.compactMap { ($0["path"] as? String).map { URL(fileURLWithPath: $0).lastPathComponent } }
-        #expect(paths.count >= 5 && paths.contains("cardiora-detail-aid") && !paths.contains("clients.json"), "\(paths)")
+        #expect(
+            paths.count >= 5 && paths.contains("cardiora-detail-aid") && !paths.contains("clients.json"), "\(paths)")
         #expect(result.stderr.contains("/clients.json: not a package"), "\(result)")
     }
 }

@@ -8,7 +8,9 @@ import Testing
     @Test func rootHelpListsCommandsAndGlobalOptions() throws {
         let result = try ProcessRunner.sclm(["--help"])
         #expect(result.status == 0)
-        for text in ["OVERVIEW:", "USAGE: sclm <subcommand>", "SUBCOMMANDS:", "status", "config", "--home <dir>", "--json"] {
+        for text in [
+            "OVERVIEW:", "USAGE: sclm <subcommand>", "SUBCOMMANDS:", "status", "config", "--home <dir>", "--json",
+        ] {
             #expect(result.stdout.contains(text), "\(text)")
         }
         #expect(result.stderr.isEmpty)
@@ -62,12 +64,15 @@ import Testing
     @Test func configSetGetListMasksSecretsAndHonoursTheEnvironment() throws {
         let folder = TemporaryDirectory()
         let home = folder.appending("home")
-        #expect(try ProcessRunner.sclm(["config", "set", "auth.clientSecret", "-"], home: home, stdin: "s3cret\n").status == 0)
+        #expect(
+            try ProcessRunner.sclm(["config", "set", "auth.clientSecret", "-"], home: home, stdin: "s3cret\n").status
+                == 0)
         #expect(try ProcessRunner.sclm(["config", "set", "api.url", "https://file.example"], home: home).status == 0)
         #expect(FileSystem.mode(of: home + "/config.json") == 0o600)
         let secret = try ProcessRunner.sclm(["config", "get", "auth.clientSecret"], home: home)
         #expect(secret.stdout == "********\n")
-        let list = try ProcessRunner.sclm(["config", "list", "--json"], home: home, environment: ["SCLM_API_URL": "http://127.0.0.1:1"])
+        let list = try ProcessRunner.sclm(
+            ["config", "list", "--json"], home: home, environment: ["SCLM_API_URL": "http://127.0.0.1:1"])
         #expect(!list.stdout.contains("s3cret"))
         let entries = try #require(try list.json() as? [[String: Any]])
         let api = try #require(entries.first { $0["key"] as? String == "api.url" })
@@ -88,8 +93,9 @@ import Testing
         let piped = try ProcessRunner.sclm(["config", "set", key, "-", "--json"], home: home, stdin: "hunter2\n")
         #expect(piped.status == 0, "\(piped)")
         #expect(!piped.stdout.contains("hunter2"))
-        #expect(String(decoding: FileManager.default.contents(atPath: home + "/config.json") ?? Data(), as: UTF8.self)
-            .contains("hunter2"))
+        #expect(
+            String(decoding: FileManager.default.contents(atPath: home + "/config.json") ?? Data(), as: UTF8.self)
+                .contains("hunter2"))
     }
 
     @Test func configRejectsUnknownKeysWithTheKnownOnes() throws {
@@ -114,7 +120,12 @@ import Testing
     @Test func aDatabaseFromANewerSclmIsRefusedClearly() throws {
         let folder = TemporaryDirectory()
         #expect(try ProcessRunner.sclm(["status"], home: folder.path).status == 0)
-        _ = try ProcessRunner.run("/usr/bin/env", ["python3", "-c", "import sqlite3,sys; sqlite3.connect(sys.argv[1]).execute('PRAGMA user_version = 42')", folder.appending("sclm.db")])
+        _ = try ProcessRunner.run(
+            "/usr/bin/env",
+            [
+                "python3", "-c", "import sqlite3,sys; sqlite3.connect(sys.argv[1]).execute('PRAGMA user_version = 42')",
+                folder.appending("sclm.db"),
+            ])
         let result = try ProcessRunner.sclm(["status"], home: folder.path)
         #expect(result.status == 74)
         #expect(result.stderr.contains("schema version 42"))

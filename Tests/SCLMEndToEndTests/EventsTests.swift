@@ -137,7 +137,8 @@ import Testing
             })
         #expect(states["s-test"] == "test" && states["a-test"] == "test" && states["e-test"] == "test")
         #expect(states["a-open"] == "published" && states["e-done"] == "published")
-        #expect((list["counts"] as? [String: Int]) == ["pending": 0, "waiting": 0, "test": 3, "parked": 0, "published": 6])
+        #expect(
+            (list["counts"] as? [String: Int]) == ["pending": 0, "waiting": 0, "test": 3, "parked": 0, "published": 6])
     }
 
     @Test func halfOfThePublishesFailingConvergesWithoutDuplicates() async throws {
@@ -166,7 +167,8 @@ import Testing
         try await writeRows(count: 12)
         // Three publishes are stored but their answers stall, so sclm cannot mark them before it dies.
         try await server.control([
-            "action": "stall", "seconds": 60, "afterBytes": 1, "count": 3, "path": .string("/\(DevServer.iotHub)/publish"),
+            "action": "stall", "seconds": 60, "afterBytes": 1, "count": 3,
+            "path": .string("/\(DevServer.iotHub)/publish"),
         ])
         let process = try launchSclm(["events", "flush"])
         let deadline = Date().addingTimeInterval(30)
@@ -247,9 +249,12 @@ import Testing
         try await writeScenario()
 
         let refused = try await sclm(
-            ["sync", "--metadata-only", "--json"], environment: environment.merging(["SCLM_IOT_SECRET": "wrong"]) { _, new in new })
+            ["sync", "--metadata-only", "--json"],
+            environment: environment.merging(["SCLM_IOT_SECRET": "wrong"]) { _, new in new })
         #expect(refused.status == 0, "\(refused)")
-        let lines = refused.stdoutLines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let lines = refused.stdoutLines.compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
         #expect(lines.map { $0["event"] as? String } == ["summary", "analytics"])
         #expect(lines.last?["ok"] as? Bool == false && lines.last?["parked"] as? Int == 4)
 

@@ -20,17 +20,23 @@ import Testing
             try InstalledPresentationFixture().install(in: home)
             let defaults = [
                 ("osam.endpoint", server.url.absoluteString), ("osam.package", OsamBridgeTests.package),
-                ("osam.platform", "IOS"), ("osam.versionCode", "7"), ("osam.versionName", "2.0.0"), ("app.name", "Kiosk"),
+                ("osam.platform", "IOS"), ("osam.versionCode", "7"), ("osam.versionName", "2.0.0"),
+                ("app.name", "Kiosk"),
             ]
             for (key, value) in defaults + settings {
                 #expect(try ProcessRunner.sclm(["config", "set", key, value], home: home.root).status == 0)
             }
-            bridge = try BridgeProcess(sclm: ["bridge", "--presentation", "10"], home: home.root, environment: ["LANG": "es_ES.UTF-8"])
-            guard await bridge.event("slideChanged") != nil else { throw SCLMError(.internal, "bridge did not start: \(bridge.stderr)") }
+            bridge = try BridgeProcess(
+                sclm: ["bridge", "--presentation", "10"], home: home.root, environment: ["LANG": "es_ES.UTF-8"])
+            guard await bridge.event("slideChanged") != nil else {
+                throw SCLMError(.internal, "bridge did not start: \(bridge.stderr)")
+            }
         }
 
         func admin(_ fields: [String: JSONValue]) async throws {
-            var action: [String: JSONValue] = ["action": "osam", "package": .string(OsamBridgeTests.package), "platform": "IOS"]
+            var action: [String: JSONValue] = [
+                "action": "osam", "package": .string(OsamBridgeTests.package), "platform": "IOS",
+            ]
             action.merge(fields) { _, new in new }
             try await server.control(.object(action))
         }
@@ -47,7 +53,8 @@ import Testing
 
     static func lazy(message: String = "Update, please") -> JSONValue {
         [
-            "versionCode": 8, "versionName": "2.1.0", "comparisonMode": "LAZY", "title": ["ca": "Nova", "es": "Nueva", "en": "New"],
+            "versionCode": 8, "versionName": "2.1.0", "comparisonMode": "LAZY",
+            "title": ["ca": "Nova", "es": "Nueva", "en": "New"],
             "message": .string(message), "url": "https://apps.example/bridge",
         ]
     }
@@ -73,7 +80,9 @@ import Testing
 
         try await session.admin(["version": Self.lazy(message: "A new message")])
         #expect(try await session.data("osam.versionControl")["result"] as? String == "SHOW", "an admin edit re-arms")
-        #expect(try await session.data("osam.versionControlAnswer", ["choice": "dismiss"])["response"] as? String == "DISMISSED")
+        #expect(
+            try await session.data("osam.versionControlAnswer", ["choice": "dismiss"])["response"] as? String
+                == "DISMISSED")
         #expect(await session.bridge.finish() == 0)
 
         let cli = try ProcessRunner.sclm(["osam", "version-control", "--json"], home: session.home.root)
@@ -101,16 +110,24 @@ import Testing
         let device = try await session.data("osam.deviceInformation")
         #expect(Set(device.keys) == ["platformName", "platformVersion", "platformModel"])
         let app = try await session.data("osam.appInformation")
-        #expect(app as NSDictionary == ["appName": "Kiosk", "appVersionName": "2.0.0", "appVersionCode": "7"] as NSDictionary)
+        #expect(
+            app as NSDictionary == ["appName": "Kiosk", "appVersionName": "2.0.0", "appVersionCode": "7"]
+                as NSDictionary)
 
         let first = try await session.data("osam.firstTimeOrUpdateEvent", ["language": "CA"])
         #expect(first["subscribed"] as? [String] == ["bridge_2.0.0_7_CA", "CA"])
         let change = try await session.data("osam.changeLanguageEvent", ["language": "en"])
         #expect(change["subscribed"] as? [String] == ["bridge_2.0.0_7_EN", "EN"])
         #expect(change["unsubscribed"] as? [String] == ["bridge_2.0.0_7_CA", "CA"])
-        #expect(try await session.data("osam.subscribeToCustomTopic", ["topic": "offers"])["response"] as? String == "SUCCESS")
-        #expect(try await session.data("osam.unsubscribeToCustomTopic", ["topic": "offers"])["unsubscribed"] as? [String] == ["offers"])
-        session.bridge.send(json: ["Command": "osam.subscribeToCustomTopic", "Data": ["topic": "no spaces"], "GUID": "t"])
+        #expect(
+            try await session.data("osam.subscribeToCustomTopic", ["topic": "offers"])["response"] as? String
+                == "SUCCESS")
+        #expect(
+            try await session.data("osam.unsubscribeToCustomTopic", ["topic": "offers"])["unsubscribed"] as? [String]
+                == ["offers"])
+        session.bridge.send(json: [
+            "Command": "osam.subscribeToCustomTopic", "Data": ["topic": "no spaces"], "GUID": "t",
+        ])
         #expect(await session.bridge.response(to: "t")?["ErrorCode"] as? Int == 400)
 
         let token = try #require(try await session.data("osam.getToken")["token"] as? String)
@@ -121,18 +138,27 @@ import Testing
         #expect(await session.bridge.finish() == 0)
 
         let language = try ProcessRunner.run(
-            "/usr/bin/env", ["python3", "-c", "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(\"SELECT value FROM custom_events WHERE key = 'language_change' ORDER BY created, rowid\").fetchall())", session.home.databasePath])
+            "/usr/bin/env",
+            [
+                "python3", "-c",
+                "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(\"SELECT value FROM custom_events WHERE key = 'language_change' ORDER BY created, rowid\").fetchall())",
+                session.home.databasePath,
+            ])
         #expect(language.stdout.contains(#""language_disp":"ES""#), "the device language comes from LANG: \(language)")
     }
 
     @Test func theLanguageIsParsedLikeOSAMAndALocaleTagPicksItsLanguage() async throws {
         let session = try await Session()
         try await session.admin(["version": Self.lazy()])
-        let cases: [(Any, String)] = [("ca-ES", "Nova"), ("es_ES", "Nueva"), ("EN", "New"), ("fr", "New"), ("", "New"), (42, "New")]
+        let cases: [(Any, String)] = [
+            ("ca-ES", "Nova"), ("es_ES", "Nueva"), ("EN", "New"), ("fr", "New"), ("", "New"), (42, "New"),
+        ]
         for (language, title) in cases {
             let shown = try await session.data("osam.versionControl", ["language": language])
             #expect((shown["alert"] as? [String: Any])?["title"] as? String == title, "language \(language)")
-            #expect(try await session.data("osam.versionControlAnswer", ["choice": "dismiss"])["response"] as? String == "DISMISSED")
+            #expect(
+                try await session.data("osam.versionControlAnswer", ["choice": "dismiss"])["response"] as? String
+                    == "DISMISSED")
         }
         #expect(await session.bridge.finish() == 0)
     }
@@ -141,9 +167,12 @@ import Testing
         let session = try await Session()
         try await session.admin(["version": Self.lazy()])
         let home = session.home.root
-        #expect(try ProcessRunner.sclm(["osam", "version-control", "--json"], home: home).stdout.contains(#""result":"SHOW""#))
+        #expect(
+            try ProcessRunner.sclm(["osam", "version-control", "--json"], home: home).stdout.contains(
+                #""result":"SHOW""#))
         let later = String(Timestamp.epochMilliseconds(Date()) + 2 * 3_600_000)
-        let answer = try ProcessRunner.sclm(["osam", "version-control-answer", "--choice", "ok", "--now", later], home: home)
+        let answer = try ProcessRunner.sclm(
+            ["osam", "version-control-answer", "--choice", "ok", "--now", later], home: home)
         #expect(answer.status == 0, "the OK was given on a clock 2 h ahead: \(answer)")
         let check = try await session.data("osam.versionControl", ["language": "en"])
         #expect(check["result"] as? String == "DISMISSED")
@@ -163,7 +192,10 @@ import Testing
     @Test func anAppUpdateAnswersTheLanguageTopicAsSubscribedWithTheNewVersionTopic() async throws {
         let session = try await Session()
         let before = try ProcessRunner.sclm(
-            ["osam", "topics", "first-time-or-update", "--language", "ca", "--version-code", "6", "--version-name", "1.9.0", "--json"],
+            [
+                "osam", "topics", "first-time-or-update", "--language", "ca", "--version-code", "6", "--version-name",
+                "1.9.0", "--json",
+            ],
             home: session.home.root)
         #expect(before.stdout.contains("bridge_1.9.0_6_CA"), "\(before)")
         let update = try await session.data("osam.firstTimeOrUpdateEvent", ["language": "ca"])

@@ -17,7 +17,8 @@ import Testing
         let base = ["osam", "rating", "--package", "cat.bcn.demo", "--platform", "android", "--offline", "--json"]
         var responses: [String] = []
         for (index, offset) in [0, 1, 2, 3, 2 * Self.day, 2 * Self.day + 1].enumerated() {
-            let result = try ProcessRunner.sclm(base + ["--now", String(Self.start + Int64(index) + offset)], home: home.path)
+            let result = try ProcessRunner.sclm(
+                base + ["--now", String(Self.start + Int64(index) + offset)], home: home.path)
             #expect(result.status == 0, "\(result)")
             responses.append(try Self.json(result)["response"] as? String ?? "")
         }
@@ -27,14 +28,18 @@ import Testing
     @Test func offlineWithoutACachedRecordIsDismissed() throws {
         let home = TemporaryDirectory()
         let result = try ProcessRunner.sclm(
-            ["osam", "version-control", "--package", "p", "--platform", "IOS", "--version-code", "3", "--offline", "--json"], home: home.path)
+            [
+                "osam", "version-control", "--package", "p", "--platform", "IOS", "--version-code", "3", "--offline",
+                "--json",
+            ], home: home.path)
         #expect(result.status == 0)
         #expect(result.stdout == #"{"alert":null,"reason":"offline-never-fetched","result":"DISMISSED"}"# + "\n")
     }
 
     @Test func answeringWithoutAnAlertExits1WithAClearMessage() throws {
         let home = TemporaryDirectory()
-        let result = try ProcessRunner.sclm(["osam", "version-control-answer", "--package", "p", "--choice", "ok"], home: home.path)
+        let result = try ProcessRunner.sclm(
+            ["osam", "version-control-answer", "--package", "p", "--choice", "ok"], home: home.path)
         #expect(result.status == 1)
         #expect(result.stderr.contains("no version-control alert of p is waiting for an answer"))
     }
@@ -46,18 +51,40 @@ import Testing
     }
 
     static let usage: [UsageCase] = [
-        UsageCase(arguments: ["osam", "version-control", "--platform", "IOS", "--version-code", "1"], message: "no package: pass --package"),
-        UsageCase(arguments: ["osam", "version-control", "--package", "p", "--version-code", "1"], message: "no platform"),
-        UsageCase(arguments: ["osam", "version-control", "--package", "p", "--platform", "WINDOWS"], message: "platform must be IOS or ANDROID"),
-        UsageCase(arguments: ["osam", "version-control", "--package", "p", "--platform", "IOS"], message: "no version code"),
-        UsageCase(arguments: ["osam", "version-control", "--package", "p", "--platform", "IOS", "--version-code", "1.2.3"], message: "--version-code needs an integer"),
-        UsageCase(arguments: ["osam", "version-control", "--package", "p", "--platform", "IOS", "--version-code", "0"], message: "--version-code needs an integer at least 1"),
-        UsageCase(arguments: ["osam", "version-control", "--package", "p", "--platform", "IOS", "--version-code", "1"], message: "no OSAM endpoint"),
-        UsageCase(arguments: ["osam", "version-control", "--package", "p", "--platform", "IOS", "--version-code", "1", "--endpoint", "ftp://x"], message: "must be an http(s) URL"),
+        UsageCase(
+            arguments: ["osam", "version-control", "--platform", "IOS", "--version-code", "1"],
+            message: "no package: pass --package"),
+        UsageCase(
+            arguments: ["osam", "version-control", "--package", "p", "--version-code", "1"], message: "no platform"),
+        UsageCase(
+            arguments: ["osam", "version-control", "--package", "p", "--platform", "WINDOWS"],
+            message: "platform must be IOS or ANDROID"),
+        UsageCase(
+            arguments: ["osam", "version-control", "--package", "p", "--platform", "IOS"], message: "no version code"),
+        UsageCase(
+            arguments: ["osam", "version-control", "--package", "p", "--platform", "IOS", "--version-code", "1.2.3"],
+            message: "--version-code needs an integer"),
+        UsageCase(
+            arguments: ["osam", "version-control", "--package", "p", "--platform", "IOS", "--version-code", "0"],
+            message: "--version-code needs an integer at least 1"),
+        UsageCase(
+            arguments: ["osam", "version-control", "--package", "p", "--platform", "IOS", "--version-code", "1"],
+            message: "no OSAM endpoint"),
+        UsageCase(
+            arguments: [
+                "osam", "version-control", "--package", "p", "--platform", "IOS", "--version-code", "1", "--endpoint",
+                "ftp://x",
+            ], message: "must be an http(s) URL"),
         UsageCase(arguments: ["osam", "version-control-answer", "--package", "p"], message: "missing --choice"),
-        UsageCase(arguments: ["osam", "version-control-answer", "--package", "p", "--choice", "later"], message: "--choice must be one of ok, cancel, dismiss"),
-        UsageCase(arguments: ["osam", "rating", "--package", "p", "--platform", "IOS", "--now", "soon"], message: "--now needs an integer"),
-        UsageCase(arguments: ["osam", "topics", "subscribe", "bad topic", "--package", "p"], message: "not a valid topic name"),
+        UsageCase(
+            arguments: ["osam", "version-control-answer", "--package", "p", "--choice", "later"],
+            message: "--choice must be one of ok, cancel, dismiss"),
+        UsageCase(
+            arguments: ["osam", "rating", "--package", "p", "--platform", "IOS", "--now", "soon"],
+            message: "--now needs an integer"),
+        UsageCase(
+            arguments: ["osam", "topics", "subscribe", "bad topic", "--package", "p"], message: "not a valid topic name"
+        ),
     ]
 
     @Test(arguments: usage) func badInputExits64NamingTheProblem(_ test: UsageCase) throws {
@@ -70,12 +97,19 @@ import Testing
 
     @Test func configSuppliesTheAppAndFlagsOverrideIt() throws {
         let home = TemporaryDirectory()
-        for (key, value) in [("osam.package", "cat.bcn.demo"), ("osam.platform", "android"), ("osam.versionCode", "42"), ("app.version", "4.2.0")] {
+        for (key, value) in [
+            ("osam.package", "cat.bcn.demo"), ("osam.platform", "android"), ("osam.versionCode", "42"),
+            ("app.version", "4.2.0"),
+        ] {
             #expect(try ProcessRunner.sclm(["config", "set", key, value], home: home.path).status == 0)
         }
         let info = try Self.json(try ProcessRunner.sclm(["osam", "app-info", "--json"], home: home.path))
-        #expect(info as NSDictionary == ["appName": "sclm", "appVersionName": "4.2.0", "appVersionCode": "42"] as NSDictionary)
-        let overridden = try Self.json(try ProcessRunner.sclm(["osam", "app-info", "--json", "--version-code", "43", "--app-name", "Kiosk"], home: home.path))
+        #expect(
+            info as NSDictionary == ["appName": "sclm", "appVersionName": "4.2.0", "appVersionCode": "42"]
+                as NSDictionary)
+        let overridden = try Self.json(
+            try ProcessRunner.sclm(
+                ["osam", "app-info", "--json", "--version-code", "43", "--app-name", "Kiosk"], home: home.path))
         #expect(overridden["appVersionCode"] as? String == "43")
         #expect(overridden["appName"] as? String == "Kiosk")
         let check = try ProcessRunner.sclm(["osam", "version-control", "--offline", "--json"], home: home.path)
@@ -85,39 +119,58 @@ import Testing
     @Test func topicStateSurvivesBetweenProcesses() throws {
         let home = TemporaryDirectory()
         let app = ["--package", "cat.bcn.demo", "--version-code", "100", "--version-name", "1.0.0", "--json"]
-        let first = try Self.json(try ProcessRunner.sclm(["osam", "topics", "first-time-or-update", "--language", "ca"] + app, home: home.path))
+        let first = try Self.json(
+            try ProcessRunner.sclm(
+                ["osam", "topics", "first-time-or-update", "--language", "ca"] + app, home: home.path))
         #expect(first["response"] as? String == "SUCCESS")
         #expect(first["subscribed"] as? [String] == ["demo_1.0.0_100_CA", "CA"])
-        let again = try Self.json(try ProcessRunner.sclm(["osam", "topics", "first-time-or-update", "--language", "ca"] + app, home: home.path))
+        let again = try Self.json(
+            try ProcessRunner.sclm(
+                ["osam", "topics", "first-time-or-update", "--language", "ca"] + app, home: home.path))
         #expect(again["response"] as? String == "UNCHANGED")
-        let change = try Self.json(try ProcessRunner.sclm(["osam", "topics", "change-language", "--language", "es"] + app, home: home.path))
+        let change = try Self.json(
+            try ProcessRunner.sclm(["osam", "topics", "change-language", "--language", "es"] + app, home: home.path))
         #expect(change["subscribed"] as? [String] == ["demo_1.0.0_100_ES", "ES"])
         #expect(change["unsubscribed"] as? [String] == ["demo_1.0.0_100_CA", "CA"])
-        let custom = try Self.json(try ProcessRunner.sclm(["osam", "topics", "subscribe", "news", "--package", "cat.bcn.demo", "--json"], home: home.path))
-        #expect(custom as NSDictionary == ["response": "SUCCESS", "subscribed": ["news"], "unsubscribed": [String]()] as NSDictionary)
+        let custom = try Self.json(
+            try ProcessRunner.sclm(
+                ["osam", "topics", "subscribe", "news", "--package", "cat.bcn.demo", "--json"], home: home.path))
+        #expect(
+            custom as NSDictionary == ["response": "SUCCESS", "subscribed": ["news"], "unsubscribed": [String]()]
+                as NSDictionary)
     }
 
     @Test func anyLanguageIsAcceptedAndALocaleTagPicksItsLanguage() throws {
         let app = ["--package", "cat.bcn.demo", "--version-code", "100", "--version-name", "1.0.0", "--json"]
         for (language, expected) in [("ca-ES", "CA"), ("es_ES", "ES"), ("Es", "ES"), ("fr", "EN"), ("", "EN")] {
             let home = TemporaryDirectory()
-            let result = try ProcessRunner.sclm(["osam", "topics", "first-time-or-update", "--language", language] + app, home: home.path)
+            let result = try ProcessRunner.sclm(
+                ["osam", "topics", "first-time-or-update", "--language", language] + app, home: home.path)
             #expect(result.status == 0, "--language '\(language)': \(result)")
-            #expect(try Self.json(result)["subscribed"] as? [String] == ["demo_1.0.0_100_\(expected)", expected], "--language '\(language)'")
+            #expect(
+                try Self.json(result)["subscribed"] as? [String] == ["demo_1.0.0_100_\(expected)", expected],
+                "--language '\(language)'")
         }
         let home = TemporaryDirectory()
         let check = try ProcessRunner.sclm(
-            ["osam", "version-control", "--package", "p", "--platform", "IOS", "--version-code", "3", "--offline", "--language", "fr", "--json"],
+            [
+                "osam", "version-control", "--package", "p", "--platform", "IOS", "--version-code", "3", "--offline",
+                "--language", "fr", "--json",
+            ],
             home: home.path)
         #expect(check.status == 0, "an unknown language is English, not a usage error: \(check)")
     }
 
     @Test func anAppUpdateSubscribesTheNewVersionTopicAndTheLanguageTopicAgain() throws {
         let home = TemporaryDirectory()
-        let event = ["osam", "topics", "first-time-or-update", "--package", "cat.bcn.demo", "--language", "ca", "--json"]
-        let first = try ProcessRunner.sclm(event + ["--version-code", "100", "--version-name", "1.0.0"], home: home.path)
+        let event = [
+            "osam", "topics", "first-time-or-update", "--package", "cat.bcn.demo", "--language", "ca", "--json",
+        ]
+        let first = try ProcessRunner.sclm(
+            event + ["--version-code", "100", "--version-name", "1.0.0"], home: home.path)
         #expect(try Self.json(first)["subscribed"] as? [String] == ["demo_1.0.0_100_CA", "CA"])
-        let update = try Self.json(try ProcessRunner.sclm(event + ["--version-code", "110", "--version-name", "1.1.0"], home: home.path))
+        let update = try Self.json(
+            try ProcessRunner.sclm(event + ["--version-code", "110", "--version-name", "1.1.0"], home: home.path))
         #expect(update["response"] as? String == "SUCCESS")
         #expect(update["subscribed"] as? [String] == ["demo_1.1.0_110_CA", "CA"])
         #expect(update["unsubscribed"] as? [String] == ["demo_1.0.0_100_CA"])

@@ -27,7 +27,9 @@ import Testing
 
         /// Sets the backend's answers for the package (`osam` control action).
         func admin(_ fields: [String: JSONValue]) async throws {
-            var action: [String: JSONValue] = ["action": "osam", "package": .string(OsamDevServerTests.package), "platform": "ANDROID"]
+            var action: [String: JSONValue] = [
+                "action": "osam", "package": .string(OsamDevServerTests.package), "platform": "ANDROID",
+            ]
             action.merge(fields) { _, new in new }
             try await server.control(.object(action))
         }
@@ -45,14 +47,16 @@ import Testing
         }
 
         func answer(_ choice: String, dontShowAgain: Bool = false) throws -> [String: Any] {
-            let output = try sclm(["version-control-answer", "--choice", choice] + (dontShowAgain ? ["--dont-show-again"] : []))
+            let output = try sclm(
+                ["version-control-answer", "--choice", choice] + (dontShowAgain ? ["--dont-show-again"] : []))
             #expect(output.status == 0, "\(output)")
             return try #require(try output.json() as? [String: Any])
         }
     }
 
     /// A version record valid from an hour ago to an hour from now (server clock).
-    static func record(_ mode: String, message: String = "Please update", extra: [String: JSONValue] = [:]) -> JSONValue {
+    static func record(_ mode: String, message: String = "Please update", extra: [String: JSONValue] = [:]) -> JSONValue
+    {
         let now = Timestamp.epochMilliseconds(Date())
         var record: [String: JSONValue] = [
             "versionCode": 101, "versionName": "1.0.1", "comparisonMode": .string(mode), "startDate": .int(now - hour),
@@ -84,7 +88,9 @@ import Testing
         let now = Timestamp.epochMilliseconds(Date())
         #expect(try fixture.check(["--now", String(now)]) == ("SHOW", "armed", "LAZY"))
         #expect(try fixture.sclm(["version-control-answer", "--choice", "ok", "--now", String(now)]).status == 0)
-        #expect(try fixture.check(["--now", String(now - 2 * Self.hour)]) == ("DISMISSED", "throttled", nil), "clock set back 2 h")
+        #expect(
+            try fixture.check(["--now", String(now - 2 * Self.hour)]) == ("DISMISSED", "throttled", nil),
+            "clock set back 2 h")
         #expect(try fixture.check(["--now", String(now + Self.hour - 1)]) == ("DISMISSED", "throttled", nil))
         #expect(try fixture.check(["--now", String(now + Self.hour)]) == ("SHOW", "armed", "LAZY"))
     }
@@ -92,7 +98,9 @@ import Testing
     @Test func alertTextsFollowTheLanguageOrLocaleAndAnythingElseIsEnglish() async throws {
         let fixture = try Fixture()
         try await fixture.admin(["version": Self.record("FORCE")])
-        for (language, title) in [("ca-ES", "Actualitza"), ("ES", "Actualiza"), ("es_ES", "Actualiza"), ("fr", "Update"), ("", "Update")] {
+        for (language, title) in [
+            ("ca-ES", "Actualitza"), ("ES", "Actualiza"), ("es_ES", "Actualiza"), ("fr", "Update"), ("", "Update"),
+        ] {
             let output = try fixture.sclm(["version-control", "--language", language])
             #expect(output.status == 0, "--language '\(language)': \(output)")
             let alert = try #require(try output.json() as? [String: Any])["alert"] as? [String: Any]
@@ -119,7 +127,8 @@ import Testing
         #expect(try fixture.answer("ok", dontShowAgain: true)["openUrl"] as? String == "https://apps.example/e2e")
         #expect(try fixture.check() == ("SHOW", "force", "FORCE"))
         fixture.server.stop()
-        #expect(try fixture.check() == ("SHOW", "force", "FORCE"), "unreachable backend: the cached record of this build")
+        #expect(
+            try fixture.check() == ("SHOW", "force", "FORCE"), "unreachable backend: the cached record of this build")
         #expect(try fixture.check(["--version-code", "101"]) == ("DISMISSED", "offline-other-build", nil))
     }
 
@@ -127,7 +136,9 @@ import Testing
         let fixture = try Fixture()
         try await fixture.admin(["version": Self.record("FORCE")])
         let skewed = String(Timestamp.epochMilliseconds(Date()) + 365 * 24 * Self.hour)
-        #expect(try fixture.check(["--now", skewed]) == ("SHOW", "force", "FORCE"), "a device a year ahead still shows online")
+        #expect(
+            try fixture.check(["--now", skewed]) == ("SHOW", "force", "FORCE"),
+            "a device a year ahead still shows online")
         #expect(try fixture.check(["--now", skewed, "--offline"]) == ("DISMISSED", "outside-window", nil))
         #expect(try fixture.check(["--offline"]) == ("SHOW", "force", "FORCE"))
     }
@@ -147,13 +158,15 @@ import Testing
         let refused = try fixture.sclm(["version-control"])
         #expect(refused.status == 69)
         #expect(refused.stderr.contains("HTTP 401") && refused.stderr.contains("osam.username"))
-        #expect(try ProcessRunner.sclm(["config", "set", "osam.username", "osam"], home: fixture.home.path).status == 0)
+        #expect(
+            try ProcessRunner.sclm(["config", "set", "osam.username", "osam"], home: fixture.home.path).status == 0)
         let environment = ["SCLM_OSAM_PASSWORD": "s3cr3t-pass"]
         let shown = try fixture.sclm(["version-control", "-v"], environment: environment)
         #expect(shown.status == 0, "\(shown)")
         #expect(shown.stdout.contains(#""mode":"INFO""#))
         #expect(!(shown.stdout + shown.stderr).contains("s3cr3t"))
-        let list = try ProcessRunner.sclm(["config", "get", "osam.password"], home: fixture.home.path, environment: environment)
+        let list = try ProcessRunner.sclm(
+            ["config", "get", "osam.password"], home: fixture.home.path, environment: environment)
         #expect(list.stdout == "********\n")
     }
 
@@ -175,7 +188,9 @@ import Testing
 
     @Test func anALVersionControlOptionalUpdateShowsOnceUntilTheStatusChanges() async throws {
         let fixture = try Fixture()
-        let optional: JSONValue = ["message": "Hey! You have a new update.", "status": 1, "url": "https://market.example/app"]
+        let optional: JSONValue = [
+            "message": "Hey! You have a new update.", "status": 1, "url": "https://market.example/app",
+        ]
         try await fixture.admin(["version": optional, "raw": true])
         #expect(try fixture.check() == ("SHOW", "armed", "LAZY"))
         #expect(try fixture.answer("cancel")["response"] as? String == "CANCELLED")
@@ -189,7 +204,9 @@ import Testing
     @Test func aRefusingTopicsWebhookFailsTheEventAndRecordsNothing() async throws {
         let fixture = try Fixture()
         let webhook = fixture.server.url.appending(path: "_control").absoluteString  // answers 400 to a change
-        #expect(try ProcessRunner.sclm(["config", "set", "osam.topicsWebhook", webhook], home: fixture.home.path).status == 0)
+        #expect(
+            try ProcessRunner.sclm(["config", "set", "osam.topicsWebhook", webhook], home: fixture.home.path).status
+                == 0)
         let app = ["--version-name", "1.0.0", "--language", "es"]
         let failed = try fixture.sclm(["topics", "first-time-or-update"] + app)
         #expect(failed.status == 1)

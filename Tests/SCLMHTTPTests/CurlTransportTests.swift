@@ -79,7 +79,8 @@ import Testing
         }
         let badName = HTTPRequest(url: url("/echo"), headers: ["X-A\r\nX-Injected": "1"])
         #expect(try await #require(throws: HTTPError.self) { try await transport.send(badName) }.code == .unsafeHeader)
-        #expect(try await echo(HTTPRequest(url: url("/echo"), headers: ["X-Tab": "a\tb"]))["headers"]?["x-tab"] == "a\tb")
+        #expect(
+            try await echo(HTTPRequest(url: url("/echo"), headers: ["X-Tab": "a\tb"]))["headers"]?["x-tab"] == "a\tb")
     }
 
     @Test func dropsAReceivedHeaderWhoseValueHoldsABareCR() async throws {

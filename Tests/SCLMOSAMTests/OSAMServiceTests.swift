@@ -10,7 +10,8 @@ import Testing
 @Suite(.tags(.medium)) struct OSAMServiceTests {
     @Test func aShownAlertIsPersistedAndAnsweredByALaterService() async throws {
         let harness = try Harness(.init(version: .fetched(Harness.record(.lazy))))
-        let decision = try await harness.service().versionControl(app: Harness.app, platform: .android, language: .en, connectivity: .probe)
+        let decision = try await harness.service().versionControl(
+            app: Harness.app, platform: .android, language: .en, connectivity: .probe)
         #expect(decision.result == .show)
         #expect(harness.backend.recorded == ["isOnline", "version cat.bcn.demo ANDROID 100"])
 
@@ -19,7 +20,8 @@ import Testing
         #expect(state.pendingAlert?.mode == .lazy)
         #expect(try await harness.preferences("osam:cat.bcn.demo")["CHECKBOX_DONT_SHOW_AGAIN_ACTIVE"] == "true")
 
-        let answer = try await harness.service(at: Harness.now + 10).answer(package: "cat.bcn.demo", choice: .ok, dontShowAgain: true)
+        let answer = try await harness.service(at: Harness.now + 10).answer(
+            package: "cat.bcn.demo", choice: .ok, dontShowAgain: true)
         #expect(answer.response == .accepted)
         #expect(answer.openURL == "https://apps.example/demo")
         let after = try await harness.preferences("osam:cat.bcn.demo")
@@ -30,9 +32,11 @@ import Testing
 
     @Test func anUnreachableBackendMeansOfflineAndTheCacheApplies() async throws {
         let harness = try Harness(.init(version: .fetched(Harness.record(.force))))
-        _ = try await harness.service().versionControl(app: Harness.app, platform: .ios, language: .ca, connectivity: .probe)
+        _ = try await harness.service().versionControl(
+            app: Harness.app, platform: .ios, language: .ca, connectivity: .probe)
         harness.backend.set { $0.online = false }
-        let offline = try await harness.service(at: Harness.now + 5).versionControl(app: Harness.app, platform: .ios, language: .ca, connectivity: .probe)
+        let offline = try await harness.service(at: Harness.now + 5).versionControl(
+            app: Harness.app, platform: .ios, language: .ca, connectivity: .probe)
         #expect(offline.result == .show)
         #expect(offline.reason == .force)
         #expect(harness.backend.recorded.filter { $0.hasPrefix("version") }.count == 1, "no fetch while offline")
@@ -40,14 +44,16 @@ import Testing
 
     @Test func forcedOfflineNeverTouchesTheBackend() async throws {
         let harness = try Harness()
-        let decision = try await harness.service().versionControl(app: Harness.app, platform: .ios, language: .ca, connectivity: .offline)
+        let decision = try await harness.service().versionControl(
+            app: Harness.app, platform: .ios, language: .ca, connectivity: .offline)
         #expect(decision.reason == .offlineNeverFetched)
         #expect(harness.backend.recorded.isEmpty)
     }
 
     @Test func aFailedFetchIsAnErrorThatChangesNothing() async throws {
         let harness = try Harness(.init(version: .failed("HTTP 503 from osam.example")))
-        let decision = try await harness.service().versionControl(app: Harness.app, platform: .ios, language: .ca, connectivity: .probe)
+        let decision = try await harness.service().versionControl(
+            app: Harness.app, platform: .ios, language: .ca, connectivity: .probe)
         #expect(decision.result == .error)
         #expect(decision.failure == "HTTP 503 from osam.example")
         #expect(try await harness.preferences("osam:cat.bcn.demo").isEmpty)
@@ -72,7 +78,8 @@ import Testing
 
     @Test func stateIsScopedPerPackage() async throws {
         let harness = try Harness(.init(version: .fetched(Harness.record(.lazy))))
-        _ = try await harness.service().versionControl(app: Harness.app, platform: .ios, language: .ca, connectivity: .probe)
+        _ = try await harness.service().versionControl(
+            app: Harness.app, platform: .ios, language: .ca, connectivity: .probe)
         var other = Harness.app
         other.packageName = "cat.bcn.other"
         let error = try await #require(throws: SCLMError.self) {
@@ -87,7 +94,8 @@ import Testing
         var responses: [RatingResponse] = []
         for call in 0..<4 {
             let service = harness.service(at: Harness.now + Int64(call) * 60_000)
-            responses.append(try await service.rating(package: "cat.bcn.demo", platform: .android, connectivity: .probe).response)
+            responses.append(
+                try await service.rating(package: "cat.bcn.demo", platform: .android, connectivity: .probe).response)
         }
         #expect(responses == [.dismissed, .dismissed, .accepted, .dismissed])
         let events = try await harness.customEvents()
@@ -96,14 +104,16 @@ import Testing
 
     @Test func aFailedRatingFetchStillCountsTheOpening() async throws {
         let harness = try Harness(.init(rating: .failed("timeout")))
-        let decision = try await harness.service().rating(package: "cat.bcn.demo", platform: .android, connectivity: .probe)
+        let decision = try await harness.service().rating(
+            package: "cat.bcn.demo", platform: .android, connectivity: .probe)
         #expect(decision.response == .error)
         #expect(try await harness.preferences("osam:cat.bcn.demo")["NUM_APERTURES"] == "1")
     }
 
     @Test func analyticsEventsBecomeCustomEventsOfOneUnpublishedSession() async throws {
         let harness = try Harness(.init(version: .fetched(Harness.record(.lazy))))
-        _ = try await harness.service().versionControl(app: Harness.app, platform: .ios, language: .ca, connectivity: .probe)
+        _ = try await harness.service().versionControl(
+            app: Harness.app, platform: .ios, language: .ca, connectivity: .probe)
         _ = try await harness.service().answer(package: "cat.bcn.demo", choice: .cancel, dontShowAgain: false)
         let events = try await harness.customEvents()
         #expect(events.map(\.key) == ["version_control_popup_showed", "version_control_popup_cancelled"])
@@ -111,7 +121,8 @@ import Testing
         #expect(value == ["item_id": "osam_commons", "mode": "LAZY", "package": "cat.bcn.demo"])
         #expect(Set(events.map(\.sessionId)).count == 1)
         let session = try await harness.store.read { db in
-            try db.fetchOne("SELECT state, synchronized, presentationId FROM sessions WHERE sessionId = ?", [events[0].sessionId])
+            try db.fetchOne(
+                "SELECT state, synchronized, presentationId FROM sessions WHERE sessionId = ?", [events[0].sessionId])
         }
         #expect(session?.int("state") == 2, "a test session: never published itself")
         #expect(session?.int("synchronized") == 1)
@@ -124,9 +135,12 @@ import Testing
 
     @Test func aDeletedSessionRowIsRecreated() async throws {
         let harness = try Harness(.init(version: .fetched(Harness.record(.force))))
-        _ = try await harness.service().versionControl(app: Harness.app, platform: .ios, language: .ca, connectivity: .probe)
+        _ = try await harness.service().versionControl(
+            app: Harness.app, platform: .ios, language: .ca, connectivity: .probe)
         try await harness.store.write { db in try db.execute("DELETE FROM sessions") }
-        _ = try await harness.service().versionControl(app: Harness.app, platform: .ios, language: .ca, connectivity: .probe)
-        #expect(try await harness.customEvents().count == 1, "the cascade removed the first; the second has a new session")
+        _ = try await harness.service().versionControl(
+            app: Harness.app, platform: .ios, language: .ca, connectivity: .probe)
+        #expect(
+            try await harness.customEvents().count == 1, "the cascade removed the first; the second has a new session")
     }
 }

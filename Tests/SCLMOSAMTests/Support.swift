@@ -28,7 +28,9 @@ final class FakeBackend: OSAMBackend {
         script.withLock { change(&$0) }
     }
 
-    func version(package packageName: String, platform: Platform, versionCode: Int64, deviceNow: Int64) async throws -> FetchResult<VersionRecord> {
+    func version(package packageName: String, platform: Platform, versionCode: Int64, deviceNow: Int64) async throws
+        -> FetchResult<VersionRecord>
+    {
         calls.withLock { $0.append("version \(packageName) \(platform) \(versionCode)") }
         return script.withLock { $0.version }
     }
@@ -94,11 +96,13 @@ struct Harness {
         try await store.read { db in try db.preferences(scope: scope) }
     }
 
-    static let app = InstalledApp(packageName: "cat.bcn.demo", versionCode: 100, versionName: "1.0.0", osVersion: "12", model: "kiosk")
+    static let app = InstalledApp(
+        packageName: "cat.bcn.demo", versionCode: 100, versionName: "1.0.0", osVersion: "12", model: "kiosk")
 
     static func record(_ mode: ComparisonMode) -> VersionRecord {
         VersionRecord(
-            versionCode: 101, versionName: "1.0.1", startDate: now - 1000, endDate: now + 86_400_000, serverDate: now, mode: mode,
+            versionCode: 101, versionName: "1.0.1", startDate: now - 1000, endDate: now + 86_400_000, serverDate: now,
+            mode: mode,
             title: LocalizedText("Update"), message: LocalizedText("A new version"), url: "https://apps.example/demo")
     }
 }

@@ -8,7 +8,8 @@ enum Fixtures {
     static let minute: Int64 = 60_000
 
     static let app = InstalledApp(
-        packageName: "cat.bcn.commonmodule", versionCode: 2021050000, versionName: "1.0.0", osVersion: "14", model: "SM-A536B")
+        packageName: "cat.bcn.commonmodule", versionCode: 2021050000, versionName: "1.0.0", osVersion: "14",
+        model: "SM-A536B")
 
     /// A record of `mode` in its window around ``now``, with a checkbox and the default 3600 s throttle.
     static func record(_ mode: ComparisonMode, serverDate: Int64 = now) -> VersionRecord {
@@ -31,7 +32,8 @@ enum Fixtures {
 
     /// The state after fetching `record` for ``app`` earlier, with the gate as given.
     static func state(
-        caching record: VersionRecord?, armed: Bool = true, lastAccept: Int64 = 0, installedCode: Int64 = app.versionCode
+        caching record: VersionRecord?, armed: Bool = true, lastAccept: Int64 = 0,
+        installedCode: Int64 = app.versionCode
     ) -> OSAMState {
         var state = OSAMState()
         if let record { state.cache(record, installedVersionCode: installedCode) }

@@ -33,7 +33,9 @@ import Testing
 
     @Test func aCachedRecordSurvivesARoundTripThroughItsDictionary() {
         var state = OSAMState()
-        let record = Fixtures.record(.info) { $0.filter = DeviceFilter(osRule: .exactly, osVersion: "14", modelRule: .except, models: ["a", "b,c"]) }
+        let record = Fixtures.record(.info) {
+            $0.filter = DeviceFilter(osRule: .exactly, osVersion: "14", modelRule: .except, models: ["a", "b,c"])
+        }
         state.cache(record, installedVersionCode: 5)
         let reloaded = OSAMState(state.values)
         #expect(reloaded.cachedRecord(serverDate: record.serverDate) == record)
@@ -76,7 +78,11 @@ import Testing
     }
 
     @Test func sanitisesEventParametersLikeOSAM() {
-        let event = OSAMEvent(name: "x", parameters: ["language-disp ü!": String(repeating: "v", count: 150), String(repeating: "k", count: 50): "1"])
+        let event = OSAMEvent(
+            name: "x",
+            parameters: [
+                "language-disp ü!": String(repeating: "v", count: 150), String(repeating: "k", count: 50): "1",
+            ])
         #expect(event.parameters["language_disp"]?.count == 100)
         #expect(event.parameters[String(repeating: "k", count: 40)] == "1")
         #expect(event.parameters["item_id"] == "osam_commons")

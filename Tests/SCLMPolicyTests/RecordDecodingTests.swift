@@ -36,7 +36,9 @@ import Testing
         #expect(record.cancel.ca == "Cancel.lar")
         #expect(record.url.hasPrefix("https://apps.apple.com/"))
         #expect(record.isCheckboxVisible && record.displayDuration == 3600)
-        #expect(record.filter == DeviceFilter(osRule: .lessOrEqual, osVersion: "2.0.0", modelRule: .only, models: ["SM-A536B"]))
+        #expect(
+            record.filter
+                == DeviceFilter(osRule: .lessOrEqual, osVersion: "2.0.0", modelRule: .only, models: ["SM-A536B"]))
         #expect(!record.showsOnce)
     }
 
@@ -53,20 +55,27 @@ import Testing
 
     @Test func nullOptionalFieldsMeanTheirDefaults() throws {
         let record = try VersionRecord(
-            json: Self.json(Self.minimal(#","endDate":null,"ok":null,"checkBoxDontShowAgain":null,"models":null"#)), deviceNow: 0)
-        #expect(record.endDate == .max && record.ok == AlertTexts.defaultOK && record.isCheckboxVisible && record.filter.models.isEmpty)
+            json: Self.json(Self.minimal(#","endDate":null,"ok":null,"checkBoxDontShowAgain":null,"models":null"#)),
+            deviceNow: 0)
+        #expect(
+            record.endDate == .max && record.ok == AlertTexts.defaultOK && record.isCheckboxVisible
+                && record.filter.models.isEmpty)
     }
 
     @Test func acceptsPartialAndPlainTexts() throws {
         let record = try VersionRecord(
-            json: Self.json(#"{"data":{"versionCode":1,"serverDate":1,"comparisonMode":"INFO","title":"Hola","message":{"ca":"Només català"}}}"#),
+            json: Self.json(
+                #"{"data":{"versionCode":1,"serverDate":1,"comparisonMode":"INFO","title":"Hola","message":{"ca":"Només català"}}}"#
+            ),
             deviceNow: 0)
         #expect(record.title == LocalizedText("Hola"))
         #expect(record.message == LocalizedText("Només català"))
     }
 
     @Test func ignoresUnusedAndUnknownMembers() throws {
-        let record = try VersionRecord(json: Self.json(Self.minimal(#","platform":"WINDOWS","affects_previous_versions":false,"id":"x""#)), deviceNow: 0)
+        let record = try VersionRecord(
+            json: Self.json(Self.minimal(#","platform":"WINDOWS","affects_previous_versions":false,"id":"x""#)),
+            deviceNow: 0)
         #expect(record.mode == .lazy)
     }
 
@@ -78,17 +87,39 @@ import Testing
     }
 
     static let bad: [BadCase] = [
-        BadCase(name: "no versionCode", json: #"{"data":{"serverDate":1,"comparisonMode":"LAZY","title":"t","message":"m"}}"#, message: "has no 'versionCode'"),
-        BadCase(name: "no serverDate", json: #"{"data":{"versionCode":1,"comparisonMode":"LAZY","title":"t","message":"m"}}"#, message: "has no 'serverDate'"),
-        BadCase(name: "no title", json: #"{"data":{"versionCode":1,"serverDate":1,"comparisonMode":"LAZY","message":"m"}}"#, message: "has no 'title'"),
-        BadCase(name: "no message", json: #"{"data":{"versionCode":1,"serverDate":1,"comparisonMode":"LAZY","title":"t"}}"#, message: "has no 'message'"),
-        BadCase(name: "unknown comparisonMode", json: minimal(mode: "SOMETIMES"), message: "unknown comparisonMode 'SOMETIMES'"),
-        BadCase(name: "a string duration", json: minimal(#","dialogDisplayDuration":"3600""#), message: "'dialogDisplayDuration' must be an integer"),
-        BadCase(name: "a string checkbox flag", json: minimal(#","checkBoxDontShowAgain":"yes""#), message: "'checkBoxDontShowAgain' must be true or false"),
+        BadCase(
+            name: "no versionCode",
+            json: #"{"data":{"serverDate":1,"comparisonMode":"LAZY","title":"t","message":"m"}}"#,
+            message: "has no 'versionCode'"),
+        BadCase(
+            name: "no serverDate",
+            json: #"{"data":{"versionCode":1,"comparisonMode":"LAZY","title":"t","message":"m"}}"#,
+            message: "has no 'serverDate'"),
+        BadCase(
+            name: "no title", json: #"{"data":{"versionCode":1,"serverDate":1,"comparisonMode":"LAZY","message":"m"}}"#,
+            message: "has no 'title'"),
+        BadCase(
+            name: "no message", json: #"{"data":{"versionCode":1,"serverDate":1,"comparisonMode":"LAZY","title":"t"}}"#,
+            message: "has no 'message'"),
+        BadCase(
+            name: "unknown comparisonMode", json: minimal(mode: "SOMETIMES"),
+            message: "unknown comparisonMode 'SOMETIMES'"),
+        BadCase(
+            name: "a string duration", json: minimal(#","dialogDisplayDuration":"3600""#),
+            message: "'dialogDisplayDuration' must be an integer"),
+        BadCase(
+            name: "a string checkbox flag", json: minimal(#","checkBoxDontShowAgain":"yes""#),
+            message: "'checkBoxDontShowAgain' must be true or false"),
         BadCase(name: "a numeric url", json: minimal(#","url":5"#), message: "'url' must be a string"),
-        BadCase(name: "models not strings", json: minimal(#","models":[1]"#), message: "'models' must be an array of strings"),
-        BadCase(name: "an ok text without any language", json: minimal(#","ok":{"fr":"x"}"#), message: "'ok' has none of the texts"),
-        BadCase(name: "a cancel text that is not a string", json: minimal(#","cancel":{"ca":1}"#), message: "'cancel.ca' must be a string"),
+        BadCase(
+            name: "models not strings", json: minimal(#","models":[1]"#),
+            message: "'models' must be an array of strings"),
+        BadCase(
+            name: "an ok text without any language", json: minimal(#","ok":{"fr":"x"}"#),
+            message: "'ok' has none of the texts"),
+        BadCase(
+            name: "a cancel text that is not a string", json: minimal(#","cancel":{"ca":1}"#),
+            message: "'cancel.ca' must be a string"),
         BadCase(name: "neither shape", json: #"{"data":{"hello":1}}"#, message: "neither an OSAM record"),
         BadCase(name: "an error body", json: #"{"error":"not found"}"#, message: "neither an OSAM record"),
         BadCase(name: "not an object", json: #"[1,2]"#, message: "is not a JSON object"),
@@ -111,8 +142,12 @@ import Testing
 
     static let alCases: [ALCase] = [
         ALCase(json: #"{"message":"Up to date","status":0,"url":null}"#, mode: .none, showsOnce: false),
-        ALCase(json: #"{"message":"Hey! You have a new update.","status":1,"url":"https://market.example/app"}"#, mode: .lazy, showsOnce: true),
-        ALCase(json: #"{"data":{"message":"Update now","status":2,"url":"https://market.example/app"}}"#, mode: .force, showsOnce: false),
+        ALCase(
+            json: #"{"message":"Hey! You have a new update.","status":1,"url":"https://market.example/app"}"#,
+            mode: .lazy, showsOnce: true),
+        ALCase(
+            json: #"{"data":{"message":"Update now","status":2,"url":"https://market.example/app"}}"#, mode: .force,
+            showsOnce: false),
     ]
 
     @Test(arguments: alCases) func readsALVersionControlAnswers(_ test: ALCase) throws {
@@ -132,14 +167,21 @@ import Testing
     }
 
     @Test func readsRatingRecords() throws {
-        let full = try RatingRecord(json: Self.json("""
-            {"data":{"id":74,"appId":401,"appStoreIdentifier":"1234567890","packageName":"cat.bcn.commonmodule","platform":"ANDROID",
-             "minutes":2880,"numAperture":5,"message":{"es":"MESSAGE_ES","en":"MESSAGE_EN","ca":"MESSAGE_CA"}}}
-            """))
-        #expect(full == RatingRecord(minutes: 2880, numAperture: 5, message: LocalizedText(ca: "MESSAGE_CA", es: "MESSAGE_ES", en: "MESSAGE_EN")))
+        let full = try RatingRecord(
+            json: Self.json(
+                """
+                {"data":{"id":74,"appId":401,"appStoreIdentifier":"1234567890","packageName":"cat.bcn.commonmodule","platform":"ANDROID",
+                 "minutes":2880,"numAperture":5,"message":{"es":"MESSAGE_ES","en":"MESSAGE_EN","ca":"MESSAGE_CA"}}}
+                """))
+        #expect(
+            full
+                == RatingRecord(
+                    minutes: 2880, numAperture: 5,
+                    message: LocalizedText(ca: "MESSAGE_CA", es: "MESSAGE_ES", en: "MESSAGE_EN")))
         let withoutMessage = try RatingRecord(json: Self.json(#"{"data":{"minutes":90,"numAperture":20}}"#))
         #expect(withoutMessage == RatingRecord(minutes: 90, numAperture: 20))
-        let lowercasePlatform = try RatingRecord(json: Self.json(#"{"data":{"platform":"ios","minutes":1,"numAperture":2}}"#))
+        let lowercasePlatform = try RatingRecord(
+            json: Self.json(#"{"data":{"platform":"ios","minutes":1,"numAperture":2}}"#))
         #expect(lowercasePlatform == RatingRecord(minutes: 1, numAperture: 2))
     }
 

@@ -21,10 +21,12 @@ import Testing
             try db.execute("UPDATE presentations SET installedRevision = 1")
             for (id, presentation, user) in [("s10", 10, "u1"), ("s20", 20, "u1"), ("s21", 21, "u2")] {
                 try db.insertSession(
-                    SessionRecord(sessionId: id, presentationId: Int64(presentation), userId: user, created: id, timeZone: 0))
+                    SessionRecord(
+                        sessionId: id, presentationId: Int64(presentation), userId: user, created: id, timeZone: 0))
                 try db.setCustomEvent(
                     CustomEventRecord(
-                        id: "e-\(id)", sessionId: id, presentationId: Int64(presentation), userId: user, key: "k", value: id,
+                        id: "e-\(id)", sessionId: id, presentationId: Int64(presentation), userId: user, key: "k",
+                        value: id,
                         created: id, timeZone: 0))
             }
         }

@@ -51,9 +51,13 @@ import Testing
     @Test func errorsCarryTheExtendedCodeAndTheSQLButNotBoundValues() throws {
         let db = try Database(path: ":memory:")
         try Migrator.sclm.migrate(db)
-        try db.execute("INSERT INTO auth_tokens(id, grantType, accessToken, expiresAt, issuedAt) VALUES (1, 'password', ?, 0, 0)", ["tok-SECRET"])
+        try db.execute(
+            "INSERT INTO auth_tokens(id, grantType, accessToken, expiresAt, issuedAt) VALUES (1, 'password', ?, 0, 0)",
+            ["tok-SECRET"])
         let error = try #require(throws: StoreError.self) {
-            try db.execute("INSERT INTO auth_tokens(id, grantType, accessToken, expiresAt, issuedAt) VALUES (1, 'password', ?, 0, 0)", ["tok-SECRET"])
+            try db.execute(
+                "INSERT INTO auth_tokens(id, grantType, accessToken, expiresAt, issuedAt) VALUES (1, 'password', ?, 0, 0)",
+                ["tok-SECRET"])
         }
         #expect(error.resultCode == .constraintPrimaryKey)
         #expect(error.sql?.contains("INSERT INTO auth_tokens") == true)

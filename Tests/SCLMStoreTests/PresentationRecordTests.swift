@@ -14,10 +14,14 @@ import Testing
 
     @Test func upsertUpdatesServerFieldsAndKeepsLocalState() throws {
         let db = try makeDatabase()
-        try db.write { db in try db.upsertPresentations([PresentationRecord(presentationId: 17, clientId: 1, name: "CLM", revision: 1)]) }
+        try db.write { db in
+            try db.upsertPresentations([PresentationRecord(presentationId: 17, clientId: 1, name: "CLM", revision: 1)])
+        }
         try db.execute("UPDATE presentations SET syncState = 5, installedRevision = 1 WHERE presentationId = 17")
         try db.write { db in
-            try db.upsertPresentations([PresentationRecord(presentationId: 17, clientId: 1, name: "CLM v2", revision: 2)])
+            try db.upsertPresentations([
+                PresentationRecord(presentationId: 17, clientId: 1, name: "CLM v2", revision: 2)
+            ])
         }
         let row = try #require(try db.fetchOne("SELECT * FROM presentations WHERE presentationId = 17"))
         #expect(row.string("name") == "CLM v2")
@@ -29,10 +33,14 @@ import Testing
     @Test func textLongerThanTheBindingArenaAndNonASCIITextRoundTrip() throws {
         let db = try makeDatabase()
         let long = String(repeating: "Презентация 🎉 ", count: 2_000)
-        let records = (1...3).map { PresentationRecord(presentationId: Int64($0), clientId: 1, name: "\($0) \(long)", revision: 0, rawData: long) }
+        let records = (1...3).map {
+            PresentationRecord(
+                presentationId: Int64($0), clientId: 1, name: "\($0) \(long)", revision: 0, rawData: long)
+        }
         try db.write { db in try db.upsertPresentations(records) }
         for id in 1...3 {
-            let row = try #require(try db.fetchOne("SELECT name, rawData FROM presentations WHERE presentationId = ?", [id]))
+            let row = try #require(
+                try db.fetchOne("SELECT name, rawData FROM presentations WHERE presentationId = ?", [id]))
             #expect(row.string("name") == "\(id) \(long)")
             #expect(row.string("rawData") == long)
         }

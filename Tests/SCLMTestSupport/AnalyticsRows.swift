@@ -7,7 +7,7 @@ extension Database {
     /// Inserts a session (`state`: 0 open, 1 complete, 2 test, 3/4 left).
     ///
     /// - Throws: ``StoreError``.
-    public func insertAnalyticsSession(
+    package func insertAnalyticsSession(
         _ sessionId: String, state: Int, presentationId: Int64 = 101, userId: String? = "user-1",
         created: String = "2026-03-01T09:15:02.123Z", timeZone: Int64 = 3, complete: Bool = false,
         duration: Int64 = 0, slidesCount: Int64 = 0, latitude: Double? = nil, longitude: Double? = nil,
@@ -28,7 +28,7 @@ extension Database {
     /// Inserts a slide view of `sessionId` (same presentation and user as the session).
     ///
     /// - Throws: ``StoreError``.
-    public func insertAnalyticsSlideView(
+    package func insertAnalyticsSlideView(
         _ id: String, sessionId: String, slideId: Int64? = 10100, slideName: String = "index.html",
         duration: Int64 = 12, created: String = "2026-03-01T09:15:03.000Z", timeZone: Int64 = 3
     ) throws {
@@ -43,7 +43,7 @@ extension Database {
     /// Inserts a custom event of `sessionId` (same presentation and user as the session).
     ///
     /// - Throws: ``StoreError``.
-    public func insertAnalyticsCustomEvent(
+    package func insertAnalyticsCustomEvent(
         _ id: String, sessionId: String, key: String = "score", value: String = "7",
         created: String = "2026-03-01T09:15:04.000Z", timeZone: Int64 = 3, latitude: Double? = nil,
         longitude: Double? = nil

@@ -6,7 +6,7 @@ import Foundation
 
 /// A long-running child (usually `sclm bridge`) driven through pipes: write lines to its stdin, read its
 /// stdout lines with timeouts (``output``), then close stdin and collect the exit status and stderr.
-public final class BridgeProcess: @unchecked Sendable {
+package final class BridgeProcess: @unchecked Sendable {
     // Invariant: `errorText` is only touched with `errorLock` held; the rest is immutable after init.
     private let process = Process()
     private let input: Pipe
@@ -16,10 +16,10 @@ public final class BridgeProcess: @unchecked Sendable {
     private var errorText = Data()
     private let errorsDone = DispatchGroup()
     /// The child's stdout, line by line (`nil` unless started with ``OutputHandling/read``).
-    public let output: LineStream?
+    package let output: LineStream?
 
     /// What happens to the child's stdout.
-    public enum OutputHandling: Sendable {
+    package enum OutputHandling: Sendable {
         /// Read into ``output``.
         case read
         /// Closed at once: the child's writes fail with `EPIPE` (a reader that went away).
@@ -31,7 +31,7 @@ public final class BridgeProcess: @unchecked Sendable {
     /// Starts `sclm` (`--home home` first) with `arguments`.
     ///
     /// - Throws: when the process cannot start.
-    public convenience init(
+    package convenience init(
         sclm arguments: [String], home: String, environment: [String: String] = [:], output: OutputHandling = .read
     ) throws {
         try self.init(
@@ -42,8 +42,9 @@ public final class BridgeProcess: @unchecked Sendable {
     /// Starts `executable` with `arguments`.
     ///
     /// - Throws: when the process cannot start.
-    public init(
-        executable: String, arguments: [String], environment: [String: String] = [:], output handling: OutputHandling = .read
+    package init(
+        executable: String, arguments: [String], environment: [String: String] = [:],
+        output handling: OutputHandling = .read
     ) throws {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -70,65 +71,67 @@ public final class BridgeProcess: @unchecked Sendable {
     }
 
     /// The process id.
-    public var pid: Int32 { process.processIdentifier }
+    package var pid: Int32 { process.processIdentifier }
 
     // MARK: - Input
 
     /// Writes `text` as is (no newline added).
-    public func write(_ text: String) {
+    package func write(_ text: String) {
         write(Data(text.utf8))
     }
 
     /// Writes raw bytes.
-    public func write(_ bytes: Data) {
+    package func write(_ bytes: Data) {
         try? input.fileHandleForWriting.write(contentsOf: bytes)
     }
 
     /// Writes `line` and a newline.
-    public func send(_ line: String) {
+    package func send(_ line: String) {
         write(line + "\n")
     }
 
     /// Writes `message` as one JSON line.
-    public func send(json message: [String: Any]) {
+    package func send(json message: [String: Any]) {
         let data = (try? JSONSerialization.data(withJSONObject: message)) ?? Data()
         write(data + Data("\n".utf8))
     }
 
     /// Closes stdin (end of input).
-    public func closeInput() {
+    package func closeInput() {
         try? input.fileHandleForWriting.close()
     }
 
     // MARK: - Output
 
     /// The next unread stdout line, or `nil` when none arrives within `timeout` seconds.
-    public func nextLine(timeout: TimeInterval = 10) async -> String? { await output?.nextLine(timeout: timeout) }
+    package func nextLine(timeout: TimeInterval = 10) async -> String? { await output?.nextLine(timeout: timeout) }
 
     /// The next unread stdout line parsed as a JSON object.
-    public func nextMessage(timeout: TimeInterval = 10) async -> [String: Any]? { await output?.nextMessage(timeout: timeout) }
+    package func nextMessage(timeout: TimeInterval = 10) async -> [String: Any]? {
+        await output?.nextMessage(timeout: timeout)
+    }
 
     /// The response to `guid`, wherever it is among the unread lines.
-    public func response(to guid: String?, timeout: TimeInterval = 10) async -> [String: Any]? {
+    package func response(to guid: String?, timeout: TimeInterval = 10) async -> [String: Any]? {
         await output?.response(to: guid, timeout: timeout)
     }
 
     /// The next event named `name`.
-    public func event(_ name: String, timeout: TimeInterval = 10) async -> [String: Any]? {
+    package func event(_ name: String, timeout: TimeInterval = 10) async -> [String: Any]? {
         await output?.event(name, timeout: timeout)
     }
 
     /// Every stdout line read so far.
-    public var allLines: [String] { output?.allLines ?? [] }
+    package var allLines: [String] { output?.allLines ?? [] }
 
     /// Lines read and not yet taken.
-    public var unreadLines: [String] { output?.unreadLines ?? [] }
+    package var unreadLines: [String] { output?.unreadLines ?? [] }
 
     /// `line` parsed as a JSON object, if it is one.
-    public static func object(_ line: String) -> [String: Any]? { LineStream.object(line) }
+    package static func object(_ line: String) -> [String: Any]? { LineStream.object(line) }
 
     /// Everything written to stderr so far.
-    public var stderr: String {
+    package var stderr: String {
         errorLock.withLock { String(decoding: errorText, as: UTF8.self) }
     }
 
@@ -137,13 +140,13 @@ public final class BridgeProcess: @unchecked Sendable {
     /// Closes stdin and waits for the exit; kills the process after `timeout` seconds. Returns the exit
     /// status (128 + signal when killed by a signal).
     @discardableResult
-    public func finish(timeout: TimeInterval = 30) async -> Int32 {
+    package func finish(timeout: TimeInterval = 30) async -> Int32 {
         closeInput()
         return await waitForExit(timeout: timeout)
     }
 
     /// Waits for the exit (killing it after `timeout` seconds) and for its output to be read.
-    public func waitForExit(timeout: TimeInterval = 30) async -> Int32 {
+    package func waitForExit(timeout: TimeInterval = 30) async -> Int32 {
         let deadline = Date(timeIntervalSinceNow: timeout)
         while process.isRunning && Date() < deadline { try? await Task.sleep(for: .milliseconds(10)) }
         if process.isRunning { kill(SIGKILL) }
@@ -152,11 +155,12 @@ public final class BridgeProcess: @unchecked Sendable {
         for _ in 0..<500 where errorsDone.wait(timeout: .now()) == .timedOut {
             try? await Task.sleep(for: .milliseconds(10))
         }
-        return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+        return process.terminationReason == .uncaughtSignal
+            ? 128 + process.terminationStatus : process.terminationStatus
     }
 
     /// Sends `signal` to the process.
-    public func kill(_ signal: Int32) {
+    package func kill(_ signal: Int32) {
         _ = Glibc.kill(process.processIdentifier, signal)
     }
 

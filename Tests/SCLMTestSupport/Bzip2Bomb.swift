@@ -9,7 +9,7 @@ import Foundation
 /// full block's bits are repeated as often as needed (blocks are bit-aligned, not byte-aligned), followed
 /// by the tail block and an end-of-stream marker with the recomputed combined CRC
 /// (`combined = rotl(combined, 1) ^ blockCRC`, per the bzip2 format).
-public enum Bzip2Bomb {
+package enum Bzip2Bomb {
     private static let blockMagic: UInt64 = 0x3141_5926_5359
     private static let endMagic: UInt64 = 0x1772_4538_5090
     /// More zeros than one level-9 block holds (45,899,235 with libbz2 1.0.x), so the sample has two blocks.
@@ -18,7 +18,7 @@ public enum Bzip2Bomb {
     /// A stream that decompresses to at least `minimumSize` zero bytes, and the exact size it expands to.
     ///
     /// - Throws: ``ZipBuilderError`` when libarchive cannot compress or the block layout is unexpected.
-    public static func stream(expandingToAtLeast minimumSize: Int64) throws -> (bytes: [UInt8], expandedSize: Int64) {
+    package static func stream(expandingToAtLeast minimumSize: Int64) throws -> (bytes: [UInt8], expandedSize: Int64) {
         let sample = try compress(zeros: sampleSize)
         let bits = Bits(bytes: Array(sample.dropFirst(4)))
         let starts = bits.positions(of: blockMagic)
@@ -39,7 +39,7 @@ public enum Bzip2Bomb {
     ///
     /// - Returns: the stream (its size and what it expands to).
     @discardableResult
-    public static func writeZip(
+    package static func writeZip(
         to path: String, expandingToAtLeast minimumSize: Int64, base: ZipBuilder = ZipBuilder(),
         entry name: String = "bomb.bin"
     ) throws -> (bytes: [UInt8], expandedSize: Int64) {
@@ -95,7 +95,7 @@ public enum Bzip2Bomb {
     }
 
     /// The size `stream` decompresses to, read with libarchive's bzip2 reader.
-    public static func expandedSize(of stream: [UInt8]) throws -> Int {
+    package static func expandedSize(of stream: [UInt8]) throws -> Int {
         guard let archive = archive_read_new() else { throw ZipBuilderError("archive_read_new failed") }
         defer { archive_read_free(archive) }
         archive_read_support_filter_bzip2(archive)

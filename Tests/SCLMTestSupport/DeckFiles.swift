@@ -1,22 +1,24 @@
 import Foundation
 
 /// Files of a test deck written at test time: slide HTML, scripts, media, relative to the package root.
-public struct DeckFiles: Sendable {
+package struct DeckFiles: Sendable {
     /// Path → contents.
-    public var files: [String: Data]
+    package var files: [String: Data]
 
     /// Creates a deck from `files`.
-    public init(_ files: [String: Data] = [:]) {
+    package init(_ files: [String: Data] = [:]) {
         self.files = files
     }
 
     /// Adds a text file.
-    public mutating func add(_ path: String, _ text: String) {
+    package mutating func add(_ path: String, _ text: String) {
         files[path] = Data(text.utf8)
     }
 
     /// A slide page that loads `scripts` (package paths) and then runs `body` (JavaScript).
-    public static func slide(_ title: String, scripts: [String] = ["js/storyclm.js"], body: String, markup: String = "")
+    package static func slide(
+        _ title: String, scripts: [String] = ["js/storyclm.js"], body: String, markup: String = ""
+    )
         -> String
     {
         """
@@ -32,12 +34,12 @@ public struct DeckFiles: Sendable {
     }
 
     /// The project's own content library (`bridge-js/storyclm.js`).
-    public static var projectLibrary: String {
+    package static var projectLibrary: String {
         (try? String(contentsOfFile: ProcessRunner.packageRoot + "/bridge-js/storyclm.js", encoding: .utf8)) ?? ""
     }
 
     /// A one-slide deck on the project's library whose `index.html` runs `body`.
-    public static func librarySlide(_ body: String) -> DeckFiles {
+    package static func librarySlide(_ body: String) -> DeckFiles {
         var deck = DeckFiles(["js/storyclm.js": Data(projectLibrary.utf8)])
         deck.add("index.html", slide("index", body: body))
         return deck
@@ -46,7 +48,7 @@ public struct DeckFiles: Sendable {
     /// Writes every file under `root`.
     ///
     /// - Throws: file errors.
-    public func write(to root: String) throws {
+    package func write(to root: String) throws {
         for (path, data) in files {
             let url = URL(fileURLWithPath: root + "/" + path)
             try FileManager.default.createDirectory(
@@ -56,7 +58,7 @@ public struct DeckFiles: Sendable {
     }
 
     /// A mono 8 kHz 16-bit PCM WAV of `seconds` of a tone (plays in a `<video>` element; no encoder needed).
-    public static func toneWAV(seconds: Int) -> Data {
+    package static func toneWAV(seconds: Int) -> Data {
         let rate = 8000
         let samples = rate * seconds
         var data = Data("RIFF".utf8)

@@ -4,39 +4,39 @@ import SCLMHTTP
 
 extension DevServer {
     /// The demo StoryIoT hub, key and secret the server accepts.
-    public static let iotHub = "sclm-demo-hub"
-    public static let iotKey = "demo-iot-key"
-    public static let iotSecret = "demo-iot-secret"
+    package static let iotHub = "sclm-demo-hub"
+    package static let iotKey = "demo-iot-key"
+    package static let iotSecret = "demo-iot-secret"
 
     /// What the StoryIoT endpoint received (`GET /_control/iot`).
-    public struct IoTReceived: Sendable {
+    package struct IoTReceived: Sendable {
         /// One stored message.
-        public struct Message: Sendable {
+        package struct Message: Sendable {
             /// Its `s-m-*` headers (lower-case names).
-            public let headers: [String: String]
+            package let headers: [String: String]
             /// Its JSON body.
-            public let body: JSONValue
+            package let body: JSONValue
         }
 
         /// Stored messages, one per entity id, in arrival order.
-        public let messages: [Message]
+        package let messages: [Message]
         /// Repeats of a stored entity id with the same body.
-        public let duplicates: Int
+        package let duplicates: Int
         /// Repeats of a stored entity id with another body (replaced in place).
-        public let updates: Int
+        package let updates: Int
         /// Publishes refused (signature, size, JSON).
-        public let rejected: Int
+        package let rejected: Int
         /// Publishes failed on purpose (`iotFail`).
-        public let failed: Int
+        package let failed: Int
 
         /// The stored messages by entity id (`s-m-id`).
-        public var byEntity: [String: Message] {
+        package var byEntity: [String: Message] {
             Dictionary(messages.map { ($0.headers["s-m-id"] ?? "", $0) }) { first, _ in first }
         }
     }
 
     /// The environment that points `sclm events flush` at this server's StoryIoT hub.
-    public var iotEnvironment: [String: String] {
+    package var iotEnvironment: [String: String] {
         [
             "SCLM_IOT_ENDPOINT": url.absoluteString, "SCLM_IOT_HUB": DevServer.iotHub,
             "SCLM_IOT_KEY": DevServer.iotKey, "SCLM_IOT_SECRET": DevServer.iotSecret,
@@ -46,7 +46,7 @@ extension DevServer {
     /// What the StoryIoT endpoint received so far.
     ///
     /// - Throws: `SCLMError` for an unexpected answer.
-    public func iotReceived() async throws -> IoTReceived {
+    package func iotReceived() async throws -> IoTReceived {
         let response = try await CurlTransport().send(HTTPRequest(url: url.appending(path: "_control/iot")))
         let object = try JSONValue.parse(response.body)
         let messages = (object["messages"]?.arrayValue ?? []).map { message in

@@ -10,27 +10,27 @@ import SCLMHTTP
 /// try await server.control(["action": "fail", "status": 503, "count": 2])
 /// #expect(try await server.stats().count("GET /v1/clients") == 1)
 /// ```
-public final class DevServer: Sendable {
+package final class DevServer: Sendable {
     /// Demo credentials the server accepts.
-    public static let clientId = "sclm-demo"
-    public static let clientSecret = "demo-secret"
-    public static let username = "demo@storyclm.test"
-    public static let password = "demo-pass"
+    package static let clientId = "sclm-demo"
+    package static let clientSecret = "demo-secret"
+    package static let username = "demo@storyclm.test"
+    package static let password = "demo-pass"
 
     /// The server's request counters (`GET /_control/stats`).
-    public struct Stats: Sendable {
+    package struct Stats: Sendable {
         /// Requests per `METHOD /path` (token requests as `POST /connect/token <grant>`).
-        public let requests: [String: Int]
+        package let requests: [String: Int]
         /// Blob body bytes sent in all.
-        public let totalBlobBytes: Int64
+        package let totalBlobBytes: Int64
         /// The whole answer (`statuses`, `sessionCookies`, …).
-        public let raw: JSONValue
+        package let raw: JSONValue
 
         /// Requests counted under exactly `key`.
-        public func count(_ key: String) -> Int { requests[key] ?? 0 }
+        package func count(_ key: String) -> Int { requests[key] ?? 0 }
 
         /// Requests whose key starts with `prefix`.
-        public func count(prefix: String) -> Int {
+        package func count(prefix: String) -> Int {
             requests.filter { $0.key.hasPrefix(prefix) }.values.reduce(0, +)
         }
     }
@@ -39,15 +39,15 @@ public final class DevServer: Sendable {
     private let transport = CurlTransport()
 
     /// The base URL (also the auth URL).
-    public var url: URL { server.url }
+    package var url: URL { server.url }
 
     /// What the server logged to stderr so far.
-    public var log: String { server.log }
+    package var log: String { server.log }
 
     /// Starts `python3 dev-server/server.py --port 0 ARGUMENTS…`.
     ///
     /// - Throws: `SCLMError` when it does not start.
-    public init(_ arguments: [String] = []) throws {
+    package init(_ arguments: [String] = []) throws {
         server = try ServerProcess(
             script: "dev-server/server.py", arguments: ["--port", "0", "--exit-with-parent"] + arguments)
     }
@@ -56,14 +56,14 @@ public final class DevServer: Sendable {
     /// more on a busy machine) never holds a thread of the cooperative pool other tests run on.
     ///
     /// - Throws: `SCLMError` when it does not start.
-    public static func start(_ arguments: [String] = []) async throws -> DevServer {
+    package static func start(_ arguments: [String] = []) async throws -> DevServer {
         try await withCheckedThrowingContinuation { continuation in
             Thread { continuation.resume(with: Result { try DevServer(arguments) }) }.start()
         }
     }
 
     /// The environment that points `sclm` at this server with the demo client.
-    public var environment: [String: String] {
+    package var environment: [String: String] {
         [
             "SCLM_API_URL": url.absoluteString, "SCLM_AUTH_URL": url.absoluteString,
             "SCLM_CLIENT_ID": DevServer.clientId, "SCLM_CLIENT_SECRET": DevServer.clientSecret,
@@ -73,7 +73,7 @@ public final class DevServer: Sendable {
     /// Sends one control action (`POST /_control`).
     ///
     /// - Throws: `SCLMError` when the server does not answer `{"ok":true}`.
-    public func control(_ action: JSONValue) async throws {
+    package func control(_ action: JSONValue) async throws {
         var request = HTTPRequest(.post, url: url.appending(path: "_control"), body: action.encoded())
         request.headers.set(name: "Content-Type", value: "application/json")
         let response = try await transport.send(request)
@@ -85,7 +85,7 @@ public final class DevServer: Sendable {
     /// The request counters (`GET /_control/stats`).
     ///
     /// - Throws: `SCLMError` for an unexpected answer.
-    public func stats() async throws -> Stats {
+    package func stats() async throws -> Stats {
         let response = try await transport.send(HTTPRequest(url: url.appending(path: "_control/stats")))
         let object = try JSONValue.parse(response.body)
         var requests: [String: Int] = [:]
@@ -96,7 +96,7 @@ public final class DevServer: Sendable {
     /// A fresh access token for the demo client (client credentials), for direct API calls.
     ///
     /// - Throws: `SCLMError` for an unexpected answer.
-    public func accessToken() async throws -> String {
+    package func accessToken() async throws -> String {
         let form =
             "grant_type=client_credentials&client_id=\(DevServer.clientId)&client_secret=\(DevServer.clientSecret)"
         let request = HTTPRequest(
@@ -112,7 +112,7 @@ public final class DevServer: Sendable {
     /// The signed download URL (`sas`) and size of a presentation's package.
     ///
     /// - Throws: `SCLMError` for an unexpected answer.
-    public func package(of presentationId: Int64) async throws -> (url: URL, size: Int64) {
+    package func package(of presentationId: Int64) async throws -> (url: URL, size: Int64) {
         let request = HTTPRequest(
             url: url.appending(path: "v1/contentpackages/\(presentationId)"),
             headers: ["Authorization": "Bearer \(try await accessToken())"])
@@ -125,5 +125,5 @@ public final class DevServer: Sendable {
     }
 
     /// Stops the server.
-    public func stop() { server.stop() }
+    package func stop() { server.stop() }
 }

@@ -6,22 +6,22 @@ import SCLMHTTP
 /// transport: the file is cut to the resume offset first; 206 appends, 200 rewrites from byte 0, 416
 /// leaves the file alone, another status throws ``HTTPError`` with nothing written; no byte goes past
 /// ``DownloadRequest/maxFileBytes`` (``HTTPError/Code/budgetExceeded``).
-public struct FakeDownload: Sendable {
+package struct FakeDownload: Sendable {
     /// The status (200, 206, 416, or another that fails the transfer).
-    public var status: Int
+    package var status: Int
     /// The response headers (`ETag`, `Content-Range` for a 416).
-    public var headers: HTTPHeaders
+    package var headers: HTTPHeaders
     /// The body (for a 206, the bytes from the resume offset on).
-    public var body: Data
+    package var body: Data
     /// Bytes of the body written before ``interruption`` is thrown (`nil`: the whole body, no failure).
-    public var bytesBeforeInterruption: Int?
+    package var bytesBeforeInterruption: Int?
     /// Thrown once ``bytesBeforeInterruption`` bytes are written (a dropped connection, a full disk…).
-    public var interruption: (any Error)?
+    package var interruption: (any Error)?
     /// Awaited once the bytes are written, before the transfer ends (a test blocks here to cancel).
-    public var pause: (@Sendable () async throws -> Void)?
+    package var pause: (@Sendable () async throws -> Void)?
 
     /// Creates an answer.
-    public init(
+    package init(
         status: Int, headers: HTTPHeaders = [:], body: Data = Data(), bytesBeforeInterruption: Int? = nil,
         interruption: (any Error)? = nil, pause: (@Sendable () async throws -> Void)? = nil
     ) {

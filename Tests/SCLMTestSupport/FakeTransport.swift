@@ -3,11 +3,11 @@ import SCLMHTTP
 import Synchronization
 
 /// A scripted ``HTTPTransport``: a handler answers each request; every request is recorded.
-public final class FakeTransport: HTTPTransport {
+package final class FakeTransport: HTTPTransport {
     /// Answers one request.
-    public typealias Handler = @Sendable (HTTPRequest) async throws -> HTTPResponse
+    package typealias Handler = @Sendable (HTTPRequest) async throws -> HTTPResponse
     /// Answers one download, written to its file the way ``CurlTransport`` writes it (``FakeDownload``).
-    public typealias DownloadHandler = @Sendable (DownloadRequest) async throws -> FakeDownload
+    package typealias DownloadHandler = @Sendable (DownloadRequest) async throws -> FakeDownload
 
     private let handler: Handler
     private let downloads: DownloadHandler?
@@ -16,24 +16,24 @@ public final class FakeTransport: HTTPTransport {
 
     /// Creates a transport answering requests with `handler` and downloads with `downloads` (without it, a
     /// download writes `handler`'s body as a 200).
-    public init(_ handler: @escaping Handler, downloads: DownloadHandler? = nil) {
+    package init(_ handler: @escaping Handler, downloads: DownloadHandler? = nil) {
         self.handler = handler
         self.downloads = downloads
     }
 
     /// Every request sent so far, in order (downloads answered by `handler` included).
-    public var requests: [HTTPRequest] { recorded.withLock { $0 } }
+    package var requests: [HTTPRequest] { recorded.withLock { $0 } }
 
     /// Every download answered by the download handler, in order.
-    public var downloadRequests: [DownloadRequest] { recordedDownloads.withLock { $0 } }
+    package var downloadRequests: [DownloadRequest] { recordedDownloads.withLock { $0 } }
 
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    package func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         recorded.withLock { $0.append(request) }
         return try await handler(request)
     }
 
     /// Downloads are answered by writing the handler's body to the destination as a 200.
-    public func download(_ request: DownloadRequest, progress: (@Sendable (DownloadProgress) -> Void)?) async throws
+    package func download(_ request: DownloadRequest, progress: (@Sendable (DownloadProgress) -> Void)?) async throws
         -> DownloadResult
     {
         if let downloads {
@@ -52,7 +52,7 @@ public final class FakeTransport: HTTPTransport {
 
 extension HTTPResponse {
     /// A JSON response to `request` with `status` (tests).
-    public static func json(_ text: String, status: Int = 200, to request: HTTPRequest, headers: HTTPHeaders = [:])
+    package static func json(_ text: String, status: Int = 200, to request: HTTPRequest, headers: HTTPHeaders = [:])
         -> HTTPResponse
     {
         var fields = headers

@@ -3,15 +3,15 @@ import Testing
 
 /// A hostile or broken zip, built at test time, and the rule it must trip (shared by the archive tests and
 /// the end-to-end sync tests).
-public struct HostileArchive: Sendable, CustomTestStringConvertible {
-    public let name: String
+package struct HostileArchive: Sendable, CustomTestStringConvertible {
+    package let name: String
     /// The rule validation reports.
-    public let rule: String
+    package let rule: String
     /// The rule extraction refuses on (it stops at the first error, which may come earlier).
-    public var extractionRule: String?
-    public let build: @Sendable (_ path: String) throws -> Void
+    package var extractionRule: String?
+    package let build: @Sendable (_ path: String) throws -> Void
 
-    public init(
+    package init(
         name: String, rule: String, extractionRule: String? = nil,
         build: @escaping @Sendable (_ path: String) throws -> Void
     ) {
@@ -21,13 +21,13 @@ public struct HostileArchive: Sendable, CustomTestStringConvertible {
         self.build = build
     }
 
-    public var testDescription: String { "\(name) → \(rule)" }
+    package var testDescription: String { "\(name) → \(rule)" }
 
     /// Builds the archive at `path` on a thread of its own: some take seconds (a 100,000-entry zip, a
     /// bomb), which would otherwise hold a thread of the small cooperative pool other tests wait on.
     ///
     /// - Throws: what building throws.
-    public func write(to path: String) async throws {
+    package func write(to path: String) async throws {
         let build = self.build
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             Thread { continuation.resume(with: Result { try build(path) }) }.start()
@@ -46,7 +46,7 @@ public struct HostileArchive: Sendable, CustomTestStringConvertible {
         try bytes.write(to: path)
     }
 
-    public static let all: [HostileArchive] = [
+    package static let all: [HostileArchive] = [
         HostileArchive(name: "zip slip", rule: "PATH-TRAVERSAL") { path in
             try package(at: path) { $0.file("../evil.html", "<p>pwned</p>") }
         },

@@ -11,21 +11,21 @@ import SCLMStore
 /// let home = Home(root: folder.appending("home"))
 /// try InstalledPresentationFixture(presentationId: 10).install(in: home)
 /// ```
-public struct InstalledPresentationFixture: Sendable {
+package struct InstalledPresentationFixture: Sendable {
     /// One slide: an HTML file at the package root and a `slides` row.
-    public struct Slide: Sendable {
-        public var name: String
-        public var linkedSlides: [String]
-        public var swipeNext: String?
-        public var swipePrevious: String?
+    package struct Slide: Sendable {
+        package var name: String
+        package var linkedSlides: [String]
+        package var swipeNext: String?
+        package var swipePrevious: String?
         /// The markup inside the file's `<head>`; `nil` writes a `clm-swipe-next` meta naming ``swipeNext``
         /// (empty without one).
-        public var head: String?
+        package var head: String?
         /// Whether the package holds the file (`false`: a slide the server lists but the package lacks).
-        public var isPackaged: Bool
+        package var isPackaged: Bool
 
         /// Declares a slide.
-        public init(
+        package init(
             _ name: String, linkedSlides: [String] = [], swipeNext: String? = nil, swipePrevious: String? = nil,
             head: String? = nil, isPackaged: Bool = true
         ) {
@@ -39,14 +39,17 @@ public struct InstalledPresentationFixture: Sendable {
     }
 
     /// One media file: a file in `sources/mediafiles` and a `media_files` row.
-    public struct MediaFile: Sendable {
-        public var fileName: String
-        public var title: String
-        public var mimeType: String
-        public var contents: String
+    package struct MediaFile: Sendable {
+        package var fileName: String
+        package var title: String
+        package var mimeType: String
+        package var contents: String
 
         /// Declares a media file.
-        public init(_ fileName: String, title: String? = nil, mimeType: String = "application/pdf", contents: String = "%PDF-1.4\n") {
+        package init(
+            _ fileName: String, title: String? = nil, mimeType: String = "application/pdf",
+            contents: String = "%PDF-1.4\n"
+        ) {
             self.fileName = fileName
             self.title = title ?? fileName
             self.mimeType = mimeType
@@ -54,22 +57,22 @@ public struct InstalledPresentationFixture: Sendable {
         }
     }
 
-    public var clientId: Int64
-    public var clientName: String
-    public var presentationId: Int64
-    public var name: String
-    public var revision: Int64
-    public var order: Int64
-    public var shortDescription: String
-    public var slides: [Slide]
-    public var mediaFiles: [MediaFile]
+    package var clientId: Int64
+    package var clientName: String
+    package var presentationId: Int64
+    package var name: String
+    package var revision: Int64
+    package var order: Int64
+    package var shortDescription: String
+    package var slides: [Slide]
+    package var mediaFiles: [MediaFile]
     /// `false` writes the rows only (no `installedRevision`, no package folder): a synced but not downloaded presentation.
-    public var isInstalled: Bool
+    package var isInstalled: Bool
     /// Other package files by path (`"extra.html": "<html>…"`), written with the slides.
-    public var extraFiles: [String: String] = [:]
+    package var extraFiles: [String: String] = [:]
 
     /// Declares a presentation; by default three linked slides and one PDF, installed.
-    public init(
+    package init(
         presentationId: Int64 = 10, clientId: Int64 = 1, clientName: String = "Demo client", name: String = "Demo deck",
         revision: Int64 = 3, order: Int64 = 1, shortDescription: String = "Demo",
         slides: [Slide] = [
@@ -92,14 +95,14 @@ public struct InstalledPresentationFixture: Sendable {
     }
 
     /// The package folder this fixture writes in `home`.
-    public func sourcesDirectory(in home: Home) -> String {
+    package func sourcesDirectory(in home: Home) -> String {
         home.sourcesDirectory(clientId: clientId, presentationId: presentationId)
     }
 
     /// Writes the rows (creating and migrating the database if needed) and, when installed, the package.
     ///
     /// - Throws: store or file errors.
-    public func install(in home: Home) throws {
+    package func install(in home: Home) throws {
         try home.prepare()
         let db = try Database(path: home.databasePath)
         try Migrator.sclm.migrate(db)
@@ -168,7 +171,7 @@ public struct InstalledPresentationFixture: Sendable {
     /// `grantType` `client_credentials` is a service login.
     ///
     /// - Throws: store errors.
-    public static func logIn(subject: String, userName: String, grantType: String = "password", in home: Home) throws {
+    package static func logIn(subject: String, userName: String, grantType: String = "password", in home: Home) throws {
         try home.prepare()
         let db = try Database(path: home.databasePath)
         try Migrator.sclm.migrate(db)

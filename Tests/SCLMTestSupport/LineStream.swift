@@ -5,7 +5,7 @@ import Foundation
 /// ``nextLine(timeout:)`` returns lines in order; ``response(to:timeout:)`` and ``event(_:timeout:)``
 /// take the first matching JSON line wherever it is, so tests of out-of-order answers stay simple.
 /// Every line read is also kept in ``allLines``.
-public final class LineStream: @unchecked Sendable {
+package final class LineStream: @unchecked Sendable {
     /// A value handed from the waiting thread back to the task (JSON objects are plain Foundation values).
     private struct UncheckedBox<T>: @unchecked Sendable {
         let value: T
@@ -21,7 +21,7 @@ public final class LineStream: @unchecked Sendable {
     private let finished = DispatchGroup()
 
     /// Starts reading `handle` until end of file.
-    public init(_ handle: FileHandle) {
+    package init(_ handle: FileHandle) {
         finished.enter()
         let thread = Thread { [self] in
             while true {
@@ -45,17 +45,17 @@ public final class LineStream: @unchecked Sendable {
     ///
     /// The async forms wait on a thread of their own: a blocking wait on the cooperative pool would
     /// starve every other test in the process (two threads on two cores).
-    public func nextLine(timeout: TimeInterval = 10) async -> String? {
+    package func nextLine(timeout: TimeInterval = 10) async -> String? {
         await offPool { self.waitForLine(timeout: timeout) }
     }
 
     /// The next unread line parsed as a JSON object.
-    public func nextMessage(timeout: TimeInterval = 10) async -> [String: Any]? {
+    package func nextMessage(timeout: TimeInterval = 10) async -> [String: Any]? {
         await nextLine(timeout: timeout).flatMap(Self.object)
     }
 
     /// The response whose `GUID` is `guid` (`nil`: a `"GUID":null` response), taken out of the unread lines.
-    public func response(to guid: String?, timeout: TimeInterval = 10) async -> [String: Any]? {
+    package func response(to guid: String?, timeout: TimeInterval = 10) async -> [String: Any]? {
         await take(timeout: timeout) { message in
             guard message["Event"] == nil else { return false }
             if let guid { return message["GUID"] as? String == guid }
@@ -64,18 +64,20 @@ public final class LineStream: @unchecked Sendable {
     }
 
     /// The next event named `name`, taken out of the unread lines.
-    public func event(_ name: String, timeout: TimeInterval = 10) async -> [String: Any]? {
+    package func event(_ name: String, timeout: TimeInterval = 10) async -> [String: Any]? {
         await take(timeout: timeout) { ($0["Event"] as? String) == name }
     }
 
     /// Takes the first unread line whose JSON object matches `predicate`, waiting up to `timeout` seconds.
-    public func take(timeout: TimeInterval = 10, where predicate: @escaping @Sendable ([String: Any]) -> Bool) async -> [String: Any]? {
+    package func take(timeout: TimeInterval = 10, where predicate: @escaping @Sendable ([String: Any]) -> Bool) async
+        -> [String: Any]?
+    {
         await offPool { self.waitForLine(timeout: timeout, matching: predicate) }.flatMap(Self.object)
     }
 
     /// Waits until the end of the stream has been read (up to `timeout` seconds).
     @discardableResult
-    public func ended(timeout: TimeInterval = 5) async -> Bool {
+    package func ended(timeout: TimeInterval = 5) async -> Bool {
         await offPool { self.waitForEnd(timeout: timeout) }
     }
 
@@ -99,21 +101,23 @@ public final class LineStream: @unchecked Sendable {
                 return unread.remove(at: index)
             }
             if ended || !condition.wait(until: deadline) {
-                guard let index = unread.firstIndex(where: { Self.object($0).map(predicate) ?? false }) else { return nil }
+                guard let index = unread.firstIndex(where: { Self.object($0).map(predicate) ?? false }) else {
+                    return nil
+                }
                 return unread.remove(at: index)
             }
         }
     }
 
     /// Every line read so far.
-    public var allLines: [String] {
+    package var allLines: [String] {
         condition.lock()
         defer { condition.unlock() }
         return lines
     }
 
     /// Lines read and not yet taken.
-    public var unreadLines: [String] {
+    package var unreadLines: [String] {
         condition.lock()
         defer { condition.unlock() }
         return unread
@@ -139,7 +143,7 @@ public final class LineStream: @unchecked Sendable {
     }
 
     /// `line` parsed as a JSON object, if it is one.
-    public static func object(_ line: String) -> [String: Any]? {
+    package static func object(_ line: String) -> [String: Any]? {
         (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
     }
 }

@@ -5,9 +5,9 @@ import Foundation
 #endif
 
 /// What the machine's loopback interface offers, for tests that need both address families.
-public enum Loopback {
+package enum Loopback {
     /// Whether a socket can bind `[::1]` (a kernel without IPv6, or with it disabled, cannot).
-    public static let hasIPv6: Bool = {
+    package static let hasIPv6: Bool = {
         let descriptor = socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }

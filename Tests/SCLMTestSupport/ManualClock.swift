@@ -3,18 +3,18 @@ import SCLMCore
 import Synchronization
 
 /// A clock that only moves when a test moves it, so durations are exact.
-public final class ManualClock: WallClock {
+package final class ManualClock: WallClock {
     private let instant: Mutex<Date>
 
     /// Creates a clock at `start` (default: 2026-01-01T00:00:00Z).
-    public init(_ start: Date = Date(timeIntervalSince1970: 1_767_225_600)) {
+    package init(_ start: Date = Date(timeIntervalSince1970: 1_767_225_600)) {
         instant = Mutex(start)
     }
 
-    public var now: Date { instant.withLock { $0 } }
+    package var now: Date { instant.withLock { $0 } }
 
     /// Moves the clock forward by `seconds`.
-    public func advance(by seconds: TimeInterval) {
+    package func advance(by seconds: TimeInterval) {
         instant.withLock { $0 += seconds }
     }
 }

@@ -7,9 +7,9 @@ import Foundation
 /// Tests run as root here, and root ignores permission bits, so a mount is the honest way to get a read-only
 /// or a nearly full home. It needs `CAP_SYS_ADMIN` and `unshare`; check ``isAvailable`` (e.g. in
 /// `.enabled(if:)`).
-public enum MountNamespace {
+package enum MountNamespace {
     /// What is mounted on the folder.
-    public enum Mount: Sendable {
+    package enum Mount: Sendable {
         /// The folder itself, read-only: every write fails with `EROFS`.
         case readOnly
         /// An empty tmpfs of this many MiB, mode 0700.
@@ -25,7 +25,7 @@ public enum MountNamespace {
     }
 
     /// Whether this process may create mount namespaces and mount in them.
-    public static let isAvailable: Bool = {
+    package static let isAvailable: Bool = {
         let folder = NSTemporaryDirectory()
         let result = try? ProcessRunner.run(
             "/usr/bin/unshare", ["-m", "--propagation", "private", "sh", "-c", Mount.readOnly.command(on: folder)])
@@ -36,7 +36,7 @@ public enum MountNamespace {
     /// is dropped), then with `arguments`, whose outcome is returned.
     ///
     /// - Throws: when the process cannot be started.
-    public static func sclm(
+    package static func sclm(
         _ arguments: [String], home: String, mount: Mount, before: [[String]] = [], environment: [String: String] = [:]
     ) async throws -> ProcessResult {
         let invocation = { (arguments: [String]) in

@@ -1,9 +1,9 @@
 import Foundation
 
 /// Packages the archive tests build at run time: a small valid StoryCLM presentation and hostile variants.
-public enum PackageFixtures {
+package enum PackageFixtures {
     /// A start slide that links a stylesheet, an image, a second slide and storyclm.js.
-    public static let indexHTML = """
+    package static let indexHTML = """
         <!DOCTYPE html>
         <html>
         <head>
@@ -21,7 +21,7 @@ public enum PackageFixtures {
         </html>
         """
 
-    public static let slide2HTML = """
+    package static let slide2HTML = """
         <html><head>
         <meta name="clm-swipe-previous" content="index.html">
         <meta name="clm-swipe-next" content="">
@@ -29,14 +29,14 @@ public enum PackageFixtures {
         <body><video src="mediafiles/intro.mp4" poster="img/bg.jpg"></video></body></html>
         """
 
-    public static let mainCSS = """
+    package static let mainCSS = """
         @import url("fonts.css");
         /* url(commented-out.png) is not a reference */
         body { background: #fff url('../img/bg.jpg') no-repeat; }
         """
 
     /// Deterministic pseudo-random bytes (incompressible, like images and video).
-    public static func noise(_ count: Int, seed: UInt64) -> [UInt8] {
+    package static func noise(_ count: Int, seed: UInt64) -> [UInt8] {
         var state = seed &* 0x9E37_79B9_7F4A_7C15 | 1
         return (0..<count).map { _ in
             state ^= state << 13
@@ -48,7 +48,7 @@ public enum PackageFixtures {
 
     /// A package of an `index.html` and `count` files `media/<n>.bin` of 1 MiB of noise each: big enough
     /// that unpacking it takes many blocks (for cancellation tests).
-    public static func noiseZip(files count: Int) -> ZipBuilder {
+    package static func noiseZip(files count: Int) -> ZipBuilder {
         var builder = ZipBuilder()
         builder.file("index.html", "<html></html>")
         for index in 0..<count { builder.file("media/\(index).bin", bytes: noise(1 << 20, seed: UInt64(index))) }
@@ -56,7 +56,7 @@ public enum PackageFixtures {
     }
 
     /// The files of the valid package, path → contents.
-    public static var validFiles: [(String, [UInt8])] {
+    package static var validFiles: [(String, [UInt8])] {
         [
             ("index.html", Array(indexHTML.utf8)),
             ("slide2.html", Array(slide2HTML.utf8)),
@@ -72,7 +72,7 @@ public enum PackageFixtures {
     }
 
     /// A zip builder holding the valid package (folders listed explicitly, as most zip tools do).
-    public static func validZip() -> ZipBuilder {
+    package static func validZip() -> ZipBuilder {
         var zip = ZipBuilder()
         for folder in ["css/", "fonts/", "js/", "img/", "mediafiles/"] { zip.directory(folder) }
         for (path, bytes) in validFiles {
@@ -82,7 +82,7 @@ public enum PackageFixtures {
     }
 
     /// Writes the valid package as a folder under `root`.
-    public static func writeValidFolder(at root: String) throws {
+    package static func writeValidFolder(at root: String) throws {
         for (path, bytes) in validFiles {
             let file = root + "/" + path
             try FileManager.default.createDirectory(
@@ -92,7 +92,7 @@ public enum PackageFixtures {
     }
 
     /// The names in `folder`, recursively, sorted (to prove nothing was written).
-    public static func listing(_ folder: String) -> [String] {
+    package static func listing(_ folder: String) -> [String] {
         (FileManager.default.subpaths(atPath: folder) ?? []).sorted()
     }
 }

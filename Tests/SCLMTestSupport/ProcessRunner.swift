@@ -1,45 +1,47 @@
 import Foundation
 
 /// The outcome of a finished child process.
-public struct ProcessResult: Sendable, CustomStringConvertible {
+package struct ProcessResult: Sendable, CustomStringConvertible {
     /// The exit status (or 128 + signal number).
-    public let status: Int32
+    package let status: Int32
     /// Everything written to stdout.
-    public let stdout: String
+    package let stdout: String
     /// Everything written to stderr.
-    public let stderr: String
+    package let stderr: String
 
     /// stdout split into non-empty lines.
-    public var stdoutLines: [String] { stdout.split(separator: "\n").map(String.init) }
+    package var stdoutLines: [String] { stdout.split(separator: "\n").map(String.init) }
 
-    public var description: String { "exit \(status)\n--- stdout\n\(stdout)\n--- stderr\n\(stderr)" }
+    package var description: String { "exit \(status)\n--- stdout\n\(stdout)\n--- stderr\n\(stderr)" }
 
     /// stdout parsed as one JSON value.
-    public func json() throws -> Any {
+    package func json() throws -> Any {
         try JSONSerialization.jsonObject(with: Data(stdout.utf8), options: [.fragmentsAllowed])
     }
 }
 
 /// Runs programs (usually the built `sclm`) with arguments, stdin and environment, and collects output.
-public enum ProcessRunner {
+package enum ProcessRunner {
     /// The folder that holds the built products (`.build/debug`), found from the test bundle's location.
-    public static let productsDirectory: String = {
+    package static let productsDirectory: String = {
         if let override = ProcessInfo.processInfo.environment["SCLM_PRODUCTS_DIR"] { return override }
         var candidate = URL(fileURLWithPath: CommandLine.arguments.first ?? ".").deletingLastPathComponent()
         for _ in 0..<4 where !FileManager.default.fileExists(atPath: candidate.appendingPathComponent("sclm").path) {
             candidate.deleteLastPathComponent()
         }
-        if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("sclm").path) { return candidate.path }
+        if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("sclm").path) {
+            return candidate.path
+        }
         let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         return packageRoot.appendingPathComponent(".build/debug").path
     }()
 
     /// The path of the built `sclm` executable.
-    public static var sclmPath: String { productsDirectory + "/sclm" }
+    package static var sclmPath: String { productsDirectory + "/sclm" }
 
     /// The package root (where Package.swift is), for fixtures such as `sample-content/`.
-    public static let packageRoot: String = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    package static let packageRoot: String = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().path
 
     /// Runs `sclm` with `arguments`.
@@ -52,19 +54,20 @@ public enum ProcessRunner {
     ///   - timeout: the child is killed after this many seconds.
     /// - Returns: the exit status and what the child wrote.
     /// - Throws: when the process cannot be started.
-    public static func sclm(
+    package static func sclm(
         _ arguments: [String], home: String? = nil, stdin: String = "", environment: [String: String] = [:],
         timeout: TimeInterval = 60
     ) throws -> ProcessResult {
         let homeArguments = home.map { ["--home", $0] } ?? []
-        return try run(sclmPath, homeArguments + arguments, stdin: Data(stdin.utf8), environment: environment, timeout: timeout)
+        return try run(
+            sclmPath, homeArguments + arguments, stdin: Data(stdin.utf8), environment: environment, timeout: timeout)
     }
 
     /// Runs `sclm` like ``sclm(_:home:stdin:environment:timeout:)`` on a thread of its own, so waiting
     /// for it never holds a thread of the cooperative pool (tests may drive a server meanwhile).
     ///
     /// - Throws: when the process cannot be started.
-    public static func sclmInBackground(
+    package static func sclmInBackground(
         _ arguments: [String], home: String? = nil, stdin: String = "", environment: [String: String] = [:],
         timeout: TimeInterval = 60
     ) async throws -> ProcessResult {
@@ -76,7 +79,7 @@ public enum ProcessRunner {
     /// Runs `executable` like ``run(_:_:stdin:environment:timeout:)`` on a thread of its own.
     ///
     /// - Throws: when the process cannot be started.
-    public static func runInBackground(
+    package static func runInBackground(
         _ executable: String, _ arguments: [String], stdin: Data = Data(), environment: [String: String] = [:],
         timeout: TimeInterval = 60
     ) async throws -> ProcessResult {
@@ -93,7 +96,7 @@ public enum ProcessRunner {
     /// Runs `executable` with `arguments` and waits for it.
     ///
     /// - Throws: when the process cannot be started.
-    public static func run(
+    package static func run(
         _ executable: String, _ arguments: [String], stdin: Data = Data(), environment: [String: String] = [:],
         timeout: TimeInterval = 60
     ) throws -> ProcessResult {
@@ -109,7 +112,7 @@ public enum ProcessRunner {
     ///   - environment: added to a minimal environment (PATH, HOME, NO_COLOR=1).
     /// - Returns: the running process.
     /// - Throws: when the process cannot be started.
-    public static func start(
+    package static func start(
         _ executable: String, _ arguments: [String], stdin: Data = Data(), environment: [String: String] = [:]
     ) throws -> RunningProcess {
         var env = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "NO_COLOR": "1"]
@@ -121,7 +124,7 @@ public enum ProcessRunner {
     /// Starts `sclm` with `arguments` (and `--home` when given) without waiting.
     ///
     /// - Throws: when the process cannot be started.
-    public static func startSclm(
+    package static func startSclm(
         _ arguments: [String], home: String? = nil, environment: [String: String] = [:]
     ) throws -> RunningProcess {
         try start(sclmPath, (home.map { ["--home", $0] } ?? []) + arguments, environment: environment)

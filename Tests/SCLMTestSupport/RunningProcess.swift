@@ -7,14 +7,14 @@ import Synchronization
 
 /// A child process started by ``ProcessRunner``, whose output can be watched while it runs and which can
 /// be signalled (Ctrl-C tests) before it is waited for.
-public final class RunningProcess: Sendable {
+package final class RunningProcess: Sendable {
     private let process: Mutex<Process>
     private let output = Buffer()
     private let errors = Buffer()
     private let readersDone = DispatchGroup()
 
     /// The process id.
-    public let pid: Int32
+    package let pid: Int32
 
     /// Starts `executable` with `arguments`, writes `stdin` to it and closes it.
     ///
@@ -25,7 +25,7 @@ public final class RunningProcess: Sendable {
     /// (The dev-server, a Python program with ordinary handlers, clears its own mask: ``ServerProcess``.)
     ///
     /// - Throws: when the process cannot be started.
-    public init(_ executable: String, _ arguments: [String], stdin: Data, environment: [String: String]) throws {
+    package init(_ executable: String, _ arguments: [String], stdin: Data, environment: [String: String]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -40,21 +40,21 @@ public final class RunningProcess: Sendable {
     }
 
     /// Everything written to stdout so far.
-    public var stdout: String { output.text }
+    package var stdout: String { output.text }
 
     /// Everything written to stderr so far.
-    public var stderr: String { errors.text }
+    package var stderr: String { errors.text }
 
     /// Whether the process is still running.
-    public var isRunning: Bool { process.withLock { $0.isRunning } }
+    package var isRunning: Bool { process.withLock { $0.isRunning } }
 
     /// Sends `signal` (e.g. `SIGINT`) to the process.
-    public func send(_ signal: Int32) { kill(pid, signal) }
+    package func send(_ signal: Int32) { kill(pid, signal) }
 
     /// Waits until stdout satisfies `condition` (checked every 20 ms) or the process exits.
     ///
     /// - Returns: whether the condition was met.
-    public func waitForOutput(timeout: Duration = .seconds(30), _ condition: (String) -> Bool) async throws -> Bool {
+    package func waitForOutput(timeout: Duration = .seconds(30), _ condition: (String) -> Bool) async throws -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if condition(stdout) { return true }
@@ -69,7 +69,7 @@ public final class RunningProcess: Sendable {
     /// busy.
     ///
     /// - Returns: whether the signal was sent (`false` when the process ended or `timeout` passed first).
-    public func send(_ signal: Int32, when condition: @escaping @Sendable () -> Bool, timeout: TimeInterval = 60)
+    package func send(_ signal: Int32, when condition: @escaping @Sendable () -> Bool, timeout: TimeInterval = 60)
         async -> Bool
     {
         await withCheckedContinuation { continuation in
@@ -89,14 +89,14 @@ public final class RunningProcess: Sendable {
 
     /// Waits for the process to exit (killing it after `timeout` seconds) and collects its output, on a
     /// thread of its own so no thread of the cooperative pool is held.
-    public func result(timeout: TimeInterval = 60) async -> ProcessResult {
+    package func result(timeout: TimeInterval = 60) async -> ProcessResult {
         await withCheckedContinuation { continuation in
             Thread { continuation.resume(returning: self.waitUntilExit(timeout: timeout)) }.start()
         }
     }
 
     /// Blocks until the process exits (killing it after `timeout` seconds) and returns its output.
-    public func waitUntilExit(timeout: TimeInterval = 60) -> ProcessResult {
+    package func waitUntilExit(timeout: TimeInterval = 60) -> ProcessResult {
         if readersDone.wait(timeout: .now() + timeout) == .timedOut {
             send(SIGKILL)
             readersDone.wait()
@@ -134,7 +134,7 @@ extension Process {
     ///
     /// Foundation's `waitUntilExit()` spins the run loop on Linux, a full core per waiter on a 2-core
     /// machine running hundreds of tests at once; a sleeping waiter leaves the CPU to them.
-    public func waitWithoutSpinning() {
+    package func waitWithoutSpinning() {
         while isRunning { usleep(5_000) }
     }
 }

@@ -13,7 +13,7 @@ import SCLMCore
 /// let cardiora = try SampleContent.assembledPath + "/cardiora-detail-aid"
 /// let result = try ProcessRunner.sclm(["validate", "--strict", cardiora])
 /// ```
-public enum SampleContent {
+package enum SampleContent {
     /// The assembled content folder, `.build/sample-content`: `clients.json` and one complete folder per deck
     /// (a folder with a `presentation.json`), in the dev-server's content layout.
     ///
@@ -21,7 +21,7 @@ public enum SampleContent {
     /// other processes running it; later reads return the first one's outcome.
     ///
     /// - Throws: `SCLMError` when the assembler fails; its message names the source to fix.
-    public static var assembledPath: String {
+    package static var assembledPath: String {
         get throws { try assembled.get() }
     }
 

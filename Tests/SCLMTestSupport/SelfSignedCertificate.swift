@@ -3,16 +3,16 @@ import SCLMCore
 
 /// A throwaway self-signed certificate for `127.0.0.1` (EC P-256, one day), made with the `openssl` tool, for
 /// loopback TLS fixtures (`http_fixture.py --tls`, `proxy_fixture.py --tls`).
-public struct SelfSignedCertificate: Sendable {
+package struct SelfSignedCertificate: Sendable {
     /// The PEM certificate; also the CA bundle that trusts it.
-    public let certificatePath: String
+    package let certificatePath: String
     /// The PEM private key.
-    public let keyPath: String
+    package let keyPath: String
 
     /// Writes `cert.pem` and `key.pem` into `folder`.
     ///
     /// - Throws: `SCLMError` when `openssl` fails.
-    public init(in folder: TemporaryDirectory) throws {
+    package init(in folder: TemporaryDirectory) throws {
         certificatePath = folder.appending("cert.pem")
         keyPath = folder.appending("key.pem")
         let generated = try ProcessRunner.run(

@@ -8,16 +8,16 @@ import Synchronization
 
 /// A loopback server run as a child process (a Python script) that prints its base URL as its first
 /// stdout line; stopped on ``stop()`` or when released.
-public final class ServerProcess: Sendable {
+package final class ServerProcess: Sendable {
     /// The base URL the server printed, e.g. `http://127.0.0.1:43123`.
-    public let url: URL
+    package let url: URL
     private let process: Mutex<Process?>
     private let logPath: String
 
     /// Starts `python3 SCRIPT ARGUMENTS…` in the package root and waits (up to 30 s) for its URL line.
     ///
     /// - Throws: `SCLMError` when the server does not start or prints no URL.
-    public init(script: String, arguments: [String] = []) throws {
+    package init(script: String, arguments: [String] = []) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         // A child spawned from a test thread inherits that thread's blocked-signal mask, which would keep
@@ -54,10 +54,10 @@ public final class ServerProcess: Sendable {
     deinit { stop() }
 
     /// What the server wrote to stderr so far (its request log).
-    public var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+    package var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
     /// Terminates the server (SIGTERM) and waits for it.
-    public func stop() {
+    package func stop() {
         process.withLock { process in
             guard let running = process else { return }
             if running.isRunning { running.terminate() }

@@ -9,13 +9,13 @@ import Synchronization
 /// Foundation's per-child monitoring socket keeps a finished child from being reaped (it stays a zombie
 /// and "running"), so tests wait forever. Every helper that starts a child creates its pipes and starts
 /// it inside ``withLock(_:)``.
-public enum SpawnLock {
+package enum SpawnLock {
     private static let lock = Mutex(())
 
     /// Runs `body` (create the pipes, start the process) while no other helper starts a child.
     ///
     /// - Throws: what `body` throws.
-    public static func withLock<T>(_ body: () throws -> T) rethrows -> T {
+    package static func withLock<T>(_ body: () throws -> T) rethrows -> T {
         try lock.withLock { _ in try body() }
     }
 
@@ -23,7 +23,7 @@ public enum SpawnLock {
     ///
     /// - Returns: the pipes, to write the child's input and read its output.
     /// - Throws: when the process cannot be started.
-    public static func run(_ process: Process) throws -> (input: Pipe, output: Pipe, errors: Pipe) {
+    package static func run(_ process: Process) throws -> (input: Pipe, output: Pipe, errors: Pipe) {
         try withLock {
             let pipes = (input: Pipe(), output: Pipe(), errors: Pipe())
             process.standardInput = pipes.input

@@ -2,14 +2,14 @@ import Testing
 
 extension Tag {
     /// Pure logic, no I/O.
-    @Tag public static var small: Self
+    @Tag package static var small: Self
     /// Real SQLite files, libarchive, loopback HTTP.
-    @Tag public static var medium: Self
+    @Tag package static var medium: Self
     /// The built `sclm` binary driven as a process.
-    @Tag public static var large: Self
+    @Tag package static var large: Self
 }
 
 extension Tag {
     /// Drives a real Chromium (`sclm play`, `sclm validate --render`); `make test` installs it.
-    @Tag public static var chromium: Self
+    @Tag package static var chromium: Self
 }

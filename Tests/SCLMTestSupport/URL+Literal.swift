@@ -2,7 +2,7 @@ import Foundation
 
 extension URL {
     /// A URL from a literal the test author knows to be valid (stops the test run if it is not).
-    public init(literal: StaticString) {
+    package init(literal: StaticString) {
         guard let url = URL(string: "\(literal)") else { preconditionFailure("not a URL: \(literal)") }
         self = url
     }

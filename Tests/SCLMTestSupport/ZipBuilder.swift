@@ -12,9 +12,9 @@ import Foundation
 /// ```
 /// For what libarchive refuses to write (bad CRCs, encryption flags, non-UTF-8 names, shared headers),
 /// edit the result with ``ZipBytes``.
-public struct ZipBuilder {
+package struct ZipBuilder {
     /// How an entry's data is stored.
-    public enum Compression: String, Sendable {
+    package enum Compression: String, Sendable {
         case store, deflate
     }
 
@@ -34,30 +34,30 @@ public struct ZipBuilder {
     private var entries: [Entry] = []
 
     /// An empty archive.
-    public init() {}
+    package init() {}
 
     /// Adds a regular file holding `text` (UTF-8).
-    public mutating func file(_ path: String, _ text: String, compression: Compression = .deflate) {
+    package mutating func file(_ path: String, _ text: String, compression: Compression = .deflate) {
         entries.append(Entry(path: path, content: .bytes(Array(text.utf8)), compression: compression))
     }
 
     /// Adds a regular file holding `bytes`.
-    public mutating func file(_ path: String, bytes: [UInt8], compression: Compression = .deflate) {
+    package mutating func file(_ path: String, bytes: [UInt8], compression: Compression = .deflate) {
         entries.append(Entry(path: path, content: .bytes(bytes), compression: compression))
     }
 
     /// Adds a regular file of `count` zero bytes, written in chunks (for size and ratio budgets).
-    public mutating func zeros(_ path: String, count: Int, compression: Compression = .deflate) {
+    package mutating func zeros(_ path: String, count: Int, compression: Compression = .deflate) {
         entries.append(Entry(path: path, content: .zeros(count), compression: compression))
     }
 
     /// Adds a folder entry.
-    public mutating func directory(_ path: String) {
+    package mutating func directory(_ path: String) {
         entries.append(Entry(path: path, content: .directory, compression: .store))
     }
 
     /// Adds a symbolic link to `target`.
-    public mutating func symlink(_ path: String, to target: String) {
+    package mutating func symlink(_ path: String, to target: String) {
         entries.append(Entry(path: path, content: .symlink(target), compression: .store))
     }
 
@@ -65,7 +65,7 @@ public struct ZipBuilder {
     /// presentation folder becomes its package.
     ///
     /// - Throws: when the folder cannot be listed or a file read.
-    public mutating func folder(contentsOf folder: String, compression: Compression = .deflate) throws {
+    package mutating func folder(contentsOf folder: String, compression: Compression = .deflate) throws {
         let manager = FileManager.default
         for relative in (manager.subpaths(atPath: folder) ?? []).sorted() {
             var isDirectory: ObjCBool = false
@@ -82,7 +82,7 @@ public struct ZipBuilder {
     /// Writes the archive to `path`.
     ///
     /// - Throws: ``ZipBuilderError`` when libarchive refuses an entry.
-    public func write(to path: String) throws {
+    package func write(to path: String) throws {
         guard let archive = archive_write_new() else { throw ZipBuilderError("archive_write_new failed") }
         defer { archive_write_free(archive) }
         try check(archive, archive_write_set_format_zip(archive), "set zip format")
@@ -153,8 +153,8 @@ public struct ZipBuilder {
 }
 
 /// A zip could not be built or edited.
-public struct ZipBuilderError: Error, CustomStringConvertible {
-    public let description: String
+package struct ZipBuilderError: Error, CustomStringConvertible {
+    package let description: String
 
     init(_ description: String) { self.description = description }
 }

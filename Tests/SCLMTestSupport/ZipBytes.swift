@@ -6,23 +6,23 @@ import Foundation
 ///
 /// Entries are found by name in the central directory; every edit keeps the local header and the
 /// central-directory record consistent, so only the intended defect remains.
-public struct ZipBytes {
+package struct ZipBytes {
     /// The archive bytes.
-    public var bytes: [UInt8]
+    package var bytes: [UInt8]
 
     /// Loads the zip at `path`.
-    public init(contentsOf path: String) throws {
+    package init(contentsOf path: String) throws {
         bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
     }
 
     /// Writes the (edited) bytes to `path`.
-    public func write(to path: String) throws {
+    package func write(to path: String) throws {
         try Data(bytes).write(to: URL(fileURLWithPath: path))
     }
 
     /// Renames entry `name` to `newName`, which must have the same length; `utf8Flag` sets or clears
     /// general-purpose bit 11 ("names are UTF-8").
-    public mutating func rename(_ name: String, to newName: [UInt8], utf8Flag: Bool? = nil) throws {
+    package mutating func rename(_ name: String, to newName: [UInt8], utf8Flag: Bool? = nil) throws {
         let (local, central) = try headers(of: name)
         guard newName.count == name.utf8.count else { throw ZipBuilderError("rename needs a same-length name") }
         bytes.replaceSubrange((local + 30)..<(local + 30 + newName.count), with: newName)
@@ -36,14 +36,14 @@ public struct ZipBytes {
     }
 
     /// Sets general-purpose flag bits `mask` on entry `name` (bit 0: encrypted).
-    public mutating func setFlags(_ mask: UInt16, onEntry name: String) throws {
+    package mutating func setFlags(_ mask: UInt16, onEntry name: String) throws {
         let (local, central) = try headers(of: name)
         setUInt16(uint16(at: local + 6) | mask, at: local + 6)
         setUInt16(uint16(at: central + 8) | mask, at: central + 8)
     }
 
     /// Sets entry `name`'s compression method (12 is bzip2) and, optionally, the uncompressed size it declares.
-    public mutating func setMethod(_ method: UInt16, declaredSize: UInt32? = nil, onEntry name: String) throws {
+    package mutating func setMethod(_ method: UInt16, declaredSize: UInt32? = nil, onEntry name: String) throws {
         let (local, central) = try headers(of: name)
         setUInt16(method, at: local + 8)
         setUInt16(method, at: central + 10)
@@ -55,7 +55,7 @@ public struct ZipBytes {
 
     /// Sets the Unix mode (file type and permissions) that entry `name`'s central-directory record declares,
     /// marking the entry as made on Unix (`0o020644` is a character device).
-    public mutating func setUnixMode(_ mode: UInt32, onEntry name: String) throws {
+    package mutating func setUnixMode(_ mode: UInt32, onEntry name: String) throws {
         let (_, central) = try headers(of: name)
         bytes[central + 5] = 3
         setUInt32(mode << 16, at: central + 38)
@@ -64,7 +64,7 @@ public struct ZipBytes {
     /// Adds a PKWARE Unix extra field (APPNOTE 4.5.7, id 0x000d) to entry `name`'s central-directory record:
     /// atime, mtime (4 bytes each), uid, gid (2 bytes each), then `data` — a hard or symbolic link's target,
     /// or a device's major and minor numbers. The directory grows by the field; the end record follows.
-    public mutating func addUnixExtraField(_ data: [UInt8], onEntry name: String) throws {
+    package mutating func addUnixExtraField(_ data: [UInt8], onEntry name: String) throws {
         let (_, central) = try headers(of: name)
         var field: [UInt8] = []
         for value in [UInt16(0x000d), UInt16(12 + data.count)] { field += [UInt8(value & 0xFF), UInt8(value >> 8)] }
@@ -89,32 +89,32 @@ public struct ZipBytes {
 
     /// Points entry `name`'s central-directory record at the local header of entry `other`, or `skipping`
     /// bytes past it: 0 makes the two share one stored file, more makes their data overlap.
-    public mutating func pointEntry(_ name: String, intoEntry other: String, skipping: Int = 0) throws {
+    package mutating func pointEntry(_ name: String, intoEntry other: String, skipping: Int = 0) throws {
         let (_, central) = try headers(of: name)
         let (otherLocal, _) = try headers(of: other)
         setUInt32(UInt32(otherLocal + skipping), at: central + 42)
     }
 
     /// Inverts the first data byte of entry `name` (a stored entry then fails its CRC check).
-    public mutating func flipFirstDataByte(ofEntry name: String) throws {
+    package mutating func flipFirstDataByte(ofEntry name: String) throws {
         let (local, _) = try headers(of: name)
         let data = local + 30 + Int(uint16(at: local + 26)) + Int(uint16(at: local + 28))
         bytes[data] ^= 0xFF
     }
 
     /// Overwrites the signature of entry `name`'s central-directory record (the directory is then damaged).
-    public mutating func damageCentralRecord(ofEntry name: String) throws {
+    package mutating func damageCentralRecord(ofEntry name: String) throws {
         let (_, central) = try headers(of: name)
         setUInt32(0x0BAD_0BAD, at: central)
     }
 
     /// Keeps only the first `count` bytes.
-    public mutating func truncate(to count: Int) {
+    package mutating func truncate(to count: Int) {
         bytes.removeSubrange(count...)
     }
 
     /// The offsets of entry `name`'s local header and central-directory record.
-    public func headers(of name: String) throws -> (local: Int, central: Int) {
+    package func headers(of name: String) throws -> (local: Int, central: Int) {
         let wanted = Array(name.utf8)
         var index = 0
         while index + 46 <= bytes.count {

@@ -6,23 +6,23 @@ import Foundation
 /// Each target is `nil` when the slide has no such tag, and `""` when the tag is present with an empty (or
 /// no) `content`, which declares that there is no slide that way. The first tag of a name counts, as
 /// `document.querySelector` finds it; names compare case-insensitively, targets are trimmed.
-public struct SlideMeta: Sendable, Equatable {
+package struct SlideMeta: Sendable, Equatable {
     /// The `clm-swipe-next` target.
-    public var swipeNext: String?
+    package var swipeNext: String?
     /// The `clm-swipe-previous` target.
-    public var swipePrevious: String?
+    package var swipePrevious: String?
 
     /// How much of a slide is read to find its meta tags (they belong in `<head>`).
-    public static let maximumBytes = 1 << 20
+    package static let maximumBytes = 1 << 20
 
     /// Creates the declarations of a slide.
-    public init(swipeNext: String? = nil, swipePrevious: String? = nil) {
+    package init(swipeNext: String? = nil, swipePrevious: String? = nil) {
         self.swipeNext = swipeNext
         self.swipePrevious = swipePrevious
     }
 
     /// The meta tags of `html`.
-    public init(html: some Sequence<UInt8>) {
+    package init(html: some Sequence<UInt8>) {
         var tokenizer = HTMLTokenizer()
         var sink = Sink()
         Array(html).withUnsafeBytes { tokenizer.feed($0, into: &sink) }
@@ -30,7 +30,7 @@ public struct SlideMeta: Sendable, Equatable {
     }
 
     /// The meta tags of the HTML file at `path` (its first ``maximumBytes``), or `nil` when it cannot be read.
-    public static func read(path: String) -> SlideMeta? {
+    package static func read(path: String) -> SlideMeta? {
         guard let file = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? file.close() }
         guard let bytes = try? file.read(upToCount: maximumBytes) else { return nil }

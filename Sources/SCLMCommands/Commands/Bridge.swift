@@ -6,8 +6,8 @@ import SCLMStore
 
 extension SCLM {
     /// `sclm bridge`: hosts an installed presentation headlessly over stdin/stdout (docs/bridge.md).
-    public struct Bridge: Command {
-        public static let configuration = CommandConfiguration(
+    package struct Bridge: Command {
+        package static let configuration = CommandConfiguration(
             commandName: "bridge",
             abstract:
                 "Host an installed presentation headlessly: StoryCLM commands on stdin, answers and events on stdout.",
@@ -54,7 +54,7 @@ extension SCLM {
         let modules: [(name: String, program: String)]
         let limits: BridgeLimits
 
-        public init(parsing arguments: ParsedArguments) throws {
+        package init(parsing arguments: ParsedArguments) throws {
             presentationId = try arguments.presentationId(purpose: "open")
             slide = arguments.value("--slide")
             modules = try arguments.values("--module").map(Self.parseModule)
@@ -86,7 +86,7 @@ extension SCLM {
             return (name, program)
         }
 
-        public func run(_ context: CommandContext) async throws {
+        package func run(_ context: CommandContext) async throws {
             try await context.withServices { try await host(with: $0) }
             try Task.checkCancellation()
         }

@@ -2,8 +2,8 @@ import SCLMCore
 
 extension SCLM {
     /// `sclm completions bash|zsh|fish`: print a shell completion script.
-    public struct Completions: Command {
-        public static let configuration = CommandConfiguration(
+    package struct Completions: Command {
+        package static let configuration = CommandConfiguration(
             commandName: "completions",
             abstract: "Print a bash, zsh or fish completion script for sclm.",
             discussion: """
@@ -17,7 +17,7 @@ extension SCLM {
 
         let shell: ShellCompletion
 
-        public init(parsing arguments: ParsedArguments) throws {
+        package init(parsing arguments: ParsedArguments) throws {
             let name = try arguments.positional(0, named: "shell")
             guard let shell = ShellCompletion(rawValue: name) else {
                 throw ValidationError("<shell> must be bash, zsh or fish, got '\(name)'")
@@ -25,7 +25,7 @@ extension SCLM {
             self.shell = shell
         }
 
-        public func run(_ context: CommandContext) async throws {
+        package func run(_ context: CommandContext) async throws {
             context.stdout.write(shell.script(root: SCLM.self))
         }
     }

@@ -3,8 +3,8 @@ import SCLMCore
 
 extension SCLM {
     /// `sclm config`: read and change `config.json`.
-    public struct Config: Command {
-        public static let configuration = CommandConfiguration(
+    package struct Config: Command {
+        package static let configuration = CommandConfiguration(
             commandName: "config",
             abstract: "Read and change settings in the home's config.json.",
             discussion: """
@@ -15,24 +15,24 @@ extension SCLM {
             subcommands: [Get.self, Set.self, Unset.self, List.self]
         )
 
-        public init(parsing arguments: ParsedArguments) throws {}
+        package init(parsing arguments: ParsedArguments) throws {}
     }
 }
 
 extension SCLM.Config {
     /// `sclm config get KEY`.
-    public struct Get: Command {
-        public static let configuration = CommandConfiguration(
+    package struct Get: Command {
+        package static let configuration = CommandConfiguration(
             commandName: "get", abstract: "Print the effective value of a setting.",
             arguments: [ArgumentSpec.configKey("The setting, e.g. api.url.")])
 
         let key: ConfigKey
 
-        public init(parsing arguments: ParsedArguments) throws {
+        package init(parsing arguments: ParsedArguments) throws {
             key = try ConfigEntry.key(named: arguments.positional(0, named: "key"))
         }
 
-        public func run(_ context: CommandContext) async throws {
+        package func run(_ context: CommandContext) async throws {
             let entry = ConfigEntry(key: key, configuration: try context.configuration())
             if context.wantsJSON {
                 context.printJSON(entry)
@@ -43,8 +43,8 @@ extension SCLM.Config {
     }
 
     /// `sclm config set KEY VALUE`.
-    public struct Set: Command {
-        public static let configuration = CommandConfiguration(
+    package struct Set: Command {
+        package static let configuration = CommandConfiguration(
             commandName: "set", abstract: "Store a setting in config.json.",
             discussion: """
                 Give '-' as the value to read it from stdin, so secrets stay out of the process list and the
@@ -58,21 +58,21 @@ extension SCLM.Config {
         let key: ConfigKey
         let value: String
 
-        public init(parsing arguments: ParsedArguments) throws {
+        package init(parsing arguments: ParsedArguments) throws {
             key = try ConfigEntry.key(named: arguments.positional(0, named: "key"))
             value = try arguments.positional(1, named: "value")
         }
 
         /// Refuses a secret given on the command line, where every user of the machine can read it
         /// (`/proc/PID/cmdline`, `ps`) and the shell history keeps it; the value is not repeated in the message.
-        public func validate() throws {
+        package func validate() throws {
             guard key.isSecret, key.isStorable, value != "-" else { return }
             throw ValidationError(
                 "\(key.name) is a secret and is not taken on the command line: give '-' and pipe the value on stdin, "
                     + "e.g. printf '%s\\n' \"$SECRET\" | sclm config set \(key.name) -")
         }
 
-        public func run(_ context: CommandContext) async throws {
+        package func run(_ context: CommandContext) async throws {
             let newValue = value == "-" ? (readLine(strippingNewline: true) ?? "") : value
             try ConfigEntry.update(context: context) { configuration in
                 try configuration.set(key, to: newValue)
@@ -84,18 +84,18 @@ extension SCLM.Config {
     }
 
     /// `sclm config unset KEY`.
-    public struct Unset: Command {
-        public static let configuration = CommandConfiguration(
+    package struct Unset: Command {
+        package static let configuration = CommandConfiguration(
             commandName: "unset", abstract: "Remove a setting from config.json (its default applies again).",
             arguments: [ArgumentSpec.configKey("The setting to remove.")])
 
         let key: ConfigKey
 
-        public init(parsing arguments: ParsedArguments) throws {
+        package init(parsing arguments: ParsedArguments) throws {
             key = try ConfigEntry.key(named: arguments.positional(0, named: "key"))
         }
 
-        public func run(_ context: CommandContext) async throws {
+        package func run(_ context: CommandContext) async throws {
             try ConfigEntry.update(context: context) { configuration in
                 try configuration.set(key, to: nil)
             }
@@ -103,13 +103,13 @@ extension SCLM.Config {
     }
 
     /// `sclm config list`.
-    public struct List: Command {
-        public static let configuration = CommandConfiguration(
+    package struct List: Command {
+        package static let configuration = CommandConfiguration(
             commandName: "list", abstract: "List every setting with its effective value and source.")
 
-        public init(parsing arguments: ParsedArguments) throws {}
+        package init(parsing arguments: ParsedArguments) throws {}
 
-        public func run(_ context: CommandContext) async throws {
+        package func run(_ context: CommandContext) async throws {
             let configuration = try context.configuration()
             let entries = ConfigKey.all.map { ConfigEntry(key: $0, configuration: configuration) }
             if context.wantsJSON {

@@ -5,8 +5,8 @@ import SCLMSync
 
 extension SCLM {
     /// `sclm content`: find or remove a presentation's installed content.
-    public struct Content: Command {
-        public static let configuration = CommandConfiguration(
+    package struct Content: Command {
+        package static let configuration = CommandConfiguration(
             commandName: "content",
             abstract: "Locate or delete the installed content of a presentation.",
             discussion: """
@@ -15,7 +15,7 @@ extension SCLM {
                 """,
             subcommands: [Path.self, Delete.self])
 
-        public init(parsing arguments: ParsedArguments) throws {}
+        package init(parsing arguments: ParsedArguments) throws {}
 
         /// The stored summary of `id`.
         ///
@@ -33,15 +33,15 @@ extension SCLM {
 
 extension SCLM.Content {
     /// `sclm content path ID`.
-    public struct Path: Command {
-        public static let configuration = CommandConfiguration(
+    package struct Path: Command {
+        package static let configuration = CommandConfiguration(
             commandName: "path", abstract: "Print the folder holding a presentation's installed content.",
             discussion: "Only the path is printed, so scripts can use it: cd \"$(sclm content path 101)\".",
             arguments: [.presentationId])
 
         let presentationId: Int64
 
-        public init(parsing arguments: ParsedArguments) throws {
+        package init(parsing arguments: ParsedArguments) throws {
             presentationId = try arguments.presentationId()
         }
 
@@ -53,7 +53,7 @@ extension SCLM.Content {
             var text: TerminalText { "\(path)" }
         }
 
-        public func run(_ context: CommandContext) async throws {
+        package func run(_ context: CommandContext) async throws {
             let id = presentationId
             let summary = try await SCLM.Content.summary(of: id, in: try context.readingStore())
             let path = context.home.sourcesDirectory(clientId: summary.clientId, presentationId: id)
@@ -72,8 +72,8 @@ extension SCLM.Content {
     }
 
     /// `sclm content delete ID`.
-    public struct Delete: Command {
-        public static let configuration = CommandConfiguration(
+    package struct Delete: Command {
+        package static let configuration = CommandConfiguration(
             commandName: "delete", abstract: "Delete a presentation's installed content and cached downloads.",
             discussion: """
                 The presentation stays in the catalog, marked ready to download (state 1), so the next
@@ -83,7 +83,7 @@ extension SCLM.Content {
 
         let presentationId: Int64
 
-        public init(parsing arguments: ParsedArguments) throws {
+        package init(parsing arguments: ParsedArguments) throws {
             presentationId = try arguments.presentationId()
         }
 
@@ -105,7 +105,7 @@ extension SCLM.Content {
             }
         }
 
-        public func run(_ context: CommandContext) async throws {
+        package func run(_ context: CommandContext) async throws {
             let id = presentationId
             let store = try context.store()
             let summary = try await SCLM.Content.summary(of: id, in: store)

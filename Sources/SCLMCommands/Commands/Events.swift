@@ -5,8 +5,8 @@ import SCLMStore
 
 extension SCLM {
     /// `sclm events`: the analytics outbox (sessions, slide views, custom events) and its delivery to StoryIoT.
-    public struct Events: Command {
-        public static let configuration = CommandConfiguration(
+    package struct Events: Command {
+        package static let configuration = CommandConfiguration(
             commandName: "events",
             abstract: "List analytics rows and publish them to StoryIoT.",
             discussion: """
@@ -20,14 +20,14 @@ extension SCLM {
             subcommands: [List.self, Flush.self]
         )
 
-        public init(parsing arguments: ParsedArguments) throws {}
+        package init(parsing arguments: ParsedArguments) throws {}
     }
 }
 
 extension SCLM.Events {
     /// `sclm events list`.
-    public struct List: Command {
-        public static let configuration = CommandConfiguration(
+    package struct List: Command {
+        package static let configuration = CommandConfiguration(
             commandName: "list",
             abstract: "List analytics rows with their delivery state.",
             discussion: """
@@ -39,11 +39,11 @@ extension SCLM.Events {
 
         let unpublishedOnly: Bool
 
-        public init(parsing arguments: ParsedArguments) throws {
+        package init(parsing arguments: ParsedArguments) throws {
             unpublishedOnly = arguments.flag("--pending")
         }
 
-        public func run(_ context: CommandContext) async throws {
+        package func run(_ context: CommandContext) async throws {
             let outbox = Outbox(store: try context.readingStore())
             let listing = EventListing(
                 events: try await outbox.items(unpublishedOnly: unpublishedOnly), summary: try await outbox.summary())
@@ -52,8 +52,8 @@ extension SCLM.Events {
     }
 
     /// `sclm events flush`.
-    public struct Flush: Command {
-        public static let configuration = CommandConfiguration(
+    package struct Flush: Command {
+        package static let configuration = CommandConfiguration(
             commandName: "flush",
             abstract: "Publish pending analytics rows to StoryIoT.",
             discussion: """
@@ -69,11 +69,11 @@ extension SCLM.Events {
 
         let retryParked: Bool
 
-        public init(parsing arguments: ParsedArguments) throws {
+        package init(parsing arguments: ParsedArguments) throws {
             retryParked = arguments.flag("--retry-parked")
         }
 
-        public func run(_ context: CommandContext) async throws {
+        package func run(_ context: CommandContext) async throws {
             try await context.withServices { try await flush(with: try $0.api(), context: context) }
         }
 
@@ -122,7 +122,8 @@ struct EventListing: CommandOutput {
 
     var text: TerminalText {
         guard !events.isEmpty else {
-            return summary.counts.isEmpty ? "No analytics rows." : "No unpublished analytics rows (all rows: \(summary.text))."
+            return summary.counts.isEmpty
+                ? "No analytics rows." : "No unpublished analytics rows (all rows: \(summary.text))."
         }
         let rows = events.map { item in
             [item.kind.rawValue, item.id, item.created, item.state.rawValue, Self.detail(of: item)]
@@ -171,7 +172,8 @@ struct FlushOutcome: CommandOutput {
         var lines: [TerminalText] = ["Analytics: \(parts.joined(separator: ", "))."]
         if report.parkedTotal > 0 {
             lines.append(
-                "\(report.parkedTotal) parked row(s) wait for `sclm events flush --retry-parked` once the cause is fixed.")
+                "\(report.parkedTotal) parked row(s) wait for `sclm events flush --retry-parked` once the cause is fixed."
+            )
         }
         return lines.joined(separator: "\n")
     }

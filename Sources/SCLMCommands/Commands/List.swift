@@ -5,8 +5,8 @@ import SCLMSync
 
 extension SCLM {
     /// `sclm list`: the stored clients and their presentations with revision and sync state.
-    public struct List: Command {
-        public static let configuration = CommandConfiguration(
+    package struct List: Command {
+        package static let configuration = CommandConfiguration(
             commandName: "list",
             abstract: "List the stored clients and presentations with their revision and sync state.",
             discussion: "Reads the local database only; run `sclm sync` first to fetch the catalog.",
@@ -16,11 +16,11 @@ extension SCLM {
 
         let clients: [String]
 
-        public init(parsing arguments: ParsedArguments) throws {
+        package init(parsing arguments: ParsedArguments) throws {
             clients = arguments.values("--client")
         }
 
-        public func run(_ context: CommandContext) async throws {
+        package func run(_ context: CommandContext) async throws {
             let selection = ClientSelection(clients)
             let listing = try await context.readingStore().read { db in
                 try CatalogListing.read(from: db, selection: selection)

@@ -5,8 +5,8 @@ import SCLMHTTP
 
 extension SCLM {
     /// `sclm login`: obtain tokens with the password grant (a user) or client credentials (`--service`).
-    public struct Login: Command {
-        public static let configuration = CommandConfiguration(
+    package struct Login: Command {
+        package static let configuration = CommandConfiguration(
             commandName: "login",
             abstract: "Log in to the StoryCLM auth server and keep the tokens in the home.",
             discussion: """
@@ -29,20 +29,20 @@ extension SCLM {
         let passwordFromStdin: Bool
         let asService: Bool
 
-        public init(parsing arguments: ParsedArguments) throws {
+        package init(parsing arguments: ParsedArguments) throws {
             username = arguments.value("--username")
             passwordFromStdin = arguments.flag("--password-stdin")
             asService = arguments.flag("--service")
         }
 
-        public func validate() throws {
+        package func validate() throws {
             if asService, username != nil || passwordFromStdin {
                 throw ValidationError(
                     "--service logs in with the client credentials; drop --username and --password-stdin")
             }
         }
 
-        public func run(_ context: CommandContext) async throws {
+        package func run(_ context: CommandContext) async throws {
             try await context.withServices { try await logIn(with: try $0.api(), context: context) }
         }
 

@@ -3,8 +3,8 @@ import SCLMOSAM
 
 extension SCLM.Osam {
     /// `sclm osam device-info`.
-    public struct DeviceInfo: Command {
-        public static let configuration = CommandConfiguration(
+    package struct DeviceInfo: Command {
+        package static let configuration = CommandConfiguration(
             commandName: "device-info",
             abstract: "Show the device facts OSAM reports: OS name and version, model.",
             discussion: """
@@ -12,9 +12,9 @@ extension SCLM.Osam {
                 the machine from uname. JSON: {"platformName","platformVersion","platformModel"}
                 """)
 
-        public init(parsing arguments: ParsedArguments) throws {}
+        package init(parsing arguments: ParsedArguments) throws {}
 
-        public func run(_ context: CommandContext) async throws {
+        package func run(_ context: CommandContext) async throws {
             let info = DeviceInformation.current()
             if context.wantsJSON {
                 context.printJSON(info.jsonValue)
@@ -29,8 +29,8 @@ extension SCLM.Osam {
     }
 
     /// `sclm osam app-info`.
-    public struct AppInfo: Command {
-        public static let configuration = CommandConfiguration(
+    package struct AppInfo: Command {
+        package static let configuration = CommandConfiguration(
             commandName: "app-info",
             abstract: "Show the app facts OSAM reports: name, version name and build number.",
             discussion: """
@@ -45,17 +45,18 @@ extension SCLM.Osam {
         let options: OsamOptions
         let appName: String?
 
-        public init(parsing arguments: ParsedArguments) throws {
+        package init(parsing arguments: ParsedArguments) throws {
             options = try OsamOptions(parsing: arguments)
             appName = arguments.value("--app-name")
         }
 
-        public func run(_ context: CommandContext) async throws {
+        package func run(_ context: CommandContext) async throws {
             let configuration = try context.configuration()
             let info = AppInformation(
                 appName: appName ?? configuration.value(.appName) ?? "",
                 appVersionName: options.versionName(configuration),
-                appVersionCode: (options.versionCode ?? configuration.integer(.osamVersionCode).map(Int64.init)).map(String.init) ?? "")
+                appVersionCode: (options.versionCode ?? configuration.integer(.osamVersionCode).map(Int64.init)).map(
+                    String.init) ?? "")
             if context.wantsJSON {
                 context.printJSON(info.jsonValue)
             } else {

@@ -4,8 +4,8 @@ import SCLMPolicy
 
 extension SCLM.Osam {
     /// `sclm osam rating`: count an app opening and tell whether to request the review prompt.
-    public struct Rating: Command {
-        public static let configuration = CommandConfiguration(
+    package struct Rating: Command {
+        package static let configuration = CommandConfiguration(
             commandName: "rating",
             abstract: "Count one app opening and tell whether the review prompt is due.",
             discussion: """
@@ -15,15 +15,17 @@ extension SCLM.Osam {
                 the counter then restarts. Exit 0 for ACCEPTED and DISMISSED, 69 for ERROR (the opening still
                 counts). JSON: {"response":"ACCEPTED"|"DISMISSED"|"ERROR"}
                 """,
-            options: [OsamOptions.endpoint, OsamOptions.package, OsamOptions.platform, OsamOptions.offline, OsamOptions.now])
+            options: [
+                OsamOptions.endpoint, OsamOptions.package, OsamOptions.platform, OsamOptions.offline, OsamOptions.now,
+            ])
 
         let options: OsamOptions
 
-        public init(parsing arguments: ParsedArguments) throws {
+        package init(parsing arguments: ParsedArguments) throws {
             options = try OsamOptions(parsing: arguments)
         }
 
-        public func run(_ context: CommandContext) async throws {
+        package func run(_ context: CommandContext) async throws {
             let configuration = try context.configuration()
             let packageName = try options.package(configuration)
             let platform = try options.platform(configuration)

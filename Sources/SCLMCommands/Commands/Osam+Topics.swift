@@ -4,8 +4,8 @@ import SCLMPolicy
 
 extension SCLM.Osam {
     /// `sclm osam topics`: OSAM's push-topic and language events.
-    public struct Topics: Command {
-        public static let configuration = CommandConfiguration(
+    package struct Topics: Command {
+        package static let configuration = CommandConfiguration(
             commandName: "topics",
             abstract: "Send OSAM's topic and language events (subscriptions are recorded in the home).",
             discussion: """
@@ -16,7 +16,7 @@ extension SCLM.Osam {
                 """,
             subcommands: [FirstTimeOrUpdate.self, ChangeLanguage.self, Subscribe.self, Unsubscribe.self])
 
-        public init(parsing arguments: ParsedArguments) throws {}
+        package init(parsing arguments: ParsedArguments) throws {}
     }
 }
 
@@ -40,7 +40,10 @@ enum OsamTopicEvent {
     var options: [OptionSpec] {
         takesTopic
             ? [OsamOptions.package, OsamOptions.now]
-            : [OsamOptions.package, OsamOptions.versionCode, OsamOptions.versionName, OsamOptions.language, OsamOptions.now]
+            : [
+                OsamOptions.package, OsamOptions.versionCode, OsamOptions.versionName, OsamOptions.language,
+                OsamOptions.now,
+            ]
     }
 }
 
@@ -61,24 +64,31 @@ extension OsamTopicCommand {
         } else {
             var text = outcome.response.rawValue
             if !outcome.subscribed.isEmpty { text += "; subscribed: " + outcome.subscribed.joined(separator: ", ") }
-            if !outcome.unsubscribed.isEmpty { text += "; unsubscribed: " + outcome.unsubscribed.joined(separator: ", ") }
+            if !outcome.unsubscribed.isEmpty {
+                text += "; unsubscribed: " + outcome.unsubscribed.joined(separator: ", ")
+            }
             context.print("\(text)")
         }
         if outcome.response == .error { throw ExitCode.failure }
     }
 
-    private func send(to service: OSAMService, configuration: Configuration, environment: [String: String]) async throws -> TopicOutcome {
+    private func send(to service: OSAMService, configuration: Configuration, environment: [String: String]) async throws
+        -> TopicOutcome
+    {
         let deviceLanguage = DeviceInformation.language(environment: environment)
         switch Self.event {
         case .firstTimeOrUpdate:
             let app = try options.installedApp(configuration, osVersion: "", model: "")
-            return try await service.firstTimeOrUpdate(app: app, language: options.language, deviceLanguage: deviceLanguage)
+            return try await service.firstTimeOrUpdate(
+                app: app, language: options.language, deviceLanguage: deviceLanguage)
         case .changeLanguage:
             let app = try options.installedApp(configuration, osVersion: "", model: "")
-            return try await service.changeLanguage(app: app, language: options.language, deviceLanguage: deviceLanguage)
+            return try await service.changeLanguage(
+                app: app, language: options.language, deviceLanguage: deviceLanguage)
         case .subscribe, .unsubscribe:
             do {
-                return try await service.customTopic(topic, subscribe: Self.event == .subscribe, package: try options.package(configuration))
+                return try await service.customTopic(
+                    topic, subscribe: Self.event == .subscribe, package: try options.package(configuration))
             } catch let error as SCLMError where error.category == .usage {
                 throw ValidationError(error.message)
             }
@@ -90,7 +100,8 @@ extension SCLM.Osam.Topics {
     /// `sclm osam topics first-time-or-update`.
     struct FirstTimeOrUpdate: OsamTopicCommand {
         static let configuration = CommandConfiguration(
-            commandName: "first-time-or-update", abstract: "Follow the topics of the installed build (call once per launch).",
+            commandName: "first-time-or-update",
+            abstract: "Follow the topics of the installed build (call once per launch).",
             options: event.options)
         static let event = OsamTopicEvent.firstTimeOrUpdate
         let options: OsamOptions
@@ -100,7 +111,8 @@ extension SCLM.Osam.Topics {
     /// `sclm osam topics change-language`.
     struct ChangeLanguage: OsamTopicCommand {
         static let configuration = CommandConfiguration(
-            commandName: "change-language", abstract: "Record a language change, log language_change and move the topics to it.",
+            commandName: "change-language",
+            abstract: "Record a language change, log language_change and move the topics to it.",
             options: event.options)
         static let event = OsamTopicEvent.changeLanguage
         let options: OsamOptions

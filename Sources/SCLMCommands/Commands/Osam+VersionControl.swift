@@ -4,8 +4,8 @@ import SCLMPolicy
 
 extension SCLM.Osam {
     /// `sclm osam version-control`: should an update alert be shown now?
-    public struct VersionControl: Command {
-        public static let configuration = CommandConfiguration(
+    package struct VersionControl: Command {
+        package static let configuration = CommandConfiguration(
             commandName: "version-control",
             abstract: "Check whether to show an update alert (FORCE, LAZY or INFO) and which.",
             discussion: """
@@ -32,13 +32,13 @@ extension SCLM.Osam {
         let osVersion: String?
         let model: String?
 
-        public init(parsing arguments: ParsedArguments) throws {
+        package init(parsing arguments: ParsedArguments) throws {
             options = try OsamOptions(parsing: arguments)
             osVersion = arguments.value("--os-version")
             model = arguments.value("--model")
         }
 
-        public func run(_ context: CommandContext) async throws {
+        package func run(_ context: CommandContext) async throws {
             let configuration = try context.configuration()
             let app = try options.installedApp(configuration, osVersion: osVersion, model: model)
             let platform = try options.platform(configuration)
@@ -73,8 +73,8 @@ extension SCLM.Osam {
     }
 
     /// `sclm osam version-control-answer`: report what the user did with the alert.
-    public struct VersionControlAnswer: Command {
-        public static let configuration = CommandConfiguration(
+    package struct VersionControlAnswer: Command {
+        package static let configuration = CommandConfiguration(
             commandName: "version-control-answer",
             abstract: "Record the user's answer to the alert last shown for a package.",
             discussion: """
@@ -97,7 +97,7 @@ extension SCLM.Osam {
         let choice: AlertChoice
         let dontShowAgain: Bool
 
-        public init(parsing arguments: ParsedArguments) throws {
+        package init(parsing arguments: ParsedArguments) throws {
             options = try OsamOptions(parsing: arguments)
             guard let choice = try arguments.choice("--choice", from: AlertChoice.allCases.map(\.rawValue)) else {
                 throw ValidationError("missing --choice ok|cancel|dismiss")
@@ -106,7 +106,7 @@ extension SCLM.Osam {
             dontShowAgain = arguments.flag("--dont-show-again")
         }
 
-        public func run(_ context: CommandContext) async throws {
+        package func run(_ context: CommandContext) async throws {
             let configuration = try context.configuration()
             let package = try options.package(configuration)
             let answer = try await context.withOSAMService(options, configuration: configuration) {

@@ -2,8 +2,8 @@ import SCLMCore
 
 extension SCLM {
     /// `sclm osam`: OSAM version-control and rating checks, topic events and device facts.
-    public struct Osam: Command {
-        public static let configuration = CommandConfiguration(
+    package struct Osam: Command {
+        package static let configuration = CommandConfiguration(
             commandName: "osam",
             abstract: "Run OSAM version-control and rating checks, topic events and device/app information.",
             discussion: """
@@ -13,9 +13,11 @@ extension SCLM {
                 Settings: osam.endpoint, osam.package, osam.platform, osam.versionCode, osam.versionName,
                 osam.username, osam.password (flags override them). --now EPOCH_MS fixes the device clock.
                 """,
-            subcommands: [VersionControl.self, VersionControlAnswer.self, Rating.self, Topics.self, DeviceInfo.self, AppInfo.self]
+            subcommands: [
+                VersionControl.self, VersionControlAnswer.self, Rating.self, Topics.self, DeviceInfo.self, AppInfo.self,
+            ]
         )
 
-        public init(parsing arguments: ParsedArguments) throws {}
+        package init(parsing arguments: ParsedArguments) throws {}
     }
 }

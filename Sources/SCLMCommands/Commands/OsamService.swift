@@ -62,11 +62,14 @@ extension Services {
                 transport: transport)
         }
         let notifier = try configuration.value(.osamTopicsWebhook).map { text in
-            HTTPOSAMBackend.webhookNotifier(try osamURL(text, what: "osam.topicsWebhook", hint: "fix it with sclm config set"), transport: transport)
+            HTTPOSAMBackend.webhookNotifier(
+                try osamURL(text, what: "osam.topicsWebhook", hint: "fix it with sclm config set"), transport: transport
+            )
         }
         return OSAMService(
             store: store, backend: backend, analytics: StoreAnalyticsProvider(store: store),
-            messaging: StoreMessagingProvider(store: store, notifier: notifier, clock: clock), clock: clock, logger: logger)
+            messaging: StoreMessagingProvider(store: store, notifier: notifier, clock: clock), clock: clock,
+            logger: logger)
     }
 
     /// A transport for OSAM's small requests: short connect and stall limits, the configured CA bundle,

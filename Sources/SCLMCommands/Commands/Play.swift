@@ -4,8 +4,8 @@ import SCLMCore
 
 extension SCLM {
     /// `sclm play`: runs an installed presentation in Chromium with the bridge inside the page.
-    public struct Play: Command {
-        public static let configuration = CommandConfiguration(
+    package struct Play: Command {
+        package static let configuration = CommandConfiguration(
             commandName: "play",
             abstract: "Run an installed presentation in Chromium, with StoryCLM's bridge inside the page.",
             discussion: """
@@ -49,7 +49,7 @@ extension SCLM {
         let failsOnError: Bool
         let browser: String?
 
-        public init(parsing arguments: ParsedArguments) throws {
+        package init(parsing arguments: ParsedArguments) throws {
             presentationId = try arguments.presentationId(purpose: "play")
             slide = arguments.value("--slide")
             isKiosk = arguments.flag("--kiosk")
@@ -61,7 +61,7 @@ extension SCLM {
             browser = arguments.value("--browser")
         }
 
-        public func run(_ context: CommandContext) async throws {
+        package func run(_ context: CommandContext) async throws {
             let options = BrowserOptions(
                 executable: BrowserOptions.executable(option: browser, environment: context.environment),
                 mode: isKiosk ? .kiosk : .headless, showsBrowserLogs: context.globals.verbose)

@@ -4,8 +4,8 @@ import SCLMStore
 
 extension SCLM {
     /// `sclm show ID`: one stored presentation with its package, slides, media files and package findings.
-    public struct Show: Command {
-        public static let configuration = CommandConfiguration(
+    package struct Show: Command {
+        package static let configuration = CommandConfiguration(
             commandName: "show",
             abstract: "Show one stored presentation with its package, slides, media files and package findings.",
             discussion: """
@@ -17,11 +17,11 @@ extension SCLM {
 
         let presentationId: Int64
 
-        public init(parsing arguments: ParsedArguments) throws {
+        package init(parsing arguments: ParsedArguments) throws {
             presentationId = try arguments.presentationId()
         }
 
-        public func run(_ context: CommandContext) async throws {
+        package func run(_ context: CommandContext) async throws {
             let id = presentationId
             let details = try await context.readingStore().read { db in try PresentationDetails.read(id, from: db) }
             guard let details else {

@@ -5,17 +5,17 @@ import SCLMStore
 
 extension SCLM {
     /// `sclm status`: where the home is, the schema version, what is stored and when it was last synced.
-    public struct Status: Command {
-        public static let configuration = CommandConfiguration(
+    package struct Status: Command {
+        package static let configuration = CommandConfiguration(
             commandName: "status",
             abstract: "Show the sclm home, database schema, stored counts and the last sync.",
             discussion:
                 "Creates the home and an empty database when they do not exist yet; reads a read-only home without changing it."
         )
 
-        public init(parsing arguments: ParsedArguments) throws {}
+        package init(parsing arguments: ParsedArguments) throws {}
 
-        public func run(_ context: CommandContext) async throws {
+        package func run(_ context: CommandContext) async throws {
             let store = try context.readingStore()
             context.emit(try await store.read { db in try StatusReport.read(from: db, home: context.home) })
         }
@@ -89,7 +89,10 @@ struct StatusReport: CommandOutput, Equatable {
             ("home", "\(home)"),
             ("database", "\(database) (schema v\(schemaVersion))"),
             ("clients", "\(counts.clients)"),
-            ("presentations", "\(counts.presentations) (\(counts.installed) installed, \(counts.updatesAvailable) updates available)"),
+            (
+                "presentations",
+                "\(counts.presentations) (\(counts.installed) installed, \(counts.updatesAvailable) updates available)"
+            ),
             ("slides", "\(counts.slides)"),
             ("media files", "\(counts.mediaFiles)"),
             ("sessions", "\(counts.sessions) (\(counts.unfinishedSessions) unfinished)"),

@@ -7,8 +7,8 @@ import SCLMSync
 
 extension SCLM {
     /// `sclm sync`: bring the local catalog and the installed content in step with the server.
-    public struct Sync: Command {
-        public static let configuration = CommandConfiguration(
+    package struct Sync: Command {
+        package static let configuration = CommandConfiguration(
             commandName: "sync",
             abstract: "Synchronize clients and presentations and install their content from the StoryCLM server.",
             discussion: """
@@ -46,7 +46,7 @@ extension SCLM {
         let metadataOnly: Bool
         let jobs: Int?
 
-        public init(parsing arguments: ParsedArguments) throws {
+        package init(parsing arguments: ParsedArguments) throws {
             clients = arguments.values("--client")
             presentations = try arguments.values("--presentation").map { text in
                 guard let id = Int64(text) else {
@@ -58,13 +58,13 @@ extension SCLM {
             jobs = try arguments.integer("--jobs", in: 1...64)
         }
 
-        public func validate() throws {
+        package func validate() throws {
             if metadataOnly, !presentations.isEmpty {
                 throw ValidationError("--presentation selects content to install; it cannot go with --metadata-only")
             }
         }
 
-        public func run(_ context: CommandContext) async throws {
+        package func run(_ context: CommandContext) async throws {
             let printer = SyncProgressPrinter.make(for: context)
             let logger = printer.style == .live ? context.logger.redirected(to: printer.printAbove) : context.logger
             if printer.style == .live { context.setNoticeWriter(printer.printAbove) }

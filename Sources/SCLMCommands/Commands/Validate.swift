@@ -5,8 +5,8 @@ import SCLMCore
 
 extension SCLM {
     /// `sclm validate PATH…`: check content packages in CI before they are published.
-    public struct Validate: Command {
-        public static let configuration = CommandConfiguration(
+    package struct Validate: Command {
+        package static let configuration = CommandConfiguration(
             commandName: "validate",
             abstract: "Check content packages (zip files or folders) before they are published.",
             discussion: """
@@ -73,7 +73,7 @@ extension SCLM {
             var browser: String?
         }
 
-        public init(parsing arguments: ParsedArguments) throws {
+        package init(parsing arguments: ParsedArguments) throws {
             paths = arguments.positionals
             format = try arguments.choice("--format", from: ["text", "json", "junit"]).flatMap(Format.init)
             isStrict = arguments.flag("--strict")
@@ -112,7 +112,7 @@ extension SCLM {
                 browser: arguments.value("--browser"))
         }
 
-        public func run(_ context: CommandContext) async throws {
+        package func run(_ context: CommandContext) async throws {
             let format = try resolvedFormat(json: context.wantsJSON)
             let validator = PackageValidator(policy: policy)
             var outcomes: [ValidationOutcome] = []

@@ -3,15 +3,15 @@ import SCLMCore
 
 extension SCLM {
     /// `sclm whoami`: the stored login, read from the token's claims (no request is sent).
-    public struct Whoami: Command {
-        public static let configuration = CommandConfiguration(
+    package struct Whoami: Command {
+        package static let configuration = CommandConfiguration(
             commandName: "whoami",
             abstract: "Show who is logged in, how, and until when the access token is valid.",
             discussion: "Reads the stored tokens only; exits 77 when nobody is logged in.")
 
-        public init(parsing arguments: ParsedArguments) throws {}
+        package init(parsing arguments: ParsedArguments) throws {}
 
-        public func run(_ context: CommandContext) async throws {
+        package func run(_ context: CommandContext) async throws {
             guard let token = try await DatabaseTokenStore(store: try context.readingStore()).load() else {
                 throw AuthError(.notLoggedIn)
             }
@@ -20,15 +20,15 @@ extension SCLM {
     }
 
     /// `sclm logout`: forget the stored tokens and session cookies.
-    public struct Logout: Command {
-        public static let configuration = CommandConfiguration(
+    package struct Logout: Command {
+        package static let configuration = CommandConfiguration(
             commandName: "logout",
             abstract: "Forget the stored tokens and session cookies.",
             discussion: "Nothing is sent to the server. Content and metadata stay in the home.")
 
-        public init(parsing arguments: ParsedArguments) throws {}
+        package init(parsing arguments: ParsedArguments) throws {}
 
-        public func run(_ context: CommandContext) async throws {
+        package func run(_ context: CommandContext) async throws {
             let tokens = DatabaseTokenStore(store: try context.store())
             let wasLoggedIn = try await tokens.load() != nil
             try await tokens.clear()

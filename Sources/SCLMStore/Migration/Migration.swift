@@ -2,22 +2,22 @@
 ///
 /// Migrations are applied in version order, each in its own `BEGIN IMMEDIATE` transaction together with
 /// `PRAGMA user_version = version`, so a crash leaves the database at the previous or the next version.
-public struct Migration: Sendable {
+package struct Migration: Sendable {
     /// The `user_version` the database has after this migration (1, 2, …).
-    public let version: Int
+    package let version: Int
     /// A short name for logs and errors.
-    public let name: String
+    package let name: String
     let apply: @Sendable (Database) throws -> Void
 
     /// Declares a migration that runs `apply` inside its transaction.
-    public init(version: Int, name: String, apply: @escaping @Sendable (Database) throws -> Void) {
+    package init(version: Int, name: String, apply: @escaping @Sendable (Database) throws -> Void) {
         self.version = version
         self.name = name
         self.apply = apply
     }
 
     /// Declares a migration that runs a SQL script.
-    public init(version: Int, name: String, sql: String) {
+    package init(version: Int, name: String, sql: String) {
         self.init(version: version, name: name) { db in try db.execute(script: sql) }
     }
 }

@@ -1,12 +1,12 @@
 /// Brings a database to the newest schema this binary knows, one migration at a time.
-public struct Migrator: Sendable {
+package struct Migrator: Sendable {
     /// The migrations, in version order starting at 1 with no gaps.
-    public let migrations: [Migration]
+    package let migrations: [Migration]
 
     /// Creates a migrator.
     ///
     /// - Precondition: versions are 1, 2, … in order.
-    public init(migrations: [Migration]) {
+    package init(migrations: [Migration]) {
         precondition(
             migrations.enumerated().allSatisfy { $0.offset + 1 == $0.element.version },
             "migrations must be numbered 1, 2, … in order")
@@ -14,7 +14,7 @@ public struct Migrator: Sendable {
     }
 
     /// The schema version after all migrations.
-    public var latestVersion: Int { migrations.last?.version ?? 0 }
+    package var latestVersion: Int { migrations.last?.version ?? 0 }
 
     /// Applies every pending migration; does nothing on an up-to-date database.
     ///
@@ -22,7 +22,7 @@ public struct Migrator: Sendable {
     /// - Throws: ``StoreError`` (`.schemaTooNew`) when the database is newer than this binary,
     ///   (`.migrationFailed`) when a migration fails (that migration is rolled back).
     @discardableResult
-    public func migrate(_ db: Database) throws -> (from: Int, to: Int) {
+    package func migrate(_ db: Database) throws -> (from: Int, to: Int) {
         let current = try db.userVersion
         guard current <= latestVersion else {
             throw StoreError(
@@ -56,5 +56,5 @@ public struct Migrator: Sendable {
 
 extension Migrator {
     /// sclm's schema history.
-    public static let sclm = Migrator(migrations: [Schema.version1, Schema.version2, Schema.version3])
+    package static let sclm = Migrator(migrations: [Schema.version1, Schema.version2, Schema.version3])
 }

@@ -4,15 +4,15 @@
 /// they exist (`clientId`, `syncState`, `pageSource`, `isAvailableForSharing`, …); sclm's own columns
 /// use the same camel case (`installedRevision`, `publishError`). Dates are ISO-8601 text: server dates
 /// as the server sent them, local instants in UTC with milliseconds. Booleans are 0/1 integers.
-public enum Schema {
+package enum Schema {
     /// Version 1: content metadata, auth, analytics rows and preferences.
-    public static let version1 = Migration(version: 1, name: "initial schema", sql: version1SQL)
+    package static let version1 = Migration(version: 1, name: "initial schema", sql: version1SQL)
 
     /// Version 2: the package findings of each installed revision (`package_findings`), and
     /// `presentations.findingsRevision`, the installed revision they belong to. `NULL` there means the
     /// findings were never recorded (a revision installed by an sclm before version 2), which is not the
     /// same as a clean package.
-    public static let version2 = Migration(version: 2, name: "package findings", sql: version2SQL)
+    package static let version2 = Migration(version: 2, name: "package findings", sql: version2SQL)
 
     /// Version 3: values strict row decoding requires that earlier schemas allowed to be `NULL`.
     ///
@@ -20,7 +20,7 @@ public enum Schema {
     /// could hold as `NULL`: a slide view's `navigation` (a nullable column that ``SlideActionRecord`` reads
     /// as text) becomes `''`, and a `preferences` row with a `NULL` value (a value that was never set, which
     /// ``Database/setPreference(scope:key:value:now:)`` stores by deleting the row) is removed.
-    public static let version3 = Migration(version: 3, name: "fill values left NULL", sql: version3SQL)
+    package static let version3 = Migration(version: 3, name: "fill values left NULL", sql: version3SQL)
 
     private static let version1SQL = """
         CREATE TABLE clients (

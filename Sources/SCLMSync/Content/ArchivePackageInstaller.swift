@@ -6,16 +6,16 @@ import SCLMStore
 ///
 /// Every rule runs; the policy's ``Policy/contentPolicy`` decides whether content errors refuse the package
 /// or come back as the staged content's findings.
-public struct ArchivePackageInstaller: PackageInstaller {
+package struct ArchivePackageInstaller: PackageInstaller {
     /// The extractor, with its package policy.
-    public let extractor: PackageExtractor
+    package let extractor: PackageExtractor
 
     /// Creates an installer that applies `policy`.
-    public init(policy: Policy = .standard) {
+    package init(policy: Policy = .standard) {
         extractor = PackageExtractor(policy: policy)
     }
 
-    public func unpack(
+    package func unpack(
         zipAt zipPath: String, stagingFor targetPath: String, progress: @escaping @Sendable (Int64, Int64) -> Void
     ) async throws -> StagedContent {
         let staged = try await extractor.extract(zipAt: zipPath, stagingFor: targetPath) { update in
@@ -26,11 +26,11 @@ public struct ArchivePackageInstaller: PackageInstaller {
             byteCount: staged.byteCount, findings: staged.findings.map(PackageFindingRecord.init))
     }
 
-    public func swap(_ staged: StagedContent) throws {
+    package func swap(_ staged: StagedContent) throws {
         try PackageExtractor.installStaging(staged.stagingPath, as: staged.targetPath)
     }
 
-    public func repair(target targetPath: String) throws {
+    package func repair(target targetPath: String) throws {
         try PackageExtractor.repairInterruptedInstall(at: targetPath)
     }
 }

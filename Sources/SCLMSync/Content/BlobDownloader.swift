@@ -12,19 +12,19 @@ import Synchronization
 #endif
 
 /// A signed, short-lived download URL (`sas`) with what the server says about the blob behind it.
-public struct BlobLink: Sendable, Equatable {
+package struct BlobLink: Sendable, Equatable {
     /// The URL; its query carries the signature, so it is never logged or shown.
-    public var url: URL
+    package var url: URL
     /// The size the server announced; ``BlobDownloader`` refuses a link without a positive one.
-    public var fileSize: Int64
+    package var fileSize: Int64
     /// The blob's id, to tell whether a partial download is of the same blob.
-    public var blobId: String?
+    package var blobId: String?
     /// What changes whenever the blob's bytes do (`101-3`: presentation 101's package, revision 3), sent to a
     /// site cache (``BlobProxy``), which keys on it.
-    public var revisionTag: String?
+    package var revisionTag: String?
 
     /// Creates a link.
-    public init(url: URL, fileSize: Int64, blobId: String?, revisionTag: String? = nil) {
+    package init(url: URL, fileSize: Int64, blobId: String?, revisionTag: String? = nil) {
         self.url = url
         self.fileSize = fileSize
         self.blobId = blobId

@@ -9,15 +9,15 @@ import SCLMHTTP
 /// the base's own path). The cache decides the scheme it uses towards the origin. Each request names the
 /// blob's revision in ``revisionHeader``, which the cache keys on with the path, never with the query: the
 /// signature differs per request, the revision changes whenever the bytes do.
-public struct BlobProxy: Sendable, Equatable {
+package struct BlobProxy: Sendable, Equatable {
     /// The header that carries ``BlobLink/revisionTag``.
-    public static let revisionHeader = "X-SCLM-Revision"
+    package static let revisionHeader = "X-SCLM-Revision"
 
     /// The cache's base URL (scheme, host, port, optional path prefix), without a trailing slash.
-    public let base: URL
+    package let base: URL
 
     /// A cache at `base`; `nil` unless it is an http(s) URL with a host and without a query or fragment.
-    public init?(base: URL) {
+    package init?(base: URL) {
         guard base.isHTTP, base.host != nil, base.query == nil, base.fragment == nil,
             let trimmed = URL(string: String(base.absoluteString.trimmingSuffix("/")))
         else { return nil }
@@ -25,7 +25,7 @@ public struct BlobProxy: Sendable, Equatable {
     }
 
     /// Where the cache serves `url`: `BASE/host[:port]/path?query`; `nil` for a URL without a host.
-    public func route(_ url: URL) -> URL? {
+    package func route(_ url: URL) -> URL? {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false), let host = components.host,
             !host.isEmpty
         else { return nil }
@@ -37,7 +37,7 @@ public struct BlobProxy: Sendable, Equatable {
     }
 
     /// The GET of `link` through the cache, with its revision header; `nil` when `link` cannot be routed.
-    public func request(for link: BlobLink) -> HTTPRequest? {
+    package func request(for link: BlobLink) -> HTTPRequest? {
         guard let routed = route(link.url) else { return nil }
         var request = HTTPRequest(url: routed)
         if let tag = link.revisionTag { request.headers.set(name: BlobProxy.revisionHeader, value: tag) }

@@ -5,7 +5,7 @@ import SCLMCore
 ///
 /// Each event encodes as one flat JSON object with an `event` key (the `--json` lines of `sclm sync`;
 /// the schema is in docs/cli.md).
-public enum ContentEvent: Sendable, Equatable, Encodable {
+package enum ContentEvent: Sendable, Equatable, Encodable {
     /// What the phase is about to do.
     case planned(Plan)
     /// Work on a presentation began (its lock is held).
@@ -22,36 +22,36 @@ public enum ContentEvent: Sendable, Equatable, Encodable {
     case busy(Note)
 
     /// The phase's plan.
-    public struct Plan: Sendable, Equatable, Encodable {
+    package struct Plan: Sendable, Equatable, Encodable {
         /// Presentations to download and install.
-        public var presentations: Int
+        package var presentations: Int
         /// Their package sizes added up, as the catalog has them.
-        public var bytes: Int64
+        package var bytes: Int64
         /// Selected presentations the server marks `skip`.
-        public var skipped: Int
+        package var skipped: Int
         /// Selected presentations already installed at the server's revision.
-        public var upToDate: Int
+        package var upToDate: Int
     }
 
     /// The beginning of a presentation's download and install.
-    public struct Start: Sendable, Equatable, Encodable {
-        public var presentationId: Int64
-        public var clientId: Int64
-        public var name: String
+    package struct Start: Sendable, Equatable, Encodable {
+        package var presentationId: Int64
+        package var clientId: Int64
+        package var name: String
         /// The revision being installed.
-        public var revision: Int64
+        package var revision: Int64
         /// The revision installed before, if any.
-        public var installedRevision: Int64?
+        package var installedRevision: Int64?
         /// The package size the server announced (0 when unknown).
-        public var bytes: Int64
+        package var bytes: Int64
         /// Bytes already in the cache from an earlier, interrupted run.
-        public var cachedBytes: Int64
+        package var cachedBytes: Int64
 
         private enum CodingKeys: String, CodingKey {
             case presentationId, clientId, name, revision, installedRevision, bytes, cachedBytes
         }
 
-        public func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(presentationId, forKey: .presentationId)
             try container.encode(clientId, forKey: .clientId)
@@ -64,7 +64,7 @@ public enum ContentEvent: Sendable, Equatable, Encodable {
     }
 
     /// The stage a progress event is about.
-    public enum Phase: String, Sendable, Equatable, Encodable {
+    package enum Phase: String, Sendable, Equatable, Encodable {
         /// Downloading the package.
         case download
         /// Unpacking it into the staging folder.
@@ -74,35 +74,35 @@ public enum ContentEvent: Sendable, Equatable, Encodable {
     }
 
     /// Progress of one phase.
-    public struct Progress: Sendable, Equatable, Encodable {
-        public var presentationId: Int64
-        public var phase: Phase
+    package struct Progress: Sendable, Equatable, Encodable {
+        package var presentationId: Int64
+        package var phase: Phase
         /// Bytes done: in the package file (download, including resumed bytes), written (unpack), or of
         /// the current media file.
-        public var bytes: Int64
+        package var bytes: Int64
         /// The total for this phase (0 when unknown).
-        public var totalBytes: Int64
+        package var totalBytes: Int64
     }
 
     /// Why a presentation failed.
-    public struct Failure: Sendable, Equatable, Encodable {
-        public var presentationId: Int64
-        public var name: String
+    package struct Failure: Sendable, Equatable, Encodable {
+        package var presentationId: Int64
+        package var name: String
         /// The error's category (`archive`, `network`, `storage`, …).
-        public var category: ErrorCategory
+        package var category: ErrorCategory
         /// What failed and what to do; a refused package names the rule it broke.
-        public var message: String
+        package var message: String
     }
 
     /// A presentation that was not worked on, and why.
-    public struct Note: Sendable, Equatable, Encodable {
-        public var presentationId: Int64
-        public var name: String
-        public var reason: String
+    package struct Note: Sendable, Equatable, Encodable {
+        package var presentationId: Int64
+        package var name: String
+        package var reason: String
     }
 
     /// The presentation the event is about (`nil` for `planned`).
-    public var presentationId: Int64? {
+    package var presentationId: Int64? {
         switch self {
         case .planned: nil
         case .started(let start): start.presentationId
@@ -114,7 +114,7 @@ public enum ContentEvent: Sendable, Equatable, Encodable {
     }
 
     /// The `event` value of the JSON line.
-    public var name: String {
+    package var name: String {
         switch self {
         case .planned: "planned"
         case .started: "started"
@@ -128,7 +128,7 @@ public enum ContentEvent: Sendable, Equatable, Encodable {
 
     private enum CodingKeys: String, CodingKey { case event }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(name, forKey: .event)
         switch self {

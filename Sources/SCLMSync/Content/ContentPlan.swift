@@ -6,13 +6,13 @@ import SCLMStore
 /// A presentation of a selected client (narrowed further by `--presentation`) needs content when no
 /// revision is installed or the installed one is not the server's; one the server marks `skip` is never
 /// downloaded and is reported as skipped instead.
-public struct ContentPlan: Sendable, Equatable {
+package struct ContentPlan: Sendable, Equatable {
     /// Presentations to download and install, in listing order.
-    public var downloads: [PresentationSummary]
+    package var downloads: [PresentationSummary]
     /// Selected presentations the server marks `skip` (never downloaded).
-    public var skipped: [PresentationSummary]
+    package var skipped: [PresentationSummary]
     /// Selected presentations already installed at the server's revision.
-    public var upToDate: [Int64]
+    package var upToDate: [Int64]
 
     /// Plans the content phase.
     ///
@@ -22,7 +22,7 @@ public struct ContentPlan: Sendable, Equatable {
     ///   - presentationIds: the `--presentation` values; empty means every presentation of those clients.
     /// - Returns: the presentations to install, to report as skipped, and already up to date.
     /// - Throws: ``SyncError`` (`.unknownPresentation`) for an id that is not a presentation of those clients.
-    public static func make(stored: [PresentationSummary], clientIds: Set<Int64>, presentationIds: [Int64]) throws
+    package static func make(stored: [PresentationSummary], clientIds: Set<Int64>, presentationIds: [Int64]) throws
         -> ContentPlan
     {
         let ofClients = stored.filter { clientIds.contains($0.clientId) }
@@ -49,5 +49,5 @@ public struct ContentPlan: Sendable, Equatable {
 
 extension PresentationSummary {
     /// Whether the server's revision is not the installed one (or nothing is installed).
-    public var needsContent: Bool { installedRevision != revision }
+    package var needsContent: Bool { installedRevision != revision }
 }

@@ -1,31 +1,31 @@
 import SCLMStore
 
 /// A presentation whose new revision was installed.
-public struct InstalledPresentation: Sendable, Equatable, Encodable {
-    public var presentationId: Int64
-    public var name: String
+package struct InstalledPresentation: Sendable, Equatable, Encodable {
+    package var presentationId: Int64
+    package var name: String
     /// The revision now installed.
-    public var revision: Int64
+    package var revision: Int64
     /// The revision it replaced, if any.
-    public var previousRevision: Int64?
+    package var previousRevision: Int64?
     /// The installed folder (`content/<clientId>/<presentationId>/sources`).
-    public var path: String
+    package var path: String
     /// Files unpacked from the package.
-    public var files: Int
+    package var files: Int
     /// Bytes unpacked from the package.
-    public var unpackedBytes: Int64
+    package var unpackedBytes: Int64
     /// Bytes received over the network for it (package and media files; 0 when it came from the cache).
-    public var downloadedBytes: Int64
+    package var downloadedBytes: Int64
     /// Media files downloaded because the package did not contain them.
-    public var mediaFilesDownloaded: Int
+    package var mediaFilesDownloaded: Int
     /// Wall time from taking its lock to recording the install.
-    public var seconds: Double
+    package var seconds: Double
     /// The package findings stored with the revision, by severity (content findings: a safety finding
     /// refuses the package).
-    public var findings: PackageFindingCounts
+    package var findings: PackageFindingCounts
 
     /// Creates a description of an install.
-    public init(
+    package init(
         presentationId: Int64, name: String, revision: Int64, previousRevision: Int64?, path: String, files: Int,
         unpackedBytes: Int64, downloadedBytes: Int64, mediaFilesDownloaded: Int, seconds: Double,
         findings: PackageFindingCounts = PackageFindingCounts()
@@ -48,7 +48,7 @@ public struct InstalledPresentation: Sendable, Equatable, Encodable {
         case mediaFilesDownloaded, seconds, findings
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(presentationId, forKey: .presentationId)
         try container.encode(name, forKey: .name)
@@ -65,23 +65,23 @@ public struct InstalledPresentation: Sendable, Equatable, Encodable {
 }
 
 /// What the content phase did.
-public struct ContentReport: Sendable, Equatable, Encodable {
+package struct ContentReport: Sendable, Equatable, Encodable {
     /// Presentations installed by this run.
-    public var installed: [InstalledPresentation] = []
+    package var installed: [InstalledPresentation] = []
     /// Presentations that failed, each with the reason.
-    public var failures: [SyncFailure] = []
+    package var failures: [SyncFailure] = []
     /// Presentations another sclm process was working on (not failures: that process installs them).
-    public var busy: [Int64] = []
+    package var busy: [Int64] = []
     /// Selected presentations the server marks `skip`.
-    public var skipped: [Int64] = []
+    package var skipped: [Int64] = []
     /// Selected presentations already installed at the server's revision (including ones another process
     /// finished while this run waited).
-    public var upToDate: [Int64] = []
+    package var upToDate: [Int64] = []
     /// Bytes received for packages and media files.
-    public var downloadedBytes: Int64 = 0
+    package var downloadedBytes: Int64 = 0
     /// Stale cache files removed (old revisions, presentations no longer listed).
-    public var removedCacheFiles: Int = 0
+    package var removedCacheFiles: Int = 0
 
     /// Creates an empty report.
-    public init() {}
+    package init() {}
 }

@@ -23,20 +23,20 @@ import SCLMStore
 /// Every name starts with the presentation id, so a file is only ever touched under that presentation's
 /// lock. A zip is removed once its presentation is installed: the installed folder is the copy that is
 /// used, and a kiosk's disk should not hold every package twice.
-public struct PackageCache: Sendable, Equatable {
+package struct PackageCache: Sendable, Equatable {
     /// What a cache file is, parsed from its name.
-    public struct Entry: Sendable, Equatable {
+    package struct Entry: Sendable, Equatable {
         /// The presentation the file belongs to.
-        public var presentationId: Int64
+        package var presentationId: Int64
         /// The media file, for a media download.
-        public var mediaFileId: Int64?
+        package var mediaFileId: Int64?
         /// The presentation's revision (package) or the media file's revision.
-        public var revision: Int64
+        package var revision: Int64
         /// The file name.
-        public var name: String
+        package var name: String
 
         /// Creates an entry.
-        public init(presentationId: Int64, mediaFileId: Int64?, revision: Int64, name: String) {
+        package init(presentationId: Int64, mediaFileId: Int64?, revision: Int64, name: String) {
             self.presentationId = presentationId
             self.mediaFileId = mediaFileId
             self.revision = revision
@@ -45,40 +45,40 @@ public struct PackageCache: Sendable, Equatable {
     }
 
     /// The cache folder.
-    public let directory: String
+    package let directory: String
 
     /// Creates the cache of `home`.
-    public init(home: Home) { directory = home.cacheDirectory }
+    package init(home: Home) { directory = home.cacheDirectory }
 
     /// Creates a cache in `directory`.
-    public init(directory: String) { self.directory = directory }
+    package init(directory: String) { self.directory = directory }
 
     /// The completed package of a presentation revision.
-    public func packagePath(presentationId: Int64, revision: Int64) -> String {
+    package func packagePath(presentationId: Int64, revision: Int64) -> String {
         "\(directory)/\(presentationId)_rev\(revision).zip"
     }
 
     /// The partial download of a presentation revision's package.
-    public func packagePartPath(presentationId: Int64, revision: Int64) -> String {
+    package func packagePartPath(presentationId: Int64, revision: Int64) -> String {
         packagePath(presentationId: presentationId, revision: revision) + ".part"
     }
 
     /// The partial download of a media file.
-    public func mediaPartPath(presentationId: Int64, mediaFileId: Int64, revision: Int64) -> String {
+    package func mediaPartPath(presentationId: Int64, mediaFileId: Int64, revision: Int64) -> String {
         "\(directory)/\(presentationId)_media\(mediaFileId)_rev\(revision).part"
     }
 
     /// The resume record kept beside a partial download.
-    public static func resumeRecordPath(forPart partPath: String) -> String { partPath + ".json" }
+    package static func resumeRecordPath(forPart partPath: String) -> String { partPath + ".json" }
 
     /// The cache files (names that follow the scheme above; anything else is left alone).
-    public func entries() -> [Entry] {
+    package func entries() -> [Entry] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         return names.compactMap(PackageCache.parse).sorted { $0.name < $1.name }
     }
 
     /// Parses a cache file name: `<id>_rev<r>.zip[.part[.json]]` or `<id>_media<m>_rev<r>.part[.json]`.
-    public static func parse(_ name: String) -> Entry? {
+    package static func parse(_ name: String) -> Entry? {
         let suffixes = [".zip", ".zip.part", ".zip.part.json", ".part", ".part.json"]
         guard let suffix = suffixes.filter({ name.hasSuffix($0) }).max(by: { $0.count < $1.count }) else {
             return nil
@@ -102,7 +102,7 @@ public struct PackageCache: Sendable, Equatable {
     ///   - presentation: its presentation as stored, or `nil` when the server no longer lists it.
     ///   - mediaOwners: every stored media file's presentation and revision, by media file id.
     /// - Returns: `true` to keep the file, `false` when it is stale.
-    public static func isWanted(
+    package static func isWanted(
         _ entry: Entry, presentation: PresentationSummary?,
         mediaOwners: [Int64: (presentationId: Int64, revision: Int64)]
     ) -> Bool {
@@ -113,7 +113,7 @@ public struct PackageCache: Sendable, Equatable {
     }
 
     /// Removes a cache file (missing is fine).
-    public func remove(_ entry: Entry) {
+    package func remove(_ entry: Entry) {
         unlink(directory + "/" + entry.name)
     }
 
@@ -121,13 +121,13 @@ public struct PackageCache: Sendable, Equatable {
     /// `entries` that belong to it. The caller holds the presentation's ``PresentationLock``.
     ///
     /// - Throws: `SCLMError` (`.storage`) when the folder cannot be removed (the cache files then stay).
-    public func removeContent(of presentationId: Int64, clientId: Int64, in home: Home, entries: [Entry]) throws {
+    package func removeContent(of presentationId: Int64, clientId: Int64, in home: Home, entries: [Entry]) throws {
         try FileSystem.removeTree(home.presentationDirectory(clientId: clientId, presentationId: presentationId))
         for entry in entries where entry.presentationId == presentationId { remove(entry) }
     }
 
     /// Removes a partial download and its resume record.
-    public static func removePart(_ partPath: String) {
+    package static func removePart(_ partPath: String) {
         unlink(partPath)
         unlink(resumeRecordPath(forPart: partPath))
     }

@@ -1,21 +1,21 @@
 import SCLMStore
 
 /// A package unpacked into a staging folder beside its target, not yet swapped in.
-public struct StagedContent: Sendable, Equatable {
+package struct StagedContent: Sendable, Equatable {
     /// The staging folder.
-    public var stagingPath: String
+    package var stagingPath: String
     /// The folder it will replace (`content/<clientId>/<presentationId>/sources`).
-    public var targetPath: String
+    package var targetPath: String
     /// Regular files written.
-    public var fileCount: Int
+    package var fileCount: Int
     /// Bytes of file data written.
-    public var byteCount: Int64
+    package var byteCount: Int64
     /// What the package policy found without refusing the package (warnings, and content errors unless
     /// `sync.contentPolicy` is `refuse`), stored with the installed revision.
-    public var findings: [PackageFindingRecord]
+    package var findings: [PackageFindingRecord]
 
     /// Creates a description of staged content.
-    public init(
+    package init(
         stagingPath: String, targetPath: String, fileCount: Int, byteCount: Int64, findings: [PackageFindingRecord] = []
     ) {
         self.stagingPath = stagingPath
@@ -33,7 +33,7 @@ public struct StagedContent: Sendable, Equatable {
 /// themselves when ``unpack(zipAt:stagingFor:progress:)`` fails or is cancelled, and make ``swap(_:)``
 /// and ``repair(target:)`` crash-safe (a `kill -9` at any instant leaves either the old or the new
 /// content, plus leftovers that ``repair(target:)`` resolves). Callers hold the presentation's lock.
-public protocol PackageInstaller: Sendable {
+package protocol PackageInstaller: Sendable {
     /// Unpacks the zip at `zipPath` into a new staging folder next to `targetPath`, flushed to disk.
     ///
     /// The package is refused for any safety finding; content findings are refused or returned in

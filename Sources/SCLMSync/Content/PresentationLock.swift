@@ -17,9 +17,9 @@ import Synchronization
 /// The kernel releases it when the holder exits, however it exits (even `kill -9`), so a lock can never
 /// be left stale; the lock files themselves stay (removing one while another process waits on it would
 /// let two processes hold "the" lock).
-public final class PresentationLock: Sendable {
+package final class PresentationLock: Sendable {
     /// The presentation locked.
-    public let presentationId: Int64
+    package let presentationId: Int64
     private let descriptor: Atomic<Int32>
 
     private init(presentationId: Int64, descriptor: Int32) {
@@ -33,7 +33,7 @@ public final class PresentationLock: Sendable {
     ///
     /// - Returns: the lock, or `nil` when another process (or another part of this one) holds it.
     /// - Throws: `SCLMError` (`.storage`) when the lock file cannot be opened.
-    public static func acquire(_ presentationId: Int64, in home: Home) throws -> PresentationLock? {
+    package static func acquire(_ presentationId: Int64, in home: Home) throws -> PresentationLock? {
         try FileSystem.makeDirectory(home.lockDirectory, mode: 0o700)
         let path = "\(home.lockDirectory)/\(presentationId).lock"
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
@@ -49,7 +49,7 @@ public final class PresentationLock: Sendable {
     }
 
     /// Releases the lock (idempotent; also done when the lock is released from memory).
-    public func release() {
+    package func release() {
         let fd = descriptor.exchange(-1, ordering: .acquiringAndReleasing)
         if fd >= 0 { close(fd) }
     }

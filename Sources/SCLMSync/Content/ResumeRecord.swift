@@ -7,23 +7,23 @@ import SCLMCore
 /// bytes are fetched with `If-Range: <entityTag>`, so a changed resource restarts from byte 0 instead of
 /// being spliced onto old bytes. Without a record (the process died before the first byte arrived) the
 /// download starts over.
-public struct ResumeRecord: Sendable, Equatable, Codable {
+package struct ResumeRecord: Sendable, Equatable, Codable {
     /// The blob the part holds bytes of.
-    public var blobId: String?
+    package var blobId: String?
     /// The size the server announced for it.
-    public var fileSize: Int64
+    package var fileSize: Int64
     /// The strong `ETag` of the response the bytes came from.
-    public var entityTag: String
+    package var entityTag: String
 
     /// Creates a record.
-    public init(blobId: String?, fileSize: Int64, entityTag: String) {
+    package init(blobId: String?, fileSize: Int64, entityTag: String) {
         self.blobId = blobId
         self.fileSize = fileSize
         self.entityTag = entityTag
     }
 
     /// The record beside `partPath`, or `nil` when there is none or it cannot be read.
-    public static func load(forPart partPath: String) -> ResumeRecord? {
+    package static func load(forPart partPath: String) -> ResumeRecord? {
         guard let data = FileManager.default.contents(atPath: PackageCache.resumeRecordPath(forPart: partPath)) else {
             return nil
         }
@@ -34,7 +34,7 @@ public struct ResumeRecord: Sendable, Equatable, Codable {
     /// cut only means the download starts over).
     ///
     /// - Throws: `SCLMError` (`.storage`).
-    public func save(forPart partPath: String) throws {
+    package func save(forPart partPath: String) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         try FileSystem.writeAtomically(
@@ -42,7 +42,7 @@ public struct ResumeRecord: Sendable, Equatable, Codable {
     }
 
     /// Whether a part described by this record may continue a download of `blobId` with `fileSize` bytes.
-    public func matches(blobId: String?, fileSize: Int64) -> Bool {
+    package func matches(blobId: String?, fileSize: Int64) -> Bool {
         self.blobId == blobId && self.fileSize == fileSize
     }
 }

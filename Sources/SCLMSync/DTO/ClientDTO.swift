@@ -2,19 +2,19 @@ import SCLMStore
 
 /// A client as `GET /v1/clients` lists it (StoryContent's `SCLMClient`), with its
 /// presentations as stubs. Users, groups and tables are not used by sclm and not decoded.
-public struct ClientDTO: Sendable, Equatable, Decodable {
-    public var id: Int64
-    public var name: String
-    public var lockoutEnabled: Bool
-    public var shortDescription: String?
-    public var longDescription: String?
-    public var thumbImgId: String?
-    public var imgId: String?
-    public var url: String?
-    public var email: String?
-    public var created: String?
-    public var updated: String?
-    public var presentations: [PresentationStubDTO]
+package struct ClientDTO: Sendable, Equatable, Decodable {
+    package var id: Int64
+    package var name: String
+    package var lockoutEnabled: Bool
+    package var shortDescription: String?
+    package var longDescription: String?
+    package var thumbImgId: String?
+    package var imgId: String?
+    package var url: String?
+    package var email: String?
+    package var created: String?
+    package var updated: String?
+    package var presentations: [PresentationStubDTO]
 
     private enum CodingKeys: String, CodingKey {
         case id, name, lockoutEnabled, shortDescription, longDescription, thumbImgId, imgId, url, email, created,
@@ -22,7 +22,7 @@ public struct ClientDTO: Sendable, Equatable, Decodable {
         case presentations
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decode(Int64.self, forKey: .id)
         name = container.lenient(.name, default: "")
@@ -39,7 +39,7 @@ public struct ClientDTO: Sendable, Equatable, Decodable {
     }
 
     /// The stored form, marked as received at `synchronized`.
-    public func record(synchronized: String) -> ClientRecord {
+    package func record(synchronized: String) -> ClientRecord {
         ClientRecord(
             clientId: id, name: name, shortDescription: shortDescription, longDescription: longDescription,
             email: email,
@@ -49,15 +49,15 @@ public struct ClientDTO: Sendable, Equatable, Decodable {
 }
 
 /// A presentation as a client lists it: `{id, revision, debug, skip, lockout}`.
-public struct PresentationStubDTO: Sendable, Equatable, Decodable {
-    public var id: Int64
-    public var revision: Int64
-    public var debug: Bool
-    public var skip: Bool
-    public var lockout: Bool
+package struct PresentationStubDTO: Sendable, Equatable, Decodable {
+    package var id: Int64
+    package var revision: Int64
+    package var debug: Bool
+    package var skip: Bool
+    package var lockout: Bool
 
     /// Creates a stub.
-    public init(id: Int64, revision: Int64, debug: Bool = false, skip: Bool = false, lockout: Bool = false) {
+    package init(id: Int64, revision: Int64, debug: Bool = false, skip: Bool = false, lockout: Bool = false) {
         self.id = id
         self.revision = revision
         self.debug = debug
@@ -67,7 +67,7 @@ public struct PresentationStubDTO: Sendable, Equatable, Decodable {
 
     private enum CodingKeys: String, CodingKey { case id, revision, debug, skip, lockout }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decode(Int64.self, forKey: .id)
         revision = container.lenient(.revision, default: -1)

@@ -2,24 +2,24 @@ import SCLMStore
 
 /// A media file as `GET /v1/mediafiles/{id}` returns it (`SCLMMediaFile`), including a short-lived `sas`
 /// download URL that is never stored.
-public struct MediaFileDTO: Sendable, Equatable, Decodable {
-    public var id: Int64
-    public var revision: Int64
-    public var fileName: String
-    public var title: String?
-    public var blobId: String?
-    public var fileSize: Int64
-    public var mimeType: String?
-    public var created: String?
-    public var updated: String?
-    public var sas: String?
-    public var isAvailableForSharing: Bool
+package struct MediaFileDTO: Sendable, Equatable, Decodable {
+    package var id: Int64
+    package var revision: Int64
+    package var fileName: String
+    package var title: String?
+    package var blobId: String?
+    package var fileSize: Int64
+    package var mimeType: String?
+    package var created: String?
+    package var updated: String?
+    package var sas: String?
+    package var isAvailableForSharing: Bool
 
     private enum CodingKeys: String, CodingKey {
         case id, revision, fileName, title, blobId, fileSize, mimeType, created, updated, sas, isAvailableForSharing
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decode(Int64.self, forKey: .id)
         revision = container.lenient(.revision, default: -1)
@@ -35,7 +35,7 @@ public struct MediaFileDTO: Sendable, Equatable, Decodable {
     }
 
     /// The stored form at `position` in `presentationId`'s media list.
-    public func record(presentationId: Int64, position: Int64) -> MediaFileRecord {
+    package func record(presentationId: Int64, position: Int64) -> MediaFileRecord {
         MediaFileRecord(
             mediaFileId: id, presentationId: presentationId, position: position, revision: revision, fileName: fileName,
             title: title, blobId: blobId, mimeType: mimeType, fileSize: fileSize,

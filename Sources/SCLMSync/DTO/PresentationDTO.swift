@@ -2,29 +2,29 @@ import SCLMStore
 
 /// A presentation as `GET /v1/presentations/{id}` returns it (`SCLMPresentation`). The package is under
 /// the wire key `sourcesFolder`; slides and media files are `{id, revision}` stubs.
-public struct PresentationDTO: Sendable, Equatable, Decodable {
-    public var id: Int64
-    public var name: String
-    public var shortDescription: String?
-    public var longDescription: String?
-    public var thumbImgId: String?
-    public var imgId: String?
-    public var order: Int64
-    public var revision: Int64
-    public var created: String?
-    public var updated: String?
-    public var clientId: Int64?
-    public var debugModeEnabled: Bool
-    public var skip: Bool
-    public var mapEnabled: Bool
-    public var mapType: Int64
-    public var needConfirmation: Bool
-    public var previewMode: Int64
-    public var map: String?
-    public var visibility: Bool
-    public var sourcesFolder: ContentPackageDTO?
-    public var slides: [SlideStubDTO]
-    public var mediaFiles: [MediaFileStubDTO]
+package struct PresentationDTO: Sendable, Equatable, Decodable {
+    package var id: Int64
+    package var name: String
+    package var shortDescription: String?
+    package var longDescription: String?
+    package var thumbImgId: String?
+    package var imgId: String?
+    package var order: Int64
+    package var revision: Int64
+    package var created: String?
+    package var updated: String?
+    package var clientId: Int64?
+    package var debugModeEnabled: Bool
+    package var skip: Bool
+    package var mapEnabled: Bool
+    package var mapType: Int64
+    package var needConfirmation: Bool
+    package var previewMode: Int64
+    package var map: String?
+    package var visibility: Bool
+    package var sourcesFolder: ContentPackageDTO?
+    package var slides: [SlideStubDTO]
+    package var mediaFiles: [MediaFileStubDTO]
 
     private enum CodingKeys: String, CodingKey {
         case id, name, shortDescription, longDescription, thumbImgId, imgId, order, revision, created, updated, clientId
@@ -32,7 +32,7 @@ public struct PresentationDTO: Sendable, Equatable, Decodable {
         case slides, mediaFiles
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decode(Int64.self, forKey: .id)
         revision = try container.decode(Int64.self, forKey: .revision)
@@ -64,7 +64,7 @@ public struct PresentationDTO: Sendable, Equatable, Decodable {
     /// A record that answers with another id would be stored under that id (the listed one then looks new
     /// on every sync, the other one removed); one naming an unknown client breaks the catalog's foreign key
     /// and, with it, the whole metadata transaction.
-    public func inconsistency(listedId: Int64, clientIds: Set<Int64>) -> String? {
+    package func inconsistency(listedId: Int64, clientIds: Set<Int64>) -> String? {
         if id != listedId { return "the server answered with the record of presentation \(id) instead" }
         if let clientId, !clientIds.contains(clientId) {
             return "its record names client \(clientId), which is not among the synced clients of /v1/clients"
@@ -73,7 +73,7 @@ public struct PresentationDTO: Sendable, Equatable, Decodable {
     }
 
     /// The stored form; `lockout` comes from the client's listing and `rawData` is the JSON as received.
-    public func record(clientId listingClientId: Int64, lockout: Bool, rawData: String?) -> PresentationRecord {
+    package func record(clientId listingClientId: Int64, lockout: Bool, rawData: String?) -> PresentationRecord {
         PresentationRecord(
             presentationId: id, clientId: clientId ?? listingClientId, name: name, shortDescription: shortDescription,
             longDescription: longDescription, imgId: imgId, thumbImgId: thumbImgId, order: order, revision: revision,
@@ -84,7 +84,7 @@ public struct PresentationDTO: Sendable, Equatable, Decodable {
 }
 
 /// An entry of a presentation's slide or media-file list: an id and the revision to compare.
-public protocol ListedRevision: Sendable {
+package protocol ListedRevision: Sendable {
     /// The slide's or media file's id.
     var id: Int64 { get }
     /// Its revision on the server.
@@ -92,13 +92,13 @@ public protocol ListedRevision: Sendable {
 }
 
 /// A slide as a presentation lists it.
-public struct SlideStubDTO: ListedRevision, Equatable, Decodable {
-    public var id: Int64
-    public var revision: Int64
+package struct SlideStubDTO: ListedRevision, Equatable, Decodable {
+    package var id: Int64
+    package var revision: Int64
 
     private enum CodingKeys: String, CodingKey { case id, revision }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decode(Int64.self, forKey: .id)
         revision = container.lenient(.revision, default: -1)
@@ -106,14 +106,14 @@ public struct SlideStubDTO: ListedRevision, Equatable, Decodable {
 }
 
 /// A media file as a presentation lists it.
-public struct MediaFileStubDTO: ListedRevision, Equatable, Decodable {
-    public var id: Int64
-    public var revision: Int64
-    public var fileSize: Int64
+package struct MediaFileStubDTO: ListedRevision, Equatable, Decodable {
+    package var id: Int64
+    package var revision: Int64
+    package var fileSize: Int64
 
     private enum CodingKeys: String, CodingKey { case id, revision, fileSize }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decode(Int64.self, forKey: .id)
         revision = container.lenient(.revision, default: -1)

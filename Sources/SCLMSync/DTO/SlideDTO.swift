@@ -1,22 +1,22 @@
 import SCLMStore
 
 /// A slide as `GET /v1/slides/{id}` returns it (`SCLMSlide`); `pageSource` is base64 HTML.
-public struct SlideDTO: Sendable, Equatable, Decodable {
-    public var id: Int64
-    public var revision: Int64
-    public var name: String
-    public var pageSource: String?
-    public var linkedSlides: String?
-    public var swipeNext: String?
-    public var swipePrevious: String?
-    public var created: String?
-    public var updated: String?
+package struct SlideDTO: Sendable, Equatable, Decodable {
+    package var id: Int64
+    package var revision: Int64
+    package var name: String
+    package var pageSource: String?
+    package var linkedSlides: String?
+    package var swipeNext: String?
+    package var swipePrevious: String?
+    package var created: String?
+    package var updated: String?
 
     private enum CodingKeys: String, CodingKey {
         case id, revision, name, pageSource, linkedSlides, swipeNext, swipePrevious, created, updated
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decode(Int64.self, forKey: .id)
         revision = container.lenient(.revision, default: -1)
@@ -30,7 +30,7 @@ public struct SlideDTO: Sendable, Equatable, Decodable {
     }
 
     /// The stored form at `position` in `presentationId`'s slide list.
-    public func record(presentationId: Int64, position: Int64) -> SlideRecord {
+    package func record(presentationId: Int64, position: Int64) -> SlideRecord {
         SlideRecord(
             slideId: id, presentationId: presentationId, position: position, revision: revision, name: name,
             pageSource: pageSource, linkedSlides: linkedSlides, swipeNext: swipeNext, swipePrevious: swipePrevious,
