@@ -166,12 +166,12 @@ import Testing
     @Test func aTimeoutIsAnswered504AndTheLateResultIsDropped() async throws {
         let bridge = try await BridgeSession(["--module", BridgeSession.echoModule, "--timeout-ms", "200"])
         let started = Date()
-        // The handler sleeps 6 s; the 504 must come from the 200 ms timeout, long before the handler ends
+        // The handler sleeps 12 s; the 504 must come from the 200 ms timeout, long before the handler ends
         // (the wide margin keeps the check meaningful on a loaded machine).
-        let response = try #require(await bridge.call("echo.sleep", ["ms": 6_000], guid: "too-slow"))
+        let response = try #require(await bridge.call("echo.sleep", ["ms": 12_000], guid: "too-slow"))
         #expect(response["ErrorCode"] as? Int == 504)
-        #expect(Date().timeIntervalSince(started) < 5)
-        try await Task.sleep(for: .seconds(max(0, 6.5 - Date().timeIntervalSince(started))))
+        #expect(Date().timeIntervalSince(started) < 10)
+        try await Task.sleep(for: .seconds(max(0, 12.5 - Date().timeIntervalSince(started))))
         #expect(await bridge.call("bridge.ping", guid: "still-alive")?["ErrorCode"] as? Int == 200)
         #expect(await bridge.process.finish() == 0)
         #expect(bridge.process.allLines.filter { $0.contains(#""GUID":"too-slow""#) }.count == 1)
@@ -215,9 +215,9 @@ import Testing
         for index in 0..<400 {  // about 1 KiB of answer each: far more than a pipe holds
             bridge.process.send(#"{"Command":"bridge.describe","GUID":"stall-\#(index)"}"#)
         }
-        let started = Date()
-        #expect(await bridge.process.finish(timeout: 30) == 0)
-        #expect(Date().timeIntervalSince(started) < 20)
+        // A host stuck on its full stdout would never exit: `finish` would time out, kill it and report the
+        // signal. How long the clean exit takes depends on the machine's load, so no wall time is asserted.
+        #expect(await bridge.process.finish(timeout: 45) == 0)
         #expect(bridge.process.stderr.contains("stdout is not being read"))
     }
 
