@@ -19,6 +19,7 @@ import Testing
         SetCase(key: "osam.platform", value: "windows", accepted: "osam.platform must be IOS or ANDROID"),
         SetCase(key: "api.url", value: "not-a-url", accepted: "api.url must be an http(s) URL"),
         SetCase(key: "sync.contentPolicy", value: "maybe", accepted: "sync.contentPolicy must be install or refuse"),
+        SetCase(key: "bridge.httpAllowedHosts", value: "10.0.0.0/99", accepted: "bridge.httpAllowedHosts: "),
     ]
 
     @Test(arguments: badValues) func configSetRefusesAValueItsReaderWouldRefuse(_ bad: SetCase) throws {

@@ -1,4 +1,5 @@
 import Foundation
+import SCLMBridgeModules
 import SCLMCore
 
 extension SCLM {
@@ -72,10 +73,18 @@ extension SCLM.Config {
                     + "e.g. printf '%s\\n' \"$SECRET\" | sclm config set \(key.name) -")
         }
 
+        /// Reads a setting whose format only its reader above SCLMCore knows the way that reader does, so a
+        /// value it would refuse is refused now, before it is stored: `bridge.httpAllowedHosts` (the bridge's
+        /// network rule).
+        private static func checkWithItsReader(_ key: ConfigKey, in configuration: Configuration) throws {
+            if key == .bridgeHTTPAllowedHosts { _ = try HTTPModule.Policy(configuration: configuration) }
+        }
+
         package func run(_ context: CommandContext) async throws {
             let newValue = value == "-" ? (readLine(strippingNewline: true) ?? "") : value
             try ConfigEntry.update(context: context) { configuration in
                 try configuration.set(key, to: newValue)
+                try Self.checkWithItsReader(key, in: configuration)
             }
             if context.wantsJSON {
                 context.printJSON(ConfigEntry(key: key, configuration: try context.configuration()))
