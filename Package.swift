@@ -12,18 +12,20 @@ let package = Package(
         .executable(name: "sclm", targets: ["sclm"])
     ],
     targets: [
-        // MARK: System libraries (apt: libsqlite3-dev libcurl4-openssl-dev libarchive-dev libssl-dev pkg-config)
+        // MARK: System libraries (apt: libsqlite3-dev libcurl4-openssl-dev libarchive-dev libssl-dev libisal-dev
+        // pkg-config)
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CISAL", pkgConfig: "libisal", providers: [.apt(["libisal-dev"])]),
 
         // MARK: Libraries
         .target(name: "SCLMCore"),
         .target(name: "SCLMStore", dependencies: ["SCLMCore", "CSQLite"]),
         .target(name: "SCLMHTTP", dependencies: ["SCLMCore", "CCurl"]),
         .target(name: "SCLMAuth", dependencies: ["SCLMCore", "SCLMHTTP", "SCLMStore"]),
-        .target(name: "SCLMArchive", dependencies: ["SCLMCore", "CArchive"]),
+        .target(name: "SCLMArchive", dependencies: ["SCLMCore", "CArchive", "CISAL"]),
         .target(name: "SCLMSync", dependencies: ["SCLMCore", "SCLMHTTP", "SCLMAuth", "SCLMStore", "SCLMArchive"]),
         .target(name: "SCLMPolicy", dependencies: ["SCLMCore"]),
         .target(name: "SCLMOSAM", dependencies: ["SCLMCore", "SCLMPolicy", "SCLMStore", "SCLMHTTP"]),

@@ -19,6 +19,8 @@ struct ZipDirectory {
         let name: [UInt8]
         let flags: UInt16
         let method: UInt16
+        /// The CRC-32 of the entry's uncompressed data.
+        let crc32: UInt32
         let compressedSize: UInt64
         let uncompressedSize: UInt64
         let localHeaderOffset: UInt64
@@ -159,7 +161,8 @@ struct ZipDirectory {
             records.append(
                 Record(
                     name: Array(bytes[(offset + 46)..<(offset + 46 + nameLength)]), flags: bytes.uint16(at: offset + 8),
-                    method: bytes.uint16(at: offset + 10), compressedSize: compressed, uncompressedSize: uncompressed,
+                    method: bytes.uint16(at: offset + 10), crc32: bytes.uint32(at: offset + 16),
+                    compressedSize: compressed, uncompressedSize: uncompressed,
                     localHeaderOffset: local + shift, versionMadeBy: bytes.uint16(at: offset + 4),
                     externalAttributes: bytes.uint32(at: offset + 38), unixExtraData: unixExtraData(extra)))
             offset = next

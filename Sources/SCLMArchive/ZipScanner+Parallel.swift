@@ -29,7 +29,7 @@ extension ZipScanner {
     ///   sink has been absorbed into `sink`.
     func readInParallel<Sink: PackageSink>(
         fd: Int32, directory: ZipDirectory, workers: Int, skipping refused: Set<String>,
-        into scan: inout PackageScan, sink: inout Sink
+        checksums: EntryChecksums, into scan: inout PackageScan, sink: inout Sink
     ) throws {
         let shares = ParallelPlan.shares(of: directory, count: workers)
         let shared = SharedBudget()
@@ -46,7 +46,7 @@ extension ZipScanner {
         DispatchQueue.concurrentPerform(iterations: workers) { index in
             let outcome = runWorker(
                 fd: fd, share: shares[index], shared: shared, declared: declared, skipping: refused,
-                sink: starting[index])
+                checksums: checksums, sink: starting[index])
             ended.withLock { $0[index] = outcome }
         }
         var outcomes = ended.withLock { $0.compactMap { $0 } }
@@ -60,7 +60,7 @@ extension ZipScanner {
     /// its share into a journaled scan; `declared` is the package's declared size, for progress.
     private func runWorker<Sink: PackageSink>(
         fd: Int32, share: Range<Int>, shared: SharedBudget, declared: Int64, skipping refused: Set<String>,
-        sink: Sink
+        checksums: EntryChecksums, sink: Sink
     ) -> WorkerOutcome<Sink> {
         ParallelPlan.noteWorkerStart()
         var outcome = WorkerOutcome(sink: sink)
@@ -70,7 +70,8 @@ extension ZipScanner {
             let own = open("/proc/self/fd/\(fd)", O_RDONLY | O_CLOEXEC)
             guard own >= 0 else { throw ArchiveError.system(.unreadable, "reopen \(path)", path: path, errno: errno) }
             defer { close(own) }
-            try readEntries(fd: own, share: share, skipping: refused, into: &scan, sink: &outcome.sink)
+            try readEntries(
+                fd: own, share: share, skipping: refused, checksums: checksums, into: &scan, sink: &outcome.sink)
         } catch {
             shared.stop(at: -1)
             outcome.error = error

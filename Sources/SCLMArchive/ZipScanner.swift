@@ -47,16 +47,17 @@ struct ZipScanner {
         var scan = PackageScan(policy: policy)
         guard let directory = try readDirectory(fd: fd, size: UInt64(info.st_size), into: &scan) else { return scan }
         let refused = check(directory, into: &scan)
+        let checksums = EntryChecksums(directory)
         if scan.shouldStop(for: sink) { return scan }
         try sink.begin(expectedBytes: scan.declaredBytes)
         try ParallelPlan.withWorkers(entries: directory.entryCount, bytes: scan.declaredBytes, policy: policy) {
             workers in
             if workers > 1 {
                 try readInParallel(
-                    fd: fd, directory: directory, workers: workers, skipping: refused, into: &scan,
-                    sink: &sink)
+                    fd: fd, directory: directory, workers: workers, skipping: refused, checksums: checksums,
+                    into: &scan, sink: &sink)
             } else {
-                try readEntries(fd: fd, skipping: refused, into: &scan, sink: &sink)
+                try readEntries(fd: fd, skipping: refused, checksums: checksums, into: &scan, sink: &sink)
             }
         }
         return scan
@@ -185,8 +186,8 @@ struct ZipScanner {
 
     /// Reads the entries whose position (in libarchive's order) falls in `share`, skipping the others.
     func readEntries(
-        fd: Int32, share: Range<Int> = 0..<Int.max, skipping refused: Set<String>, into scan: inout PackageScan,
-        sink: inout some PackageSink
+        fd: Int32, share: Range<Int> = 0..<Int.max, skipping refused: Set<String>, checksums: EntryChecksums,
+        into scan: inout PackageScan, sink: inout some PackageSink
     ) throws {
         let reader: ArchiveReader
         do {
@@ -219,7 +220,8 @@ struct ZipScanner {
                 continue
             }
             if refused.contains(name.path) { continue }  // reported from the central directory
-            try readEntry(header, name: name, reader: reader, into: &scan, sink: &sink)
+            let entry = EntryData(header: header, reader: reader, fd: fd, checksums: checksums)
+            try readEntry(entry, name: name, into: &scan, sink: &sink)
         }
     }
 
@@ -233,10 +235,18 @@ struct ZipScanner {
         return scan.shared?.isStopped(before: entry) ?? false
     }
 
+    /// The entry being read: its header, the reader positioned at its data, the file and the CRCs to check.
+    private struct EntryData {
+        let header: ArchiveReader.Header
+        let reader: ArchiveReader
+        let fd: Int32
+        let checksums: EntryChecksums
+    }
+
     private func readEntry(
-        _ header: ArchiveReader.Header, name: EntryName, reader: ArchiveReader, into scan: inout PackageScan,
-        sink: inout some PackageSink
+        _ entry: EntryData, name: EntryName, into scan: inout PackageScan, sink: inout some PackageSink
     ) throws {
+        let header = entry.header
         let path = name.path
         switch header.fileType {
         case UInt32(SCLM_AE_IFDIR):
@@ -248,7 +258,7 @@ struct ZipScanner {
                 scan.report(Finding(.archiveEncrypted, path: path, message: "the entry is encrypted"))
                 return
             }
-            try readFile(path, header: header, reader: reader, into: &scan, sink: &sink)
+            try readFile(path, entry: entry, into: &scan, sink: &sink)
         case UInt32(SCLM_AE_IFLNK):
             let target = header.symlinkTarget ?? ""
             let escapes =
@@ -270,14 +280,19 @@ struct ZipScanner {
     }
 
     private func readFile(
-        _ path: String, header: ArchiveReader.Header, reader: ArchiveReader, into scan: inout PackageScan,
-        sink: inout some PackageSink
+        _ path: String, entry: EntryData, into scan: inout PackageScan, sink: inout some PackageSink
     ) throws {
         var analyzer = policy.checksContent ? ContentAnalyzer(path: path) : nil
         var fileBytes: Int64 = 0
         var isComplete = false
+        let reader = entry.reader
         let start = reader.position
-        try sink.beginFile(path, modificationTime: header.modificationTime)
+        let declared = entry.checksums.entry(atDataPosition: start)
+        if let declared, let finding = EntryChecksums.localHeaderFinding(for: declared, fd: entry.fd, path: path) {
+            scan.report(finding)
+        }
+        var crc: UInt32 = 0
+        try sink.beginFile(path, modificationTime: entry.header.modificationTime)
         reading: while true {
             try cancellation.check()
             let block = reader.readBlock()
@@ -301,6 +316,7 @@ struct ZipScanner {
                 scan.report(exceeded)
                 break reading
             }
+            crc = EntryChecksums.update(crc, with: block.bytes)
             analyzer?.consume(block.bytes)
             try sink.write(block.bytes)
             progress(scan.totalByteCount, scan.declaredBytes)
@@ -308,6 +324,10 @@ struct ZipScanner {
                 scan.report(Self.finding(forLibarchiveMessage: reader.errorMessage, path: path))
             }
             if shouldStop(&scan, sink: sink, before: scan.entryIndex) { break }
+        }
+        if isComplete, let declared, let finding = EntryChecksums.dataFinding(for: declared, computed: crc, path: path)
+        {
+            scan.report(finding)
         }
         guard isComplete, !shouldStop(&scan, sink: sink, before: scan.entryIndex) else { return }
         try sink.endFile()

@@ -92,6 +92,13 @@ package struct HostileArchive: Sendable, CustomTestStringConvertible {
                 try $0.flipFirstDataByte(ofEntry: "data.txt")
             }
         },
+        HostileArchive(name: "wrong CRC declared for a deflated entry", rule: "ARCHIVE-CRC") { path in
+            try package(at: path, edit: { try $0.setCRC(0x1234_5678, onEntry: "slide2.html") })
+        },
+        HostileArchive(name: "local header CRC differs from the central directory's", rule: "ARCHIVE-CORRUPT") { path in
+            try package(
+                at: path, edit: { try $0.setCRC(0x1234_5678, onEntry: "css/main.css", inCentralDirectory: false) })
+        },
         HostileArchive(name: "truncated file", rule: "ARCHIVE-TRUNCATED") { path in
             try package(at: path, edit: { $0.truncate(to: $0.bytes.count / 2) })
         },

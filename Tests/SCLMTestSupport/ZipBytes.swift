@@ -102,6 +102,15 @@ package struct ZipBytes {
         bytes[data] ^= 0xFF
     }
 
+    /// Declares CRC-32 `crc` for entry `name` in its local header, its central-directory record, or both.
+    package mutating func setCRC(
+        _ crc: UInt32, onEntry name: String, inLocalHeader: Bool = true, inCentralDirectory: Bool = true
+    ) throws {
+        let (local, central) = try headers(of: name)
+        if inLocalHeader { setUInt32(crc, at: local + 14) }
+        if inCentralDirectory { setUInt32(crc, at: central + 16) }
+    }
+
     /// Overwrites the signature of entry `name`'s central-directory record (the directory is then damaged).
     package mutating func damageCentralRecord(ofEntry name: String) throws {
         let (_, central) = try headers(of: name)
