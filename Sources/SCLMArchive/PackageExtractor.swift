@@ -68,13 +68,17 @@ package struct PackageExtractor: Sendable {
     /// thread; `progress` is called on that thread after each block. Cancelling the task stops it between
     /// blocks and removes the staging folder.
     ///
+    /// With `removingArchive`, the zip is deleted as soon as every entry has been read and the package
+    /// passed, before the staging tree is flushed: pages of a zip that is never needed again are then
+    /// dropped instead of written to disk by the flush.
+    ///
     /// - Returns: the staged package; pass its ``StagedPackage/stagingPath`` to ``installStaging(_:as:)``.
     /// - Throws: ``ArchiveError``: ``ArchiveError/Code/refused`` with the findings when the package breaks
     ///   the policy, ``ArchiveError/Code/unreadable`` when the zip cannot be read,
     ///   ``ArchiveError/Code/writeFailed`` when the staging folder cannot be written (disk full);
     ///   `CancellationError`. In every case the staging folder is gone.
     package func extract(
-        zipAt archivePath: String, stagingFor targetPath: String,
+        zipAt archivePath: String, stagingFor targetPath: String, removingArchive: Bool = false,
         progress: @escaping @Sendable (Progress) -> Void = { _ in }
     ) async throws -> StagedPackage {
         let target = InstallPaths(target: targetPath)
@@ -92,6 +96,7 @@ package struct PackageExtractor: Sendable {
                 if findings.contains(where: policy.refuses) {
                     throw ArchiveError.refused(archivePath, findings: findings, policy: policy)
                 }
+                if removingArchive { unlink(archivePath) }
                 try writer.finish()
                 return StagedPackage(
                     stagingPath: writer.root, targetPath: target.target, fileCount: writer.fileCount,

@@ -62,6 +62,23 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: folder.appending("content/evil.html")))
     }
 
+    @Test func removingTheArchiveDeletesTheZipOnlyOnceThePackagePassed() async throws {
+        let folder = TemporaryDirectory()
+        let good = folder.appending("good.zip")
+        try PackageFixtures.validZip().write(to: good)
+        let staged = try await PackageExtractor().extract(
+            zipAt: good, stagingFor: folder.appending("sources"), removingArchive: true)
+        #expect(!FileSystem.exists(good))
+        #expect(staged.fileCount == PackageFixtures.validFiles.count)
+        let hostile = folder.appending("hostile.zip")
+        try await #require(HostileArchive.all.first { $0.rule == "PATH-TRAVERSAL" }).write(to: hostile)
+        await #expect(throws: ArchiveError.self) {
+            try await PackageExtractor().extract(
+                zipAt: hostile, stagingFor: folder.appending("other"), removingArchive: true)
+        }
+        #expect(FileSystem.exists(hostile))  // the caller decides what a refused zip is worth
+    }
+
     @Test func aRefusalForADamagedEntryNamesOnlyThatRule() async throws {
         // Extraction stops at the damaged entry; the entries after it were never read, so the content rules
         // must not run on the partial list (they would report a missing index.html first).

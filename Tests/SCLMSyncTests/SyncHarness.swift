@@ -250,7 +250,8 @@ final class FakeInstaller: PackageInstaller {
     let refusal = Mutex<SCLMError?>(nil)
 
     func unpack(
-        zipAt zipPath: String, stagingFor targetPath: String, progress: @escaping @Sendable (Int64, Int64) -> Void
+        zipAt zipPath: String, stagingFor targetPath: String, removingZip: Bool,
+        progress: @escaping @Sendable (Int64, Int64) -> Void
     )
         async throws -> StagedContent
     {
@@ -271,6 +272,7 @@ final class FakeInstaller: PackageInstaller {
             try? FileSystem.removeTree(staging)
             throw error
         }
+        if removingZip { unlink(zipPath) }
         return StagedContent(
             stagingPath: staging, targetPath: targetPath, fileCount: files.count,
             byteCount: files.values.reduce(0) { $0 + Int64($1.count) })

@@ -16,9 +16,11 @@ package struct ArchivePackageInstaller: PackageInstaller {
     }
 
     package func unpack(
-        zipAt zipPath: String, stagingFor targetPath: String, progress: @escaping @Sendable (Int64, Int64) -> Void
+        zipAt zipPath: String, stagingFor targetPath: String, removingZip: Bool,
+        progress: @escaping @Sendable (Int64, Int64) -> Void
     ) async throws -> StagedContent {
-        let staged = try await extractor.extract(zipAt: zipPath, stagingFor: targetPath) { update in
+        let staged = try await extractor.extract(zipAt: zipPath, stagingFor: targetPath, removingArchive: removingZip) {
+            update in
             progress(update.bytesWritten, update.bytesExpected)
         }
         return StagedContent(

@@ -13,7 +13,7 @@ import SCLMStore
 #endif
 
 /// The content phase of a sync: download, verify and install the planned presentations, at
-/// most `width` at a time, each under its presentation lock.
+/// most `width` transfers at a time, each under its presentation lock.
 ///
 /// Per presentation: take the lock (or report it busy), repair what an interrupted install left, mark it
 /// downloading, fetch a fresh `sas` and download the package into the cache (resuming), check its size,
@@ -23,6 +23,9 @@ import SCLMStore
 /// still wanted stays, to be resumed). A failure of one presentation leaves its previous revision
 /// untouched and never stops the others; an ``AuthError`` or a cancellation stops the phase, with `.part`
 /// files kept for the next run and every touched presentation's state put back.
+///
+/// A presentation holds one of the `width` transfer slots (``TransferSlots``) only while it downloads; up to
+/// `width` more are unpacked and flushed meanwhile, so the disk and the network both stay busy.
 struct ContentPhase: Sendable {
     let store: ContentStore
     let home: Home
@@ -62,8 +65,9 @@ struct ContentPhase: Sendable {
         // Before any download: the space stale files hold (an old revision's part, a zip of a presentation
         // since installed) is what the new downloads, and the database, may need.
         report.removedCacheFiles = await removeStaleCacheFiles()
-        let outcomes = try await concurrentMap(plan.downloads, width: width) { summary in
-            try await self.process(summary)
+        let slots = TransferSlots(width)
+        let outcomes = try await concurrentMap(plan.downloads, width: 2 * max(1, width)) { summary in
+            try await self.process(summary, slots: slots)
         }
         for outcome in outcomes { outcome.add(to: &report) }
         return report
@@ -71,7 +75,7 @@ struct ContentPhase: Sendable {
 
     // MARK: - One presentation
 
-    private func process(_ summary: PresentationSummary) async throws -> JobOutcome {
+    private func process(_ summary: PresentationSummary, slots: TransferSlots) async throws -> JobOutcome {
         let id = summary.presentationId
         let lock: PresentationLock
         do {
@@ -91,7 +95,7 @@ struct ContentPhase: Sendable {
         var downloaded: Int64 = 0
         do {
             try await store.write { db in try db.markDownloading(presentationId: id) }
-            let installed = try await install(job, downloaded: &downloaded)
+            let installed = try await install(job, slots: slots, downloaded: &downloaded)
             events.emit(.installed(installed))
             return .installed(installed)
         } catch let error as AuthError {
@@ -107,7 +111,9 @@ struct ContentPhase: Sendable {
         }
     }
 
-    private func install(_ job: ContentJob, downloaded: inout Int64) async throws -> InstalledPresentation {
+    private func install(_ job: ContentJob, slots: TransferSlots, downloaded: inout Int64) async throws
+        -> InstalledPresentation
+    {
         let started = ContinuousClock.now
         let id = job.presentationId
         let folder = home.presentationDirectory(clientId: job.clientId, presentationId: id)
@@ -122,17 +128,24 @@ struct ContentPhase: Sendable {
         }
         let zip = cache.packagePath(presentationId: id, revision: job.revision)
         let part = cache.packagePartPath(presentationId: id, revision: job.revision)
-        events.emit(
-            .started(
-                .init(
-                    presentationId: id, clientId: job.clientId, name: job.summary.name, revision: job.revision,
-                    installedRevision: job.summary.installedRevision, bytes: job.package?.fileSize ?? 0,
-                    cachedBytes: FileSystem.size(of: zip) ?? FileSystem.size(of: part) ?? 0)))
-        downloaded += try await fetchPackage(job, zip: zip, part: part)
-        let staged = try await unpack(zip, into: target, creating: folder, of: id)
+        downloaded += try await slots.withSlot {
+            events.emit(
+                .started(
+                    .init(
+                        presentationId: id, clientId: job.clientId, name: job.summary.name, revision: job.revision,
+                        installedRevision: job.summary.installedRevision, bytes: job.package?.fileSize ?? 0,
+                        cachedBytes: FileSystem.size(of: zip) ?? FileSystem.size(of: part) ?? 0)))
+            return try await fetchPackage(job, zip: zip, part: part)
+        }
+        // A package without media files to fetch needs its zip no more once it is read: deleted before the
+        // flush, it is never written to disk. (With media files it stays until the install is recorded, so
+        // a failed media download does not cost the package again.)
+        let staged = try await unpack(zip, into: target, creating: folder, of: id, removingZip: job.mediaFiles.isEmpty)
         let media: (count: Int, bytes: Int64)
         do {
-            media = try await installMediaFiles(job, into: staged.stagingPath)
+            media =
+                job.mediaFiles.isEmpty
+                ? (0, 0) : try await slots.withSlot { try await installMediaFiles(job, into: staged.stagingPath) }
             try await swap(staged, of: id)
         } catch {
             await Self.removeTree(staged.stagingPath)
@@ -188,13 +201,14 @@ struct ContentPhase: Sendable {
         return received
     }
 
-    private func unpack(_ zip: String, into target: String, creating folder: String, of id: Int64) async throws
-        -> StagedContent
-    {
+    private func unpack(
+        _ zip: String, into target: String, creating folder: String, of id: Int64, removingZip: Bool
+    ) async throws -> StagedContent {
         let events = self.events
         do {
             try FileSystem.makeDirectory(folder, mode: 0o700)
-            return try await installer.unpack(zipAt: zip, stagingFor: target) { written, expected in
+            return try await installer.unpack(zipAt: zip, stagingFor: target, removingZip: removingZip) {
+                written, expected in
                 events.emit(.progress(.init(presentationId: id, phase: .unpack, bytes: written, totalBytes: expected)))
             }
         } catch is CancellationError {

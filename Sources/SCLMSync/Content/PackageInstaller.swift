@@ -30,7 +30,7 @@ package struct StagedContent: Sendable, Equatable {
 /// phase meets the archive engine.
 ///
 /// Implementations must leave the target untouched until ``swap(_:)``, remove the staging folder
-/// themselves when ``unpack(zipAt:stagingFor:progress:)`` fails or is cancelled, and make ``swap(_:)``
+/// themselves when ``unpack(zipAt:stagingFor:removingZip:progress:)`` fails or is cancelled, and make ``swap(_:)``
 /// and ``repair(target:)`` crash-safe (a `kill -9` at any instant leaves either the old or the new
 /// content, plus leftovers that ``repair(target:)`` resolves). Callers hold the presentation's lock.
 package protocol PackageInstaller: Sendable {
@@ -42,12 +42,14 @@ package protocol PackageInstaller: Sendable {
     /// - Parameters:
     ///   - zipPath: the downloaded package.
     ///   - targetPath: the folder the package will replace (`…/sources`); its parent exists.
+    ///   - removingZip: delete the zip once it has been read and passed, before the flush (its pages are
+    ///     then dropped, not written to disk); for a zip nothing will need again.
     ///   - progress: bytes written so far and the total the zip declares.
     /// - Returns: the staged content, for ``swap(_:)``.
     /// - Throws: an error naming the broken rule for a refused package (category `.archive`), a storage
     ///   error, or `CancellationError`.
     func unpack(
-        zipAt zipPath: String, stagingFor targetPath: String,
+        zipAt zipPath: String, stagingFor targetPath: String, removingZip: Bool,
         progress: @escaping @Sendable (Int64, Int64) -> Void
     ) async throws -> StagedContent
 
