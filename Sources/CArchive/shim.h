@@ -37,4 +37,17 @@ extern int syncfs(int fd);
 /// Wraps `syncfs(2)`: flushes the file system that holds `fd` (data and metadata of every file on it).
 static inline int sclm_archive_syncfs(int fd) { return syncfs(fd); }
 
+/// The processors this process may run on: its affinity mask (`taskset`, a cgroup cpuset, a container's
+/// `--cpuset-cpus`), counted from `sched_getaffinity(2)` (declared here for the same reason as `syncfs`);
+/// 0 when it cannot be read.
+extern int sched_getaffinity(pid_t pid, size_t size, void *mask);
+
+static inline int sclm_archive_allowed_processors(void) {
+    unsigned long mask[64] = {0};  /* 4,096 processors */
+    if (sched_getaffinity(0, sizeof mask, mask) != 0) return 0;
+    int count = 0;
+    for (int index = 0; index < 64; index++) count += __builtin_popcountl(mask[index]);
+    return count;
+}
+
 #endif

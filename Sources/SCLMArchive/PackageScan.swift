@@ -109,10 +109,11 @@ struct PackageScan {
         byteCount += Int64(count)
         if (shared?.add(count) ?? byteCount) > policy.maxTotalSize {
             isStopped = true
+            // No entry is named: with several workers the one that crosses the shared total depends on timing,
+            // and the total is the whole package's anyway.
             return Finding(
-                .budgetTotalSize, path: path,
-                message:
-                    "the package unpacks to more than \(ByteCount.format(policy.maxTotalSize)) (budget reached here)",
+                .budgetTotalSize,
+                message: "the package unpacks to more than \(ByteCount.format(policy.maxTotalSize)) (total budget)",
                 fix: "Shrink the media or raise --max-size above \(ByteCount.format(policy.maxTotalSize)).")
         }
         if fileBytes > policy.maxFileSize {

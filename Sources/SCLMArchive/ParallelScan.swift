@@ -1,3 +1,4 @@
+import CArchive
 import Synchronization
 
 #if canImport(Glibc)
@@ -41,8 +42,11 @@ package enum ParallelPlan {
     /// Packages with fewer entries than this stay on one thread.
     static let minimumEntries = 64
 
-    /// The processors online (`sysconf(_SC_NPROCESSORS_ONLN)`).
-    static let cores: Int = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+    /// The processors this process may run on (its affinity mask), else the processors online.
+    package static let cores: Int = {
+        let allowed = Int(sclm_archive_allowed_processors())
+        return max(1, allowed > 0 ? allowed : sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+    }()
 
     private static let helpers = HelperSlots(cores - 1)
     private static let starts = Atomic<Int>(0)

@@ -42,8 +42,10 @@ import Testing
             },
         ]
 
-    private static func policy(workers: Int, contentPolicy: ContentPolicy = .install) -> Policy {
-        var policy = Policy()
+    private static func policy(workers: Int, contentPolicy: ContentPolicy = .install, budget: Policy = Policy())
+        -> Policy
+    {
+        var policy = budget
         policy.workerCount = workers
         policy.contentPolicy = contentPolicy
         return policy
@@ -136,6 +138,17 @@ import Testing
         #expect(reports.withLock { $0.allSatisfy { $0.bytesExpected == staged.byteCount } })
     }
 
+    @Test func theCoresCountedAreThoseTheAffinityMaskAllows() throws {
+        // The kernel's own list (`taskset`, cpusets and containers narrow it) must be what the pool is sized by.
+        let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+        let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("Cpus_allowed_list:") })
+        let ranges = line.dropFirst("Cpus_allowed_list:".count).split(separator: ",").map {
+            $0.split(separator: "-").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        }
+        let allowed = ranges.reduce(0) { $0 + ($1.count == 2 ? $1[1] - $1[0] + 1 : 1) }
+        #expect(ParallelPlan.cores == allowed)
+    }
+
     @Test(arguments: [2, 4])
     func aBombStopsEveryWorkerEarly(workers: Int) async throws {
         let folder = TemporaryDirectory()
@@ -154,6 +167,8 @@ import Testing
         let report = try await PackageValidator(policy: policy).validate(zip)
         #expect(ParallelPlan.workerStarts - before >= workers)
         #expect(report.findings.contains { $0.rule.id == "BUDGET-TOTAL-SIZE" }, "\(report.findings)")
+        let alone = try await PackageValidator(policy: Self.policy(workers: 1, budget: policy)).validate(zip)
+        #expect(report.findings == alone.findings)
         // Each worker stops within a block or two of the shared budget (128 MiB are declared by the data).
         #expect(report.byteCount <= policy.maxTotalSize + Int64(workers) * (2 << 20), "\(report.byteCount)")
     }
