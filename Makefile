@@ -22,9 +22,11 @@ build: deps
 	swift build $(SWIFT_WARNINGS)
 
 # The release binary links the Swift runtime and Foundation in (--static-swift-stdlib): it runs on a machine
-# without the Swift toolchain, and starts in about half the time (no dynamic linking of the runtime).
+# without the Swift toolchain, and starts in about half the time (no dynamic linking of the runtime). It links
+# with the toolchain's lld, which (unlike GNU ld) does not repeat glibc's mktemp notice from static Foundation.
+RELEASE_FLAGS := --static-swift-stdlib -Xswiftc -use-ld=lld
 release: deps
-	swift build -c release --static-swift-stdlib --product sclm $(SWIFT_WARNINGS)
+	swift build -c release $(RELEASE_FLAGS) --product sclm $(SWIFT_WARNINGS)
 
 # The demo decks, complete: sample-content/ keeps each file once (a deck's own files; js/deck.js in
 # sample-content/shared/, js/storyclm.js in bridge-js/) and this assembles self-contained decks into

@@ -111,8 +111,8 @@ def work_folder(scratch: bool):
 def build_release() -> pathlib.Path:
     # The same build `make release` and `make install` make.
     for product in ("sclm", "sclm-bench"):
-        subprocess.run(["swift", "build", "-c", "release", "--static-swift-stdlib", "--product", product], cwd=ROOT,
-                       check=True)
+        subprocess.run(["swift", "build", "-c", "release", "--static-swift-stdlib", "-Xswiftc", "-use-ld=lld",
+                        "--product", product], cwd=ROOT, check=True)
     out = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT, check=True,
                          capture_output=True, text=True).stdout.strip()
     return pathlib.Path(out)

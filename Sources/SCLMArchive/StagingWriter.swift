@@ -18,7 +18,7 @@ import SCLMCore
 /// descriptor, starting from the staging root; every file is created with `O_CREAT|O_EXCL|O_NOFOLLOW`, so an
 /// existing name (a duplicate, a planted link) fails instead of being written through. Files get mode 0644,
 /// folders 0755 (less the umask), whatever the archive says. ``finish()`` flushes the whole tree to disk with
-/// one `syncfs(2)` (one journal commit instead of one fsync per file), then fsyncs the staging root.
+/// one `syncfs(2)` (one journal commit and one device flush instead of one fsync per file).
 struct StagingWriter: PackageSink {
     /// The staging folder.
     let root: String
@@ -134,7 +134,9 @@ struct StagingWriter: PackageSink {
     mutating func finish() throws {
         if rootFD < 0 { try begin(expectedBytes: 0) }
         closeFolders()
-        if isDurable, sclm_archive_syncfs(rootFD) != 0 || fsync(rootFD) != 0 {
+        // syncfs writes every dirty inode of the file system, the staging root's entries included, and
+        // commits the journal: an fsync of the root after it would only cost one more device flush.
+        if isDurable, sclm_archive_syncfs(rootFD) != 0 {
             throw ArchiveError.system(.writeFailed, "flush staging folder \(root) to disk", path: root, errno: errno)
         }
         close(rootFD)
