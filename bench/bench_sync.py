@@ -13,7 +13,7 @@ once before timing so it is generated and cached. Both sides download from the s
   flushed to disk before it counts as installed), one package after the other and 4 at a time
   (`xargs -P 4`); the faster of the two is the baseline (the same script without `sync -f` is reported
   for scale: it leaves everything in the page cache, and the deleted zips are never written to disk). The script gets its URLs before the clock
-  starts (sclm asks the API for them inside its time). A `sync` runs before every measurement; best of 5. Budgets:
+  starts (sclm asks the API for them inside its time). A `sync` runs before every measurement; best of 5, in alternating order. Budgets:
   sclm's time <= 1.0x the faster script (4 curl + bsdtar jobs already use both cores) and <= 0.7x the
   sequential one.
 - Peak RSS of `sclm sync` installing one 1 GiB package: ru_maxrss, read by a small launcher that forks
@@ -106,11 +106,15 @@ def compare_sync(ctx, work):
         warm_up(urls, fresh_dir(work / "warm"))
         template = logged_in_home(ctx, server, work / "template")
         ours, sequential, parallel, unflushed = [], [], [], []
-        for _ in range(1 if ctx.quick else max(ctx.repeat, 5)):  # the noisiest benchmark: best of 5
-            ours.append(sclm_sync(ctx, server, template, work / "home"))
-            sequential.append(script(urls, fresh_dir(work / "script"), parallel=False))
-            parallel.append(script(urls, fresh_dir(work / "script"), parallel=True))
-            unflushed.append(script(urls, fresh_dir(work / "script"), parallel=True, flush=False))
+        sides = [lambda: ours.append(sclm_sync(ctx, server, template, work / "home")),
+                 lambda: sequential.append(script(urls, fresh_dir(work / "script"), parallel=False)),
+                 lambda: parallel.append(script(urls, fresh_dir(work / "script"), parallel=True)),
+                 lambda: unflushed.append(script(urls, fresh_dir(work / "script"), parallel=True, flush=False))]
+        # The noisiest benchmark: best of 5, and the order alternates (the first run after the server
+        # starts is the slowest, whichever side it is).
+        for index in range(1 if ctx.quick else max(ctx.repeat, 5)):
+            for side in (sides if index % 2 == 0 else reversed(sides)):
+                side()
         installed = sorted(os.listdir(work / "home" / "content" / "1001"))
     finally:
         server.stop()

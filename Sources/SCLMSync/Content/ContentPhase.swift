@@ -3,6 +3,7 @@ import SCLMAuth
 import SCLMCore
 import SCLMHTTP
 import SCLMStore
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -128,6 +129,10 @@ struct ContentPhase: Sendable {
         }
         let zip = cache.packagePath(presentationId: id, revision: job.revision)
         let part = cache.packagePartPath(presentationId: id, revision: job.revision)
+        // The first download link is asked for before a transfer slot is free, so the request overlaps the
+        // downloads running; should it fail, the download asks again itself and reports what fails.
+        let service = self.service
+        let early = hasUsableZip(job, at: zip) ? nil : try? await ContentPhase.packageLink(id, service: service)
         downloaded += try await slots.withSlot {
             events.emit(
                 .started(
@@ -135,7 +140,7 @@ struct ContentPhase: Sendable {
                         presentationId: id, clientId: job.clientId, name: job.summary.name, revision: job.revision,
                         installedRevision: job.summary.installedRevision, bytes: job.package?.fileSize ?? 0,
                         cachedBytes: FileSystem.size(of: zip) ?? FileSystem.size(of: part) ?? 0)))
-            return try await fetchPackage(job, zip: zip, part: part)
+            return try await fetchPackage(job, zip: zip, part: part, firstLink: early)
         }
         // A package without media files to fetch needs its zip no more once it is read: deleted before the
         // flush, it is never written to disk. (With media files it stays until the install is recorded, so
@@ -175,19 +180,31 @@ struct ContentPhase: Sendable {
 
     // MARK: - Steps
 
-    /// Downloads the package unless a complete zip of this revision is already cached.
+    /// Whether a complete zip of this revision is already cached (the size the server announces, if any).
+    private func hasUsableZip(_ job: ContentJob, at zip: String) -> Bool {
+        guard let size = FileSystem.size(of: zip) else { return false }
+        return job.package.map { $0.fileSize <= 0 || $0.fileSize == size } ?? true
+    }
+
+    /// Downloads the package unless a complete zip of this revision is already cached, starting from
+    /// `firstLink` when one was fetched ahead (renewals ask the API again).
     ///
     /// - Returns: bytes received.
-    private func fetchPackage(_ job: ContentJob, zip: String, part: String) async throws -> Int64 {
-        if let size = FileSystem.size(of: zip) {
-            if job.package.map({ $0.fileSize <= 0 || $0.fileSize == size }) ?? true { return 0 }
-            unlink(zip)
-        }
+    private func fetchPackage(_ job: ContentJob, zip: String, part: String, firstLink: BlobLink?) async throws
+        -> Int64
+    {
+        if hasUsableZip(job, at: zip) { return 0 }
+        unlink(zip)
         let id = job.presentationId
         let subject = "the package of presentation \(id)"
         let (service, events) = (self.service, self.events)
+        let unused = Mutex(firstLink)
         let received = try await downloader.download(
-            subject, to: part, link: { try await ContentPhase.packageLink(id, service: service) }
+            subject, to: part,
+            link: {
+                if let link = unused.withLock({ $0.take() }) { return link }
+                return try await ContentPhase.packageLink(id, service: service)
+            }
         ) { update, link in
             events.emit(
                 .progress(
