@@ -32,6 +32,7 @@ package final class LineStream: @unchecked Sendable {
                 condition.unlock()
                 if data.isEmpty { break }
             }
+            try? handle.close()  // at end of file (see RunningProcess.collect)
             finished.leave()
         }
         thread.start()

@@ -115,6 +115,10 @@ package final class RunningProcess: Sendable {
             while case let data = handle.availableData, !data.isEmpty {
                 buffer.append(data)
             }
+            // At end of file: closed now, not whenever Foundation lets the Process go (it may keep it for
+            // the whole run). Thousands of stale pipe ends made the test process's /proc/self/fd listing
+            // long enough to trip a buffer over-read in Foundation's Process.run() (a SIGSEGV).
+            try? handle.close()
             readersDone.leave()
         }.start()
     }
