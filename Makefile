@@ -48,11 +48,16 @@ lint-format:
 # The Chromium suites (tag `chromium`: sclm play, validate --render) need the browser, so it is installed first.
 # The browser suites run after the others, alone on the CPU: a Chromium start takes both cores for a
 # moment, which would stretch the timing checks of the suites running beside it.
+# At most 24 tests at once: unbounded, Swift Testing ran ~140 children (dev-servers, sclm runs) side by side
+# and the test process reached 2,300 descriptors, where Foundation's Process.run() can crash reading its
+# /proc/self/fd listing (swift-corelibs-foundation #5472). Bounded: ~540 at most, about the same time.
+TEST_WIDTH := SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=24
+
 test-swift:
 	scripts/ensure-deps.sh chromium
 	@scripts/ensure-deps.sh man-db || echo "man-db could not be installed: the man page test will fail" >&2
 	swift build --build-tests $(SWIFT_WARNINGS)
-	swift test --skip-build --disable-xctest --skip ChromiumTests   # every test is Swift Testing: no empty XCTest run
+	$(TEST_WIDTH) swift test --skip-build --disable-xctest --skip ChromiumTests   # Swift Testing only: no empty XCTest run
 	swift test --skip-build --disable-xctest --filter ChromiumTests
 
 # 20 sclm homes syncing through Debian's nginx with contrib/nginx/sclm-cache.conf (needs the debug build).
