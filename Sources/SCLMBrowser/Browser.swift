@@ -101,11 +101,18 @@ package final class Browser: Sendable {
         return path
     }
 
-    /// What the browser sees of sclm's environment: its own HOME (the profile) and the display variables.
+    /// What the browser sees of sclm's environment: its own HOME and TMPDIR (the profile) and the display
+    /// variables.
+    ///
+    /// Chromium keeps its singleton socket in a folder of its own under TMPDIR and removes it only when it
+    /// exits by itself; sclm kills it, so under `/tmp` every run would leave one behind. Inside the profile
+    /// it goes with the profile, unless that path is too long for a socket address (108 bytes, with the
+    /// ~45 Chromium adds).
     private static func browserEnvironment(_ environment: [String: String], profile: String) -> [String: String] {
         var result = [
             "HOME": profile, "PATH": environment["PATH"] ?? "/usr/bin:/bin", "LANG": environment["LANG"] ?? "C.UTF-8",
         ]
+        if profile.utf8.count <= 60 { result["TMPDIR"] = profile }
         for key in ["DISPLAY", "WAYLAND_DISPLAY", "XDG_RUNTIME_DIR", "XAUTHORITY", "TZ"] {
             if let value = environment[key] { result[key] = value }
         }

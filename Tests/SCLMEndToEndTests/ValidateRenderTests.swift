@@ -117,6 +117,29 @@ extension ChromiumTests {
             #expect(sheet.contains(#"src="northwind-vaccination/schedule.png""#))
         }
 
+        @Test func aRenderLeavesNothingInTheTemporaryFolder() async throws {
+            let folder = TemporaryDirectory()
+            let scratch = folder.appending("tmp")
+            try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: false)
+            // Run as root, sclm starts the browser as nobody, which must be able to reach its profile in here.
+            for path in [folder.path, scratch] { chmod(path, 0o711) }
+            let deck = try SampleContent.assembledPath + "/northwind-vaccination"
+            let socketFolders = {
+                Set(
+                    ((try? FileManager.default.contentsOfDirectory(atPath: "/tmp")) ?? []).filter {
+                        $0.hasPrefix("org.chromium.Chromium.")
+                    })
+            }
+            let before = socketFolders()
+            let result = try await ProcessRunner.sclmInBackground(
+                ["validate", "--render", deck], environment: ["TMPDIR": scratch])
+            #expect(result.status == 0, "\(result)")
+            // The browser profile, and Chromium's own socket folder inside it, are gone with the run; Chromium
+            // did not fall back to /tmp for that folder either.
+            #expect(try FileManager.default.contentsOfDirectory(atPath: scratch) == [])
+            #expect(socketFolders().subtracting(before).isEmpty)
+        }
+
         @Test func missingBrowserExits69() async throws {
             let folder = TemporaryDirectory()
             let deck = try Self.deck(in: folder, script: "")
