@@ -108,11 +108,13 @@ def work_folder(scratch: bool):
                 subprocess.run(["mount", device, str(mount)], check=True, capture_output=True)
             except (OSError, subprocess.CalledProcessError) as error:
                 reason = f"could not make one ({getattr(error, 'stderr', b'') or error})"
+                if device:  # attached, but the mount failed
+                    subprocess.run(["losetup", "--detach", device], capture_output=True)
         if reason is not None:
             yield temporary, f"the temporary folder's own file system ({reason})"
             return
         try:
-            yield mount, "a fresh journaled ext4 file system (mkfs.ext4 defaults, loop-mounted)"
+            yield mount, "a fresh journaled ext4 file system (mkfs.ext4 defaults, direct-I/O loop device)"
         finally:
             if subprocess.run(["umount", str(mount)], capture_output=True).returncode != 0:
                 subprocess.run(["umount", "-l", str(mount)], capture_output=True)

@@ -11,9 +11,9 @@ import CArchive
 /// A libarchive read handle over a zip file, streaming entries and their data.
 ///
 /// Only the seekable zip reader is enabled: it takes sizes and types from the central directory, as
-/// is recommended for downloaded files. Its CRC check is off: the caller checks CRCs (``EntryChecksums``). The handle is freed in `deinit`; every libarchive
-/// return code is turned into an ``ArchiveStatus`` for the caller to check. Not thread-safe: one handle
-/// belongs to one reading loop.
+/// is recommended for downloaded files. Its CRC check is off: the caller checks CRCs (``EntryChecksums``).
+/// The handle is freed in `deinit`; every libarchive return code is turned into an ``ArchiveStatus`` for
+/// the caller to check. Not thread-safe: one handle belongs to one reading loop.
 final class ArchiveReader {
     /// One entry's header, as libarchive reports it.
     struct Header {

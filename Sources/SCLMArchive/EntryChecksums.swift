@@ -1,13 +1,5 @@
 import CISAL
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The CRC-32 every entry's data must have, and the check libarchive would otherwise make.
 ///
 /// libarchive checks CRCs with zlib's table-driven `crc32`, which was two thirds of the CPU time of reading
@@ -47,20 +39,12 @@ struct EntryChecksums: Sendable {
         return crc32_gzip_refl(crc, base.assumingMemoryBound(to: UInt8.self), UInt64(bytes.count))
     }
 
-    /// The CRC-32 the entry's local header declares (`nil` when it cannot be read; libarchive reports that).
-    private static func localHeaderCRC(of entry: Entry, fd: Int32) -> UInt32? {
-        var header = [UInt8](repeating: 0, count: 30)
-        let count = header.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 30, off_t(entry.localHeaderOffset)) }
-        guard count == 30, header[0] == 0x50, header[1] == 0x4B, header[2] == 0x03, header[3] == 0x04 else {
-            return nil
-        }
-        return UInt32(header[14]) | UInt32(header[15]) << 8 | UInt32(header[16]) << 16 | UInt32(header[17]) << 24
-    }
-
     /// ARCHIVE-CORRUPT when the entry's local header declares a CRC-32 other than the central directory's
     /// (a zero local CRC defers to the directory, as with a data descriptor), read through `fd`.
     static func localHeaderFinding(for entry: Entry, fd: Int32, path: String) -> Finding? {
-        guard let local = localHeaderCRC(of: entry, fd: fd), local != 0, local != entry.crc32 else { return nil }
+        guard let local = ZipDirectory.localHeaderCRC(fd: fd, at: entry.localHeaderOffset), local != 0,
+            local != entry.crc32
+        else { return nil }
         return Finding(
             .archiveCorrupt, path: path,
             message: "the local header declares CRC-32 \(hex(local)), the central directory \(hex(entry.crc32))")

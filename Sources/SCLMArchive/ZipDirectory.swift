@@ -201,6 +201,15 @@ struct ZipDirectory {
         return nil
     }
 
+    /// The CRC-32 the local header at `offset` declares, or `nil` when no local header can be read there
+    /// (libarchive reports that entry).
+    static func localHeaderCRC(fd: Int32, at offset: UInt64) -> UInt32? {
+        guard let header = try? readBytes(fd: fd, at: offset, count: 30), header.uint32(at: 0) == 0x0403_4B50 else {
+            return nil
+        }
+        return header.uint32(at: 14)
+    }
+
     private static func readBytes(fd: Int32, at offset: UInt64, count: Int) throws -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
         var done = 0
