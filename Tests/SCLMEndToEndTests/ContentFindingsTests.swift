@@ -282,7 +282,7 @@ import Testing
         #expect(list.stdout.contains("unknown"), "\(list)")
         let status = try await harness.sclm(["status", "--json"])
         let object = try #require(try status.json() as? [String: Any])
-        #expect(object["schemaVersion"] as? Int == 3)
+        #expect(object["schemaVersion"] as? Int == 4)
         #expect((object["counts"] as? [String: Int])?["findingsUnknown"] == 1)
         // What show suggests works, and finds what was not recorded.
         let path = try await harness.sclm(["content", "path", "201"])
