@@ -262,13 +262,17 @@ import Testing
         Self.breakages[0].edit(&broken)
         try await publish(broken)
         try #require(try await sync().status == 0)
-        // Back to what an sclm with schema version 1 left: no findings table, no marker column.
+        // Back to what an sclm with schema version 1 left: no findings table, no marker column (nor the unpack
+        // columns of version 4).
         do {
             let db = try harness.database()
             try db.execute(
                 script: """
                     DROP TABLE package_findings;
                     ALTER TABLE presentations DROP COLUMN findingsRevision;
+                    ALTER TABLE presentations DROP COLUMN unpackRevision;
+                    ALTER TABLE presentations DROP COLUMN interruptedRevision;
+                    ALTER TABLE presentations DROP COLUMN unpackInterruptions;
                     PRAGMA user_version = 1;
                     """)
         }

@@ -32,9 +32,9 @@ struct UnpackTestHook: Sendable, Equatable {
     /// The hook `SCLM_DEBUG_UNPACK` asks for; always `nil` in a release build.
     static let current: UnpackTestHook? = {
         #if DEBUG
-            getenv("SCLM_DEBUG_UNPACK").flatMap { UnpackTestHook(String(cString: $0)) }
+            return getenv("SCLM_DEBUG_UNPACK").flatMap { UnpackTestHook(String(cString: $0)) }
         #else
-            nil
+            return nil
         #endif
     }()
 
