@@ -41,8 +41,8 @@ package struct SyncOptions: Sendable, Equatable {
 /// moved, at most `jobs` at a time, with the slides and media files whose revision moved; it stores
 /// everything in one transaction and removes what the server no longer lists (rows, then content
 /// folders). A presentation that cannot be fetched, or whose record contradicts the listing (another id,
-/// another client than the one whose listing carries it), is reported and keeps its stored state; the others are stored; an
-/// ``AuthError`` or a cancellation stops the sync with nothing written.
+/// another client than the one whose listing carries it), is reported and keeps its stored state; the
+/// others are stored; an ``AuthError`` or a cancellation stops the sync with nothing written.
 package actor SyncManager {
     private let service: SyncService
     private let store: ContentStore

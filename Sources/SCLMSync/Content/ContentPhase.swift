@@ -23,10 +23,10 @@ import Synchronization
 /// policy into a staging folder beside `sources` and clear the mark, add the media files the package lacks,
 /// swap the folder in with `rename(2)`, then record the revision in one transaction and drop the cached zip.
 /// Presentations left mid-unpack by an earlier run are worked on only once all the others are done, so a
-/// package that kills sclm cannot starve them. Cache files no download can use any more are swept first (a part of a revision
-/// still wanted stays, to be resumed). A failure of one presentation leaves its previous revision
-/// untouched and never stops the others; an ``AuthError`` or a cancellation stops the phase, with `.part`
-/// files kept for the next run and every touched presentation's state put back.
+/// package that kills sclm cannot starve them. Cache files no download can use any more are swept first (a
+/// part of a revision still wanted stays, to be resumed). A failure of one presentation leaves its previous
+/// revision untouched and never stops the others; an ``AuthError`` or a cancellation stops the phase, with
+/// `.part` files kept for the next run and every touched presentation's state put back.
 ///
 /// A presentation holds one of the `width` transfer slots (``TransferSlots``) only while it downloads; up to
 /// `width` more are unpacked and flushed meanwhile, so the disk and the network both stay busy.
