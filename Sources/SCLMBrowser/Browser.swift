@@ -70,11 +70,14 @@ package final class Browser: Sendable {
         }
     }
 
-    /// Opens a new tab (`about:blank`) attached in flatten mode.
+    /// Opens a new tab (`about:blank`) attached in flatten mode, in browser context `context` (the default
+    /// one when `nil`; see ``withContext(isolation:_:)``).
     ///
     /// - Throws: ``BrowserError``.
-    package func newPage() async throws -> BrowserPage {
-        let created = try await connection.call("Target.createTarget", ["url": "about:blank"])
+    package func newPage(in context: String? = nil) async throws -> BrowserPage {
+        var target: [String: JSONValue] = ["url": "about:blank"]
+        if let context { target["browserContextId"] = .string(context) }
+        let created = try await connection.call("Target.createTarget", .object(target))
         guard let targetId = created["targetId"]?.stringValue else {
             throw BrowserError(.protocolError, "Target.createTarget returned no targetId")
         }

@@ -64,13 +64,21 @@ final class DevToolsConnection: Sendable {
         _ = state.withLock { $0.handlers.removeValue(forKey: session) }
     }
 
+    /// How long a call waits for its answer unless told otherwise: a stuck renderer (`while (true) {}`)
+    /// never answers calls that need it, and no call may hang a run.
+    static let defaultDeadline: Duration = .seconds(30)
+
     /// Sends `method` and returns its `result`.
     ///
-    /// Cancelling the calling task fails the call at once (the browser's late answer is dropped).
+    /// Cancelling the calling task fails the call at once, and so does `deadline` passing (the browser's
+    /// late answer is dropped); `nil` is ``defaultDeadline``.
     ///
     /// - Throws: ``BrowserError`` (`.protocolError` for an error answer, `.crashed` when the browser is
-    ///   gone), `CancellationError`.
-    func call(_ method: String, _ params: JSONValue = [:], session: String? = nil) async throws -> JSONValue {
+    ///   gone, `.timedOut` after `deadline`), `CancellationError`.
+    func call(
+        _ method: String, _ params: JSONValue = [:], session: String? = nil, deadline: Duration? = nil
+    ) async throws -> JSONValue {
+        let deadline = deadline ?? Self.defaultDeadline
         let id = state.withLock { state -> Int in
             defer { state.nextId += 1 }
             return state.nextId
@@ -86,6 +94,11 @@ final class DevToolsConnection: Sendable {
                 if let closed { return continuation.resume(throwing: BrowserError(.crashed, closed)) }
                 if Task.isCancelled { return fail(id, with: CancellationError()) }
                 writer.async { [self] in write(bytes) }
+                let expiry = BrowserError(
+                    .timedOut, "the browser did not answer \(method) within \(deadline.inSeconds) s")
+                DispatchQueue.global().asyncAfter(deadline: .now() + deadline.inSeconds) { [self] in
+                    fail(id, with: expiry)
+                }
             }
         } onCancel: {
             fail(id, with: CancellationError())
@@ -101,6 +114,39 @@ final class DevToolsConnection: Sendable {
         guard id > 0 else { return }
         let bytes = Self.frame(id: id, method: method, params: params, session: session)
         writer.async { [self] in write(bytes) }
+    }
+
+    /// Writes `method` at once, in order with other calls, and returns when it is written: `params` plus the
+    /// string member `name`, whose text `fill` appends (ASCII that needs no escaping, such as base64) into
+    /// the message's own buffer (`capacity` bytes reserved), so a large body exists once, and only until
+    /// it is written. Nothing is sent when the browser is gone.
+    ///
+    /// - Throws: what `fill` throws (nothing is sent then).
+    func sendNow(
+        _ method: String, _ params: JSONValue, session: String?, member name: String, capacity: Int,
+        fill: (inout [UInt8]) throws -> Void
+    ) throws {
+        let id = state.withLock { state -> Int in
+            defer { state.nextId += 1 }
+            return state.closedReason == nil ? state.nextId : 0
+        }
+        guard id > 0 else { return }
+        var bytes = Array("{\"id\":\(id),\"method\":".utf8)
+        let head = JSONWriter.bytes(params)
+        bytes.reserveCapacity(capacity + head.count + 256)
+        JSONWriter.write(method, to: &bytes)
+        if let session {
+            bytes.append(contentsOf: ",\"sessionId\":".utf8)
+            JSONWriter.write(session, to: &bytes)
+        }
+        bytes.append(contentsOf: ",\"params\":".utf8)
+        bytes.append(contentsOf: head.dropLast())
+        if head.count > 2 { bytes.append(UInt8(ascii: ",")) }
+        JSONWriter.write(name, to: &bytes)
+        bytes.append(contentsOf: ":\"".utf8)
+        try fill(&bytes)
+        bytes.append(contentsOf: "\"}}\u{0}".utf8)
+        writer.sync { write(bytes) }
     }
 
     /// One NUL-terminated command message.

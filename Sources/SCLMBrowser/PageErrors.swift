@@ -1,28 +1,70 @@
 import SCLMCore
 
-/// Reads page errors out of `Runtime.exceptionThrown` and `Runtime.consoleAPICalled` events.
+/// Reads page errors out of `Runtime.exceptionThrown`, `Runtime.consoleAPICalled` and the error binding
+/// of ``PageScript``, each message cut to ``maximumMessageBytes`` with a note saying how much was cut.
 enum PageErrors {
+    /// The most of one page message (console text, error message, dialog text) kept, in UTF-8 bytes.
+    static let maximumMessageBytes = 2_000
+
     /// An uncaught exception: its message, script URL and 1-based line.
     static func uncaught(_ params: JSONValue) -> PageIssue {
         let details = params["exceptionDetails"] ?? [:]
         let description = details["exception"]?["description"]?.stringValue
         let text = details["text"]?.stringValue ?? "Uncaught"
-        let message = description.map { $0.split(separator: "\n").first.map(String.init) ?? $0 } ?? text
+        let message = description.map { firstLine(of: $0) } ?? text
         let frame = details["stackTrace"]?["callFrames"]?.arrayValue?.first
         let url = details["url"]?.stringValue ?? frame?["url"]?.stringValue
         let line = (details["lineNumber"]?.intValue ?? frame?["lineNumber"]?.intValue).map { Int($0) + 1 }
-        return .uncaughtError(message: message, url: url, line: line)
+        return .uncaughtError(message: capped(message), url: url, line: line)
     }
 
     /// A `console.error` call: its arguments joined, and where it was called.
     static func console(_ params: JSONValue) -> PageIssue {
         let arguments = params["args"]?.arrayValue ?? []
         let message = arguments.map { argument in
-            argument["value"]?.stringValue ?? argument["description"]?.stringValue ?? argument["value"]?.jsonString
-                ?? ""
+            capped(
+                argument["value"]?.stringValue ?? argument["description"]?.stringValue
+                    ?? argument["value"]?.jsonString ?? "")
         }.joined(separator: " ")
         let frame = params["stackTrace"]?["callFrames"]?.arrayValue?.first
         return .consoleError(
-            message: message, url: frame?["url"]?.stringValue, line: frame?["lineNumber"]?.intValue.map { Int($0) + 1 })
+            message: capped(message), url: frame?["url"]?.stringValue,
+            line: frame?["lineNumber"]?.intValue.map { Int($0) + 1 })
+    }
+
+    /// An error the page's own handlers swallowed (`window.onerror` returning true, a handled
+    /// `unhandledrejection`) or a worker's, as ``PageScript``'s listeners report it: `{message,url,line}`.
+    static func reported(_ payload: String) -> PageIssue? {
+        guard let value = try? JSONParser.parse(Array(payload.utf8)), let message = value["message"]?.stringValue
+        else { return nil }
+        return .uncaughtError(
+            message: capped(firstLine(of: message)), url: value["url"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 },
+            line: value["line"]?.intValue.flatMap { $0 > 0 ? Int($0) : nil })
+    }
+
+    /// A dialog the page opened.
+    static func dialog(_ params: JSONValue, answered: Bool) -> PageIssue {
+        .dialog(
+            type: params["type"]?.stringValue ?? "alert", message: capped(params["message"]?.stringValue ?? ""),
+            answered: answered)
+    }
+
+    /// `text` cut to ``maximumMessageBytes`` (at a character boundary) with `… (N bytes cut)` appended.
+    static func capped(_ text: String) -> String {
+        let count = text.utf8.count
+        guard count > maximumMessageBytes else { return text }
+        var kept = 0
+        var end = text.startIndex
+        for index in text.indices {
+            let next = kept + text[index].utf8.count
+            if next > maximumMessageBytes { break }
+            kept = next
+            end = text.index(after: index)
+        }
+        return "\(text[..<end])… (\(count - kept) bytes cut)"
+    }
+
+    private static func firstLine(of text: String) -> String {
+        text.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? text
     }
 }

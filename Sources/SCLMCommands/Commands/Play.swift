@@ -81,8 +81,21 @@ extension SCLM {
             try Self.exit(for: outcome, context: context)
         }
 
-        /// Maps how the run ended to the exit status.
+        /// Maps how the run ended to the exit status; with `--json`, says it last as
+        /// `{"Play":"closed"|"crashed"|"failed"|"timedOut"|"cancelled","cancelled":…}`.
         static func exit(for outcome: PageBridge.Outcome, context: CommandContext) throws {
+            if context.wantsJSON {
+                let name =
+                    switch outcome {
+                    case .closed: "closed"
+                    case .crashed: "crashed"
+                    case .failed: "failed"
+                    case .timedOut: "timedOut"
+                    case .interrupted: "cancelled"
+                    }
+                let json: JSONValue = ["Play": .string(name), "cancelled": .bool(outcome == .interrupted)]
+                context.stdout.writeLine(json.jsonString)
+            }
             switch outcome {
             case .closed:
                 return
