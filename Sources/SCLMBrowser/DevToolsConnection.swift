@@ -170,25 +170,66 @@ final class DevToolsConnection: Sendable {
 
     // MARK: - Reading
 
+    /// The largest event read whole; a larger one (a `console.error` of 100 MB) is skipped unread and
+    /// handed to its session's handler as ``oversizedEvent`` (its method, size and first bytes). Answers
+    /// to calls (screenshots) are always read whole.
+    static let maximumEventBytes = 8 << 20
+    /// The largest bridge message (`Runtime.bindingCalled`) read whole: above any line the bridge server
+    /// accepts (16 MiB, twice that JSON-escaped), so the server itself answers 413 to what is too long.
+    static let maximumBindingEventBytes = 40 << 20
+    /// The method of the stand-in for an event too large to read: params `method`, `bytes`, `head`.
+    static let oversizedEvent = "sclm.oversizedEvent"
+
     private func readMessages(_ fileDescriptor: Int32) {
         let capacity = 1 << 16
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 16)
         defer { buffer.deallocate() }
         var pending: [UInt8] = []
+        var skipped: SkippedEvent?
         while true {
             let count = read(fileDescriptor, buffer.baseAddress, capacity)
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { return }
             var start = 0
             let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
-            while let end = chunk[start...].firstIndex(of: 0) {
-                pending.append(contentsOf: chunk[start..<end])
-                deliver(pending)
-                pending.removeAll(keepingCapacity: true)
+            // memchr, not a byte loop: 100 MB messages stream through here.
+            while start < count, let found = memchr(chunk.baseAddress! + start, 0, count - start) {
+                let end = chunk.baseAddress!.distance(to: UnsafeRawPointer(found))
+                if var event = skipped {
+                    event.add(chunk[start..<end])
+                    deliver(event)
+                    skipped = nil
+                } else {
+                    pending.append(contentsOf: chunk[start..<end])
+                    deliver(pending)
+                    pending.removeAll(keepingCapacity: pending.count <= capacity)
+                }
                 start = end + 1
             }
-            pending.append(contentsOf: chunk[start...])
+            if skipped != nil {
+                skipped?.add(chunk[start...])
+            } else {
+                pending.append(contentsOf: chunk[start...])
+                if pending.count > Self.maximumEventBytes, pending.starts(with: Array(#"{"method""#.utf8)),
+                    pending.count > Self.maximumBindingEventBytes
+                        || !pending.starts(with: Array(#"{"method":"Runtime.bindingCalled""#.utf8))
+                {
+                    skipped = SkippedEvent(pending)
+                    pending = []
+                }
+            }
         }
+    }
+
+    /// Hands an event too large to read to its session's handler, as ``oversizedEvent``.
+    private func deliver(_ event: SkippedEvent) {
+        let handler = state.withLock { $0.handlers[event.session] }
+        handler?(
+            Self.oversizedEvent,
+            [
+                "method": .string(event.method), "bytes": .int(Int64(event.bytes)),
+                "head": .string(String(decoding: event.head, as: UTF8.self)),
+            ])
     }
 
     private func deliver(_ bytes: [UInt8]) {

@@ -183,6 +183,8 @@ package final class PageBridge: Sendable {
             uncaught(PageErrors.uncaught(params))
         case "Runtime.consoleAPICalled" where params["type"]?.stringValue == "error":
             report(PageErrors.console(params))
+        case DevToolsConnection.oversizedEvent:
+            if let issue = PageErrors.oversized(params) { report(issue) }
         case "Page.javascriptDialogOpening":
             if answersDialogs {
                 let prompt = params["defaultPrompt"]?.stringValue ?? ""

@@ -1,3 +1,4 @@
+import Foundation
 import SCLMCore
 
 /// Reads page errors out of `Runtime.exceptionThrown`, `Runtime.consoleAPICalled` and the error binding
@@ -20,16 +21,21 @@ enum PageErrors {
 
     /// A `console.error` call: its arguments joined, and where it was called.
     static func console(_ params: JSONValue) -> PageIssue {
-        let arguments = params["args"]?.arrayValue ?? []
-        let message = arguments.map { argument in
-            capped(
-                argument["value"]?.stringValue ?? argument["description"]?.stringValue
-                    ?? argument["value"]?.jsonString ?? "")
-        }.joined(separator: " ")
+        let texts = (params["args"]?.arrayValue ?? []).map { argument in
+            argument["value"]?.stringValue ?? argument["description"]?.stringValue ?? argument["value"]?.jsonString
+                ?? ""
+        }
+        // Only the head is copied: arguments of 100 MB are never joined whole.
+        var head: [UInt8] = []
+        for text in texts where head.count <= maximumMessageBytes {
+            if !head.isEmpty { head.append(UInt8(ascii: " ")) }
+            head.append(contentsOf: text.utf8.prefix(maximumMessageBytes + 1 - head.count))
+        }
+        let total = texts.reduce(max(texts.count - 1, 0)) { $0 + $1.utf8.count }
         let frame = params["stackTrace"]?["callFrames"]?.arrayValue?.first
         return .consoleError(
-            message: capped(message), url: frame?["url"]?.stringValue,
-            line: frame?["lineNumber"]?.intValue.map { Int($0) + 1 })
+            message: capped(String(decoding: head, as: UTF8.self), totalBytes: total),
+            url: frame?["url"]?.stringValue, line: frame?["lineNumber"]?.intValue.map { Int($0) + 1 })
     }
 
     /// An error the page's own handlers swallowed (`window.onerror` returning true, a handled
@@ -42,6 +48,27 @@ enum PageErrors {
             line: value["line"]?.intValue.flatMap { $0 > 0 ? Int($0) : nil })
     }
 
+    /// A console error or uncaught exception too large to read (``DevToolsConnection/oversizedEvent``):
+    /// its size, and the start of its first text when the head shows it.
+    static func oversized(_ params: JSONValue) -> PageIssue? {
+        let method = params["method"]?.stringValue ?? ""
+        let head = params["head"]?.stringValue ?? ""
+        let bytes = params["bytes"]?.intValue ?? 0
+        let start =
+            head.range(of: #""value":""#).map { head[$0.upperBound...].prefix(200) }
+            ?? head.range(of: #""description":""#).map { head[$0.upperBound...].prefix(200) } ?? ""
+        let text = start.prefix { $0 != "\"" && $0 != "\\" }
+        let message = "\(text)… (a message of \(bytes) bytes, too large to read: cut)"
+        switch method {
+        case "Runtime.consoleAPICalled" where head.contains(#""type":"error""#):
+            return .consoleError(message: message, url: nil, line: nil)
+        case "Runtime.exceptionThrown":
+            return .uncaughtError(message: message, url: nil, line: nil)
+        default:
+            return nil
+        }
+    }
+
     /// A dialog the page opened.
     static func dialog(_ params: JSONValue, answered: Bool) -> PageIssue {
         .dialog(
@@ -49,9 +76,10 @@ enum PageErrors {
             answered: answered)
     }
 
-    /// `text` cut to ``maximumMessageBytes`` (at a character boundary) with `… (N bytes cut)` appended.
-    static func capped(_ text: String) -> String {
-        let count = text.utf8.count
+    /// `text` cut to ``maximumMessageBytes`` (at a character boundary) with `… (N bytes cut)` appended;
+    /// `totalBytes` is the length of the whole message when `text` is only its head.
+    static func capped(_ text: String, totalBytes: Int? = nil) -> String {
+        let count = totalBytes ?? text.utf8.count
         guard count > maximumMessageBytes else { return text }
         var kept = 0
         var end = text.startIndex
