@@ -182,19 +182,20 @@ final class DevToolsConnection: Sendable {
 
     private func readMessages(_ fileDescriptor: Int32) {
         let capacity = 1 << 16
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 16)
-        defer { buffer.deallocate() }
+        let base = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+        defer { base.deallocate() }
+        let buffer = UnsafeMutableRawBufferPointer(start: base, count: capacity)
         var pending: [UInt8] = []
         var skipped: SkippedEvent?
         while true {
-            let count = read(fileDescriptor, buffer.baseAddress, capacity)
+            let count = read(fileDescriptor, base, capacity)
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { return }
             var start = 0
             let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
             // memchr, not a byte loop: 100 MB messages stream through here.
-            while start < count, let found = memchr(chunk.baseAddress! + start, 0, count - start) {
-                let end = chunk.baseAddress!.distance(to: UnsafeRawPointer(found))
+            while start < count, let found = memchr(base + start, 0, count - start) {
+                let end = base.distance(to: found)
                 if var event = skipped {
                     event.add(chunk[start..<end])
                     deliver(event)
