@@ -48,6 +48,7 @@ package final class Browser: Sendable {
         if let warning = sandbox.warning { logger.warning(warning) }
         let profile = try makeProfile(owner: sandbox.owner)
         defer { try? FileManager.default.removeItem(atPath: profile) }
+        if let kept = options.keptStorage { try KeptStorage.restore(from: kept, into: profile, owner: sandbox.owner) }
         let process = try await BrowserProcess.spawn(
             sandbox.prefix + [executable] + sandbox.flags + options.flags + [
                 "--user-data-dir=\(profile)", "about:blank",
@@ -62,10 +63,10 @@ package final class Browser: Sendable {
                 throw BrowserError.notFound("\(executable) did not start a DevTools session (\(error.userMessage))")
             }
             let result = try await body(browser)
-            await process.kill()
+            await browser.end(process, profile: profile, logger: logger)
             return result
         } catch {
-            await process.kill()
+            await browser.end(process, profile: profile, logger: logger)
             throw error
         }
     }

@@ -201,6 +201,23 @@ extension ChromiumTests {
             #expect(peak > 0 && peak < 128 << 20, "sclm's peak RSS was \(peak >> 20) MiB")
         }
 
+        @Test func storageIsKeptPerPresentationAcrossRunsAndFreshStartsEmpty() async throws {
+            let play = try PlayHome(
+                DeckFiles.librarySlide(
+                    """
+                    var before = String(localStorage.getItem("progress"));
+                    localStorage.setItem("progress", "quiz-3");
+                    StoryCLM.CustomEvents.Set("before", before, function () { StoryCLM.Presentation.Close(1); });
+                    """))
+            for arguments in [[], [], ["--fresh"]] {
+                let result = try await play.play(arguments + ["--timeout", "30"])
+                #expect(result.status == 0, "\(result)")
+            }
+            // One session per run: nothing stored, then the first run's value, then nothing again.
+            #expect(
+                try play.sql("SELECT value FROM custom_events ORDER BY rowid") == #"[["null"], ["quiz-3"], ["null"]]"#)
+        }
+
         @Test func missingBrowserExits69WithOneLine() async throws {
             let play = try PlayHome(DeckFiles())
             let result = try await play.play(["--browser", "/nonexistent/chromium"])

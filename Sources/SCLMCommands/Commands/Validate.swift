@@ -27,7 +27,8 @@ extension SCLM {
 
                 Exit codes: 0 every package passed, 1 errors (or warnings with --strict),
                 64 usage, 66 a path is not a file or folder (a FIFO, socket or device; answered
-                at once, never opened), 69 --render without a browser, 74 a path could not be read.
+                at once, never opened), 69 --render without a browser, 74 a path could not be read,
+                130 interrupted (the report says cancelled).
                 """,
             arguments: [
                 ArgumentSpec(
