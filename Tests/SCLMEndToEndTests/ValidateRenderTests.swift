@@ -32,7 +32,7 @@ extension ChromiumTests {
             RuleCase(
                 rule: "RENDER-TIMEOUT", severity: "error", status: 1,
                 script: "setInterval(function () { fetch('index.html', { cache: 'no-store' }); }, 40);",
-                extraArguments: ["--render-timeout", "2"]),
+                extraArguments: ["--render-timeout", "4"]),
             RuleCase(rule: "RENDER-JS-ERROR", severity: "error", status: 1, script: "undefinedFunction();"),
         ]
 
