@@ -185,6 +185,10 @@ package final class PageBridge: Sendable {
             report(PageErrors.console(params))
         case DevToolsConnection.oversizedEvent:
             if let issue = PageErrors.oversized(params) { report(issue) }
+            // A request too large to read (a huge POST body) still needs an answer, or the page waits forever.
+            if params["method"] == "Fetch.requestPaused", let id = PageErrors.requestId(inHead: params) {
+                page.send("Fetch.failRequest", ["requestId": .string(id), "errorReason": "Failed"])
+            }
         case "Page.javascriptDialogOpening":
             if answersDialogs {
                 let prompt = params["defaultPrompt"]?.stringValue ?? ""

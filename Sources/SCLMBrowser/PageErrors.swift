@@ -69,6 +69,15 @@ enum PageErrors {
         }
     }
 
+    /// The `requestId` of a `Fetch.requestPaused` event too large to read, from its first bytes (Chromium
+    /// writes it first).
+    static func requestId(inHead params: JSONValue) -> String? {
+        let head = params["head"]?.stringValue ?? ""
+        guard let start = head.range(of: #""params":{"requestId":""#) else { return nil }
+        let id = head[start.upperBound...].prefix { $0 != "\"" }
+        return id.isEmpty || id.endIndex == head.endIndex ? nil : String(id)
+    }
+
     /// A dialog the page opened.
     static func dialog(_ params: JSONValue, answered: Bool) -> PageIssue {
         .dialog(
