@@ -153,20 +153,28 @@ extension ChromiumTests {
             let deck = try Self.deck(
                 "busy", in: folder,
                 slides: ["index.html": "setInterval(function () { fetch('index.html', { cache: 'no-store' }); }, 40);"])
+            let json = try await Self.renderUntilSIGTERM(deck, format: "json")
+            #expect(json.status == 130, "\(json)")
+            let report = try #require(try json.json() as? [String: Any], "\(json)")
+            #expect(report["cancelled"] as? Bool == true)
+            let package = try #require((report["packages"] as? [[String: Any]])?.first)
+            #expect(package["passed"] as? Bool == false)
+            #expect(package["cancelled"] as? Bool == true)
+            let junit = try await Self.renderUntilSIGTERM(deck, format: "junit")
+            #expect(junit.status == 130, "\(junit)")
+            #expect(junit.stdout.contains(#"<error type="cancelled""#), "\(junit.stdout)")
+        }
+
+        /// Renders `deck` and sends SIGTERM once a page renders (the browser has a renderer): in the middle
+        /// of a slide that never settles.
+        static func renderUntilSIGTERM(_ deck: String, format: String) async throws -> ProcessResult {
             let process = try ProcessRunner.startSclm(
-                ["validate", "--render", "--render-timeout", "60", "--format", "json", deck])
+                ["validate", "--render", "--render-timeout", "60", "--format", format, deck])
             let pid = process.pid
-            // Once a page renders (the browser has a renderer), the run is in the middle of a slide.
             let sent = await process.send(
                 SIGTERM, when: { ProcessMemory.hasDescendant(of: pid, withArgument: "--type=renderer") }, timeout: 60)
             #expect(sent)
-            let result = await process.result(timeout: 60)
-            #expect(result.status == 130, "\(result)")
-            let json = try #require(try result.json() as? [String: Any], "\(result)")
-            #expect(json["cancelled"] as? Bool == true)
-            let package = try #require((json["packages"] as? [[String: Any]])?.first)
-            #expect(package["passed"] as? Bool == false)
-            #expect(package["cancelled"] as? Bool == true)
+            return await process.result(timeout: 60)
         }
 
         @Test func hugeConsoleMessagesGiveASmallReport() async throws {
