@@ -16,6 +16,10 @@ import Synchronization
 /// `sessionId` (`""` for browser-level events). Event handlers run on the reader thread and must not
 /// block. When the pipe ends (the browser exited or crashed) every waiting call fails with
 /// ``BrowserError`` (`.crashed`) and the `onClose` handler runs once.
+///
+/// Nothing here is unbounded: every call has a deadline (``defaultDeadline``; a stuck renderer never
+/// answers), an event above ``maximumEventBytes`` is skipped unread and stands in as ``oversizedEvent``,
+/// and ``sendNow(_:_:session:member:capacity:fill:)`` writes a large body built once, in place.
 final class DevToolsConnection: Sendable {
     /// Receives one event: its method and params.
     typealias EventHandler = @Sendable (_ method: String, _ params: JSONValue) -> Void
