@@ -101,6 +101,7 @@ package final class PageBridge: Sendable {
     package func attach(serving site: PackageSite) async throws {
         self.site.withLock { $0 = site }
         page.onEvent { [weak self] method, params in self?.handle(method, params) }
+        page.onSecondaryEvent { [weak self] method, params, target in self?.handle(method, params, of: target) }
         try await page.call("Runtime.addBinding", ["name": .string(PageScript.binding)])
         try await page.call("Page.addScriptToEvaluateOnNewDocument", ["source": .string(PageScript.source)])
         try await page.call("Fetch.enable", ["patterns": [["urlPattern": "*"]]])
@@ -169,6 +170,20 @@ package final class PageBridge: Sendable {
         case "Inspector.targetCrashed":
             report(.crashed(reason: "the page's renderer crashed"))
             outcome.fire(.crashed("the page's renderer crashed"))
+        default:
+            break
+        }
+    }
+
+    /// One event of an out-of-process iframe or a worker of the page: its requests are answered as the
+    /// page's are, its errors reported.
+    private func handle(_ method: String, _ params: JSONValue, of target: BrowserPage) {
+        switch method {
+        case "Fetch.requestPaused":
+            touch()
+            site.withLock { $0 }.answer(params, on: target, report: report)
+        case "Runtime.exceptionThrown":
+            report(PageErrors.uncaught(params))
         default:
             break
         }
