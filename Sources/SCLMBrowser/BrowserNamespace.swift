@@ -25,11 +25,13 @@ enum BrowserNamespace {
     /// Runs as the browser's user, mapping only that user.
     static let asUser = [unshare, "--user", "--map-current-user", "--net", "--"]
 
-    /// The command line that starts `browser` in a namespace of its own, or `nil` when none can be made.
+    /// Finds the first way to make the namespace that works here.
     ///
     /// - Parameters:
     ///   - user: what runs the browser as its user (`setpriv …`), or empty.
     ///   - isRoot: whether sclm runs as root (only root can make a bare network namespace).
+    /// - Returns: the prefix (with `user` inside it) that starts the browser in a namespace of its own,
+    ///   or `nil` when none can be made.
     static func prefix(user: [String], isRoot: Bool) -> [String]? {
         guard access(unshare, X_OK) == 0 else { return nil }
         var candidates = [user + asUser]

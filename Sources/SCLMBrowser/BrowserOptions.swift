@@ -95,11 +95,14 @@ package struct BrowserOptions: Sendable, Equatable {
         "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
     ]
 
-    /// Why a kiosk cannot open a window with `environment`, or `nil` (always `nil` headless).
+    /// Checks that a kiosk can open a window.
     ///
-    /// - Parameter isolatesNetwork: the browser runs in a network namespace of its own, where an X
-    ///   server over TCP (`DISPLAY=host:0`) cannot be reached; local X (through its socket in
-    ///   `/tmp/.X11-unix`) and Wayland (through its socket) can.
+    /// - Parameters:
+    ///   - environment: sclm's environment (`DISPLAY`, `WAYLAND_DISPLAY`).
+    ///   - isolatesNetwork: the browser runs in a network namespace of its own, where an X server over
+    ///     TCP (`DISPLAY=host:0`) cannot be reached; local X (through its socket in `/tmp/.X11-unix`)
+    ///     and Wayland (through its socket) can.
+    /// - Returns: why it cannot, or `nil` (always `nil` headless).
     func displayProblem(environment: [String: String], isolatesNetwork: Bool) -> String? {
         guard mode == .kiosk, environment["WAYLAND_DISPLAY"]?.isEmpty ?? true else { return nil }
         guard let display = environment["DISPLAY"], !display.isEmpty else {

@@ -59,6 +59,19 @@ package enum MountNamespace {
         }
     }
 
+    /// Runs `sclm` with `arguments` while the file `file` reads as `replacement` (a bind mount over it, such
+    /// as a `/etc/resolv.conf` naming a resolver the test owns).
+    ///
+    /// - Throws: when the process cannot be started.
+    package static func sclm(
+        _ arguments: [String], replacing file: String, with replacement: String, timeout: TimeInterval = 60
+    ) async throws -> ProcessResult {
+        let command = ([ProcessRunner.sclmPath] + arguments).map(quoted).joined(separator: " ")
+        let script = "mount --bind \(quoted(replacement)) \(quoted(file)) && exec \(command)"
+        return try await ProcessRunner.runInBackground(
+            "/usr/bin/unshare", ["-m", "--propagation", "private", "sh", "-c", script], timeout: timeout)
+    }
+
     /// `text` in single quotes for `sh`.
     static func quoted(_ text: String) -> String {
         "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
