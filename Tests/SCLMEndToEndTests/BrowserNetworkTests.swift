@@ -13,7 +13,8 @@ extension ChromiumTests {
     struct BrowserNetworkTests {
         /// One way out, with the socket it aims at.
         enum Channel: String, CaseIterable {
-            case prefetch, prerender, preconnect, dnsPrefetch, stun, turn, popup, worker, iframe, exfiltration
+            case prefetch, prerender, preconnect, dnsPrefetch, stun, turn, popup, worker, sharedWorker, iframe
+            case exfiltration
 
             var kind: LoopbackTrap.Kind { self == .stun || self == .dnsPrefetch ? .udp : .tcp }
             /// DNS goes to the resolver's port; the rest to any free one.
@@ -67,6 +68,7 @@ extension ChromiumTests {
                 window.open("\(url(.popup, "/popup"))");
                 var worker = new Worker("worker.js");
                 worker.onmessage = function (e) { console.error("worker " + e.data); };
+                new SharedWorker("shared.js");
                 var frame = document.createElement("iframe");
                 frame.src = "\(url(.iframe, "/iframe"))"; document.body.appendChild(frame);
                 StoryCLMBridge.Invoke("getUserInfo", {}, function (answer) {
@@ -81,7 +83,9 @@ extension ChromiumTests {
                 """
             var deck = DeckFiles()
             deck.add("index.html", DeckFiles.slide("hostile", scripts: ["js/raw.js"], body: script))
-            deck.add("worker.js", "fetch(\"\(url(.worker, "/worker"))\").catch(function () {});\npostMessage(\"up\");\n")
+            deck.add(
+                "worker.js", "fetch(\"\(url(.worker, "/worker"))\").catch(function () {});\npostMessage(\"up\");\n")
+            deck.add("shared.js", "fetch(\"\(url(.sharedWorker, "/shared"))\").catch(function () {});\n")
             deck.add("js/raw.js", PlayTests.rawTransport)
             return deck
         }
