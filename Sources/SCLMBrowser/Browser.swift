@@ -118,6 +118,7 @@ package final class Browser: Sendable {
         if let owner, !FolderAccess.canTraverse(base, uid: owner.uid, gid: owner.gid) { base = "/tmp" }
         let path = try ScratchFolder.make(prefix: "sclm-browser-", in: base)
         if let owner { _ = chown(path, owner.uid, owner.gid) }
+        BrowserPreferences.write(into: path, owner: owner)
         return path
     }
 

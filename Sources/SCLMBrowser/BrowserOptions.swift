@@ -86,13 +86,11 @@ package struct BrowserOptions: Sendable, Equatable {
     }
 
     /// Switches that turn the browser's own networking off, for when it cannot have a network namespace
-    /// of its own: every host name resolves to nothing, every connection goes to a proxy that is not
-    /// there (loopback too, which Chromium otherwise never proxies), WebRTC sends no UDP outside that
-    /// proxy. (Prerendering is always off, see ``flags``; speculative prefetch, preconnect and DNS prefetch
-    /// then find neither a name nor a route.)
+    /// of its own: every host name resolves to nothing and every connection goes to a proxy that is not
+    /// there (loopback too, which Chromium otherwise never proxies). Prerendering is always off (see
+    /// ``flags``); the profile's ``BrowserPreferences`` turn off network prediction and WebRTC's UDP.
     static let networkOffFlags = [
         "--host-resolver-rules=MAP * ~NOTFOUND", "--proxy-server=http://0.0.0.0:9", "--proxy-bypass-list=<-loopback>",
-        "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
     ]
 
     /// Checks that a kiosk can open a window.
