@@ -52,6 +52,7 @@ package final class Browser: Sendable {
             throw BrowserError(.unavailable, problem)
         }
         for warning in sandbox.warnings { logger.warning(warning) }
+        logger.debug("starting the browser: \((sandbox.prefix + [executable]).joined(separator: " "))")
         let profile = try makeProfile(owner: sandbox.owner)
         defer { try? FileManager.default.removeItem(atPath: profile) }
         let process = try await BrowserProcess.spawn(

@@ -19,7 +19,8 @@ enum BrowserPreferences {
         let file = folder + "/Preferences"
         guard !FileManager.default.fileExists(atPath: file) else { return }
         mkdir(folder, 0o700)
-        _ = FileManager.default.createFile(atPath: file, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600])
+        _ = FileManager.default.createFile(
+            atPath: file, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600])
         if let owner {
             for path in [folder, file] { _ = chown(path, owner.uid, owner.gid) }
         }
