@@ -103,14 +103,18 @@ extension ChromiumTests {
             traps.expectNothingReached()
         }
 
-        @Test func aHostileSlideUnderRenderReachesNothing() async throws {
+        /// As root, and as an ordinary user (whose browser's namespace is made inside a user namespace).
+        @Test(arguments: [false, true]) func aHostileSlideUnderRenderReachesNothing(asNobody: Bool) async throws {
             let traps = try Traps()
             let folder = TemporaryDirectory(prefix: "sclm-net-deck")
             try Self.deck(traps).write(to: folder.appending("deck"))
+            if asNobody { #expect(chmod(folder.path, 0o777) == 0) }
             let result = try await MountNamespace.sclm(
                 ["validate", "--render", folder.appending("deck"), "--format", "json"], replacing: "/etc/resolv.conf",
-                with: traps.resolver, timeout: 40)
+                with: traps.resolver, asNobody: asNobody, environment: ["HOME": folder.path, "TMPDIR": folder.path],
+                timeout: 40)
             #expect(result.stdout.contains("worker up"), "the worker ran, served from the package: \(result)")
+            #expect(!result.stderr.contains("network namespace"), "no warning that the namespace is missing")
             traps.expectNothingReached()
         }
     }

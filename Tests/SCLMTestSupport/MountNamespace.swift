@@ -60,16 +60,20 @@ package enum MountNamespace {
     }
 
     /// Runs `sclm` with `arguments` while the file `file` reads as `replacement` (a bind mount over it, such
-    /// as a `/etc/resolv.conf` naming a resolver the test owns).
+    /// as a `/etc/resolv.conf` naming a resolver the test owns); `asNobody` runs it as the user `nobody`
+    /// (65534), as an ordinary user would.
     ///
     /// - Throws: when the process cannot be started.
     package static func sclm(
-        _ arguments: [String], replacing file: String, with replacement: String, timeout: TimeInterval = 60
+        _ arguments: [String], replacing file: String, with replacement: String, asNobody: Bool = false,
+        environment: [String: String] = [:], timeout: TimeInterval = 60
     ) async throws -> ProcessResult {
-        let command = ([ProcessRunner.sclmPath] + arguments).map(quoted).joined(separator: " ")
+        let user = asNobody ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
+        let command = (user + [ProcessRunner.sclmPath] + arguments).map(quoted).joined(separator: " ")
         let script = "mount --bind \(quoted(replacement)) \(quoted(file)) && exec \(command)"
         return try await ProcessRunner.runInBackground(
-            "/usr/bin/unshare", ["-m", "--propagation", "private", "sh", "-c", script], timeout: timeout)
+            "/usr/bin/unshare", ["-m", "--propagation", "private", "sh", "-c", script], environment: environment,
+            timeout: timeout)
     }
 
     /// `text` in single quotes for `sh`.
