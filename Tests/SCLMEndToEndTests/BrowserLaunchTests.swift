@@ -21,6 +21,20 @@ extension ChromiumTests {
                 home: play.home.root, environment: environment, timeout: 40)
         }
 
+        /// A kiosk on a local X server (Xvfb, when installed) reaches it through its socket in
+        /// `/tmp/.X11-unix` from inside the browser's network namespace, and runs to the end.
+        @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/Xvfb")))
+        func aKioskOnALocalXServerRuns() async throws {
+            let server = try RunningProcess(
+                "/usr/bin/Xvfb", ["-displayfd", "1", "-nolisten", "tcp", "-screen", "0", "1024x768x24"], stdin: Data(),
+                environment: [:])
+            defer { server.send(SIGKILL) }
+            #expect(try await server.waitForOutput { $0.hasSuffix("\n") }, "Xvfb said which display it opened")
+            let display = server.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            let result = try await Self.kiosk(["DISPLAY": ":" + display])
+            #expect(result.status == 0, "\(result)")
+        }
+
         @Test func aKioskWithoutADisplaySaysSo() async throws {
             let result = try await Self.kiosk([:])
             #expect(result.status == 69, "\(result)")
