@@ -45,7 +45,8 @@ lint-sql:
 lint-format:
 	swift format lint --strict --recursive Sources Tests Package.swift
 
-# The Chromium suites (tag `chromium`: sclm play, validate --render) need the browser, so it is installed first.
+# The Chromium suites (tag `chromium`: sclm play, validate --render) need the browser, so it is installed first,
+# with Xvfb for the kiosk test (a local X server for `play --kiosk`).
 # The browser suites run after the others, alone on the CPU: a Chromium start takes both cores for a
 # moment, which would stretch the timing checks of the suites running beside it.
 # At most 24 tests at once: unbounded, Swift Testing ran ~140 children (dev-servers, sclm runs) side by side
@@ -54,7 +55,7 @@ lint-format:
 TEST_WIDTH := SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=24
 
 test-swift:
-	scripts/ensure-deps.sh chromium
+	scripts/ensure-deps.sh chromium xvfb
 	@scripts/ensure-deps.sh man-db || echo "man-db could not be installed: the man page test will fail" >&2
 	swift build --build-tests $(SWIFT_WARNINGS)
 	$(TEST_WIDTH) swift test --skip-build --disable-xctest --skip ChromiumTests   # Swift Testing only: no empty XCTest run
