@@ -39,8 +39,11 @@ package final class Browser: Sendable {
     ///
     /// When sclm runs as root, the browser runs as `nobody` through `setpriv` (Chromium's sandbox
     /// refuses root); without `setpriv` or `nobody` it runs with `--no-sandbox` and a warning is logged.
+    /// It runs in a network namespace of its own (``BrowserSandbox``), and every target it creates is
+    /// intercepted (``TargetAttacher``).
     ///
-    /// - Throws: ``BrowserError`` (`.unavailable`) when no browser can be started, and what `body` throws.
+    /// - Throws: ``BrowserError`` (`.unavailable`) when no browser can be found, a kiosk has no display,
+    ///   or the browser will not start (in its own words), and what `body` throws.
     package static func withBrowser<T>(
         _ options: BrowserOptions, environment: [String: String] = ProcessInfo.processInfo.environment,
         logger: Logger = Logger(), isolation: isolated (any Actor)? = #isolation, _ body: (Browser) async throws -> T
@@ -70,6 +73,7 @@ package final class Browser: Sendable {
             _ = try await browser.connection.call("Browser.getVersion")
         } catch {
             await process.kill()
+            if error is CancellationError { throw error }
             let reason = await process.log.reason() ?? error.userMessage
             throw BrowserError(.unavailable, "\(executable) did not start: \(reason)")
         }
