@@ -72,10 +72,15 @@ struct APIServices {
 
     /// The site cache of `sync.blobProxy`, if one is set.
     ///
-    /// - Throws: `SCLMError` (`.usage`) for a value that is not an http(s) URL without a query.
+    /// - Throws: `SCLMError` (`.usage`) for a value that is not an http(s) URL without a query, or a fallback
+    ///   setting out of its range.
     static func blobProxy(in configuration: Configuration) throws -> BlobProxy? {
         guard let text = configuration.value(.syncBlobProxy), !text.isEmpty else { return nil }
-        guard let url = URL(string: text), let proxy = BlobProxy(base: url) else {
+        let fallbackAllowed = try configuration.choice(.syncBlobProxyFallback) != "false"
+        let delay = Duration.seconds(try configuration.wholeNumber(.syncBlobProxyFallbackDelay) ?? 0)
+        guard let url = URL(string: text),
+            let proxy = BlobProxy(base: url, fallbackAllowed: fallbackAllowed, fallbackDelay: delay)
+        else {
             throw SCLMError(
                 .usage,
                 "sync.blobProxy must be an http(s) URL without a query, e.g. http://cache.site:8080, got '\(text)'; "

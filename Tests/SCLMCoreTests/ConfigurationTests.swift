@@ -88,4 +88,21 @@ import Testing
         let error = #expect(throws: SCLMError.self) { try configuration.wholeNumber(.bridgeFlushInterval) }
         #expect(error?.description.contains("fix SCLM_BRIDGE_FLUSH_INTERVAL in the environment") == true)
     }
+
+    @Test func secretKeysAreReadFromTheCredentialsDirectoryAfterTheEnvironment() throws {
+        let folder = TemporaryDirectory()
+        try Data("s3cret\n".utf8).write(to: URL(fileURLWithPath: folder.appending("auth.clientSecret")))
+        try Data("sclm-fleet\n".utf8).write(to: URL(fileURLWithPath: folder.appending("auth.clientId")))
+        try Data("http://bad\n".utf8).write(to: URL(fileURLWithPath: folder.appending("iot.secret")))
+        var configuration = Configuration(environment: ["CREDENTIALS_DIRECTORY": folder.path])
+        try configuration.set(.clientSecret, to: "from-the-file")
+        #expect(configuration.resolved(.clientSecret) == ("s3cret", .credential))
+        #expect(configuration.resolved(.clientId).source == .unset, "only secret keys come from credentials")
+        #expect(configuration.resolved(.iotKey).source == .unset)
+        let overridden = Configuration(
+            environment: ["CREDENTIALS_DIRECTORY": folder.path, "SCLM_CLIENT_SECRET": "from-the-environment"])
+        #expect(overridden.resolved(.clientSecret) == ("from-the-environment", .environment))
+        let relative = Configuration(environment: ["CREDENTIALS_DIRECTORY": "relative/folder"])
+        #expect(relative.resolved(.clientSecret).source == .unset)
+    }
 }
