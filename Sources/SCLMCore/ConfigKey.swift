@@ -105,6 +105,12 @@ extension ConfigKey {
         "sync.blobProxyFallbackDelay",
         help: "Longest random pause, in seconds, before fetching from the origin when the site cache fails (0: none).",
         default: "30", format: .wholeNumber(atLeast: 0))
+    /// The Prometheus textfile written after every sync, for node_exporter's textfile collector.
+    package static let metricsTextfile = ConfigKey(
+        "metrics.textfile",
+        help:
+            "Prometheus text file (*.prom) written after every sync for node_exporter's textfile collector"
+            + " (unset: none; docs/fleet.md).")
     /// A custom CA bundle for TLS verification.
     package static let caBundle = ConfigKey(
         "http.caBundle",
@@ -115,7 +121,7 @@ extension ConfigKey {
     package static let all: [ConfigKey] =
         [
             apiURL, authURL, clientId, clientSecret, username, password, syncJobs, syncContentPolicy, syncBlobProxy,
-            syncBlobProxyFallback, syncBlobProxyFallbackDelay, caBundle,
+            syncBlobProxyFallback, syncBlobProxyFallbackDelay, metricsTextfile, caBundle,
         ]
         + ConfigKey.extensionKeys + ConfigKey.httpKeys + ConfigKey.osamKeys + ConfigKey.iotKeys
 

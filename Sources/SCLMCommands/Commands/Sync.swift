@@ -88,19 +88,28 @@ extension SCLM {
                 clients: ClientSelection(clients), presentations: presentations, jobs: width, metadataOnly: metadataOnly
             )
             let started = ContinuousClock.now
+            let startedAt = context.clock.now
+            let record: @Sendable (SyncReport?) async -> Void = { report in
+                await SyncMetrics.record(
+                    after: report, startedAt: startedAt, store: services.store, configuration: services.configuration,
+                    logger: logger)
+            }
             let report: SyncReport
             do {
                 report = try await manager.sync(options, events: printer.handle)
             } catch is CancellationError {
                 printer.finish()
+                await withCancellationShield { await record(nil) }
                 SyncSummary.printCancelled(
                     tally: printer.tally, elapsed: ContinuousClock.now - started, context: context)
                 throw ExitCode(ErrorCategory.cancelled.exitCode)
             } catch {
                 printer.finish()
+                await record(nil)
                 throw error
             }
             printer.finish()
+            await record(report)
             for failure in report.metadata.failures { context.logger.error(failure.message) }
             SyncSummary(report: report, names: printer.names, elapsed: ContinuousClock.now - started).print(to: context)
             try await AnalyticsAfterSync.flush(services: services, context: context)
