@@ -54,16 +54,12 @@ struct APIServices {
     /// `http.proxy` (with `http.proxyCredentials` and `http.noProxy`) when set, replacing the proxy variables;
     /// else what libcurl reads from them.
     ///
-    /// - Throws: `SCLMError` (`.usage`) for a proxy URL that carries a user or password: `http.proxy` is not
-    ///   a secret setting (`sclm config` shows it), so credentials belong in `http.proxyCredentials`.
+    /// - Throws: `SCLMError` (`.usage`) for a proxy URL that carries a user or password (``ConfigValueFormat/proxyURL``):
+    ///   `http.proxy` is not a secret setting (`sclm config` shows it), so credentials belong in
+    ///   `http.proxyCredentials`.
     static func proxyChoice(in configuration: Configuration) throws -> ProxyChoice {
-        guard let url = configuration.value(.proxy), !url.isEmpty else { return .environment }
-        if let components = URLComponents(string: url), components.user != nil || components.password != nil {
-            throw SCLMError(
-                .usage,
-                "http.proxy must not carry a user or password (it is shown by `sclm config`); set the proxy URL "
-                    + "without them and give them with `sclm config set http.proxyCredentials -` on stdin")
-        }
+        // The value's format refuses a user or password in it (they belong in http.proxyCredentials).
+        guard let url = try configuration.checked(.proxy), !url.isEmpty else { return .environment }
         return .server(
             ProxyServer(
                 url: url, credentials: configuration.value(.proxyCredentials),

@@ -78,9 +78,12 @@ extension ConfigKey {
     package static let password = ConfigKey(
         "auth.password", help: "Password for `sclm login` (environment only; never stored).",
         environment: "SCLM_PASSWORD", secret: true, storable: false)
+    /// The parallel transfers `sclm sync` may run: the limits of `sync.jobs` and of `--jobs`.
+    package static let syncJobsLimit = 1...64
     /// Parallel package transfers of `sclm sync`.
     package static let syncJobs = ConfigKey(
-        "sync.jobs", help: "Parallel package transfers of `sclm sync`.", default: "4", format: .wholeNumber(atLeast: 0))
+        "sync.jobs", help: "Parallel package transfers of `sclm sync`.", default: "4",
+        format: .wholeNumber(atLeast: syncJobsLimit.lowerBound, atMost: syncJobsLimit.upperBound))
     /// What `sclm sync` does with a package that has content errors (safety errors always refuse it).
     package static let syncContentPolicy = ConfigKey(
         "sync.contentPolicy",
@@ -104,7 +107,7 @@ extension ConfigKey {
     package static let syncBlobProxyFallbackDelay = ConfigKey(
         "sync.blobProxyFallbackDelay",
         help: "Longest random pause, in seconds, before fetching from the origin when the site cache fails (0: none).",
-        default: "30", format: .wholeNumber(atLeast: 0))
+        default: "30", format: .wholeNumber(atLeast: 0, atMost: 3600))
     /// The Prometheus textfile written after every sync, for node_exporter's textfile collector.
     package static let metricsTextfile = ConfigKey(
         "metrics.textfile",

@@ -88,11 +88,6 @@ package struct Configuration: Sendable, Equatable {
         return value.isEmpty ? nil : value
     }
 
-    /// The effective value of `key` parsed as an integer, if it is one.
-    package func integer(_ key: ConfigKey) -> Int? {
-        value(key).flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-    }
-
     /// The effective value of `key`, which must be one of its ``ConfigKey/allowedValues`` (when it has any),
     /// in the spelling the key lists.
     ///
@@ -139,14 +134,14 @@ package struct Configuration: Sendable, Equatable {
             case .credential: "fix the credential file \(key.name) in $CREDENTIALS_DIRECTORY"
             default: "fix it with `sclm config set \(key.name) \(key.format.placeholder)`"
             }
-        let shown = key.isSecret ? "" : ", got '\(value)'"
+        let shown = key.isSecret ? "" : ", got '\(URLPasswords.redacting(value))'"
         throw SCLMError(.usage, "\(key.name) must be \(key.format.acceptedForm)\(shown); \(fix)")
     }
 
-    /// `value` as shown to a user: secrets masked, everything else as is.
+    /// `value` as shown to a user: secrets masked, the password of any URL in another value masked.
     package static func display(_ value: String?, for key: ConfigKey) -> String {
         guard let value else { return "(unset)" }
-        guard key.isSecret else { return value }
+        guard key.isSecret else { return URLPasswords.redacting(value) }
         return value.isEmpty ? "" : "********"
     }
 }

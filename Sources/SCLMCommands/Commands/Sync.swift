@@ -55,7 +55,7 @@ extension SCLM {
                 return id
             }
             metadataOnly = arguments.flag("--metadata-only")
-            jobs = try arguments.integer("--jobs", in: 1...64)
+            jobs = try arguments.integer("--jobs", in: ConfigKey.syncJobsLimit)
         }
 
         package func validate() throws {
@@ -70,12 +70,16 @@ extension SCLM {
             if printer.style == .live { context.setNoticeWriter(printer.printAbove) }
             defer { context.setNoticeWriter(nil) }
             try await context.withServices(logger: logger) { services in
-                try await sync(with: try services.api(), printer: printer, logger: logger, context: context)
+                // Settings first: a bad sync.jobs is a usage error even before a login.
+                let width = try jobs ?? APIServices.number(.syncJobs, in: services.configuration)
+                try await sync(
+                    with: try services.api(), width: width, printer: printer, logger: logger, context: context)
             }
         }
 
         private func sync(
-            with services: APIServices, printer: SyncProgressPrinter, logger: Logger, context: CommandContext
+            with services: APIServices, width: Int, printer: SyncProgressPrinter, logger: Logger,
+            context: CommandContext
         ) async throws {
             let manager = SyncManager(
                 service: try services.syncService(clock: context.clock), store: services.store, home: context.home,
@@ -83,7 +87,6 @@ extension SCLM {
                 installer: ArchivePackageInstaller(policy: try APIServices.packagePolicy(in: services.configuration)),
                 retrier: services.retrier,
                 clock: context.clock, logger: logger, blobProxy: try APIServices.blobProxy(in: services.configuration))
-            let width = try jobs ?? min(64, max(1, APIServices.number(.syncJobs, in: services.configuration)))
             let options = SyncOptions(
                 clients: ClientSelection(clients), presentations: presentations, jobs: width, metadataOnly: metadataOnly
             )
