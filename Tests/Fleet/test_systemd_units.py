@@ -118,7 +118,7 @@ class SystemdUnitTests(unittest.TestCase):
         self.assertNotIn("1", sync.get("SuccessExitStatus", "").split(), "exit 1 must fail the run")
         self.assertEqual(unit_lines("sclm-sync.service", "LoadCredential"),
                          ["auth.clientSecret:/etc/sclm/credentials/auth.clientSecret"])
-        self.assertIn("/var/lib/sclm-metrics", sync["ReadWritePaths"].split())
+        self.assertIn("-/var/lib/sclm-metrics", sync["ReadWritePaths"].split())
 
     def test_the_kiosk_never_waits_on_the_network_to_play(self):
         play = read_unit("sclm-play.service")
