@@ -175,6 +175,28 @@ class SeedingAttackTests(OriginMixin, unittest.TestCase):
             nginx.stop()
 
 
+    def test_the_cache_marks_its_own_failures_and_passes_the_origins_through(self):
+        sas = self.package()["sas"]
+        etag = self.origin(sas, method="HEAD")[1]["ETag"]
+        self.server.control({"action": "fail", "status": 502, "count": 1, "path": urllib.parse.urlsplit(sas).path})
+        status, _, _, body = self.via_cache(self.nginx, sas, etag)
+        self.assertEqual(status, 502)
+        self.assertNotIn(b"SclmCacheOriginUnreachable", body, "the origin's 502 was dressed as the cache's")
+        unreachable = fleet.Nginx(self.work / "unreachable", self.origin_host, config=self.closed_origin_config())
+        self.caches.append(unreachable)
+        status, _, _, body = self.via_cache(unreachable, sas, etag)
+        self.assertEqual((status, json.loads(body)), (502, {"error": "SclmCacheOriginUnreachable"}))
+
+    @staticmethod
+    def closed_origin_config() -> str:
+        """The shipped config with the origin it proxies to replaced by a closed port."""
+        shipped = fleet.SHIPPED_CONFIG.read_text()
+        line = "proxy_pass $sclm_origin_scheme://$sclm_blob_host$sclm_blob_path$is_args$args;"
+        if line not in shipped:
+            raise AssertionError(f"contrib/nginx/sclm-cache.conf has no line {line!r}")
+        return shipped.replace(line, f"proxy_pass http://127.0.0.1:{fleet.free_port()}$sclm_blob_path$is_args$args;")
+
+
 @unittest.skipUnless(SCLM.exists(), f"{SCLM} is not built")
 class FallbackTests(OriginMixin, unittest.TestCase):
     """A cache that refuses connections (a closed port on loopback)."""
@@ -205,6 +227,17 @@ class FallbackTests(OriginMixin, unittest.TestCase):
         hosts.run(home, "config", "set", "sync.blobProxyFallbackDelay", "1")
         result = hosts.run(home, "sync")
         self.assertEqual((result.stdout + result.stderr).count("could not be reached"), 1, result.stdout)
+
+    @unittest.skipUnless(HAS_NGINX, "nginx is not installed")
+    def test_the_caches_own_502_sends_the_host_to_the_origin(self):
+        cache = fleet.Nginx(self.work / "nginx", self.origin_host, config=SeedingAttackTests.closed_origin_config())
+        self.caches.append(cache)
+        hosts = fleet.Fleet(str(SCLM), self.server, self.work / "own-502", 1, blob_proxy=cache.url)
+        home = hosts.homes[0]
+        hosts.run(home, "config", "set", "sync.blobProxyFallbackDelay", "0")
+        summary = json.loads(hosts.run(home, "sync", "--json").stdout.splitlines()[-1])
+        self.assertTrue(summary["ok"])
+        self.assertIn("HTTP 502", summary["content"]["blobProxyFallback"])
 
     def test_with_the_fallback_forbidden_the_error_names_the_setting(self):
         hosts, home = self.host("forbidden", "false")

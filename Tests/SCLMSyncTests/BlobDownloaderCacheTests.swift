@@ -86,7 +86,9 @@ import Testing
 
     @Test(arguments: [
         HTTPError(.connectFailed, method: .get, url: URL(literal: "http://cache:8080/b")),
-        HTTPError(.status, method: .get, url: URL(literal: "http://cache:8080/b"), status: 502),
+        HTTPError(
+            .status, method: .get, url: URL(literal: "http://cache:8080/b"), status: 502,
+            detail: BlobProxy.ownFailureCode),
     ])
     func aCacheThatCannotServeSendsTheRunToTheOrigin(_ failure: HTTPError) async throws {
         let transport = SiteTransport(cache: { _, _ in throw failure })
@@ -99,9 +101,10 @@ import Testing
         #expect(transport.downloads.withLock { $0.map(\.url.host) } == ["cache", "127.0.0.1", "127.0.0.1"])
     }
 
-    @Test func anOriginAnswerPassedThroughIsNotACacheFailure() async throws {
-        let expired = HTTPError(.status, method: .get, url: URL(literal: "http://cache:8080/b"), status: 404)
-        let transport = SiteTransport(cache: { _, _ in throw expired })
+    @Test(arguments: [404, 502])
+    func anOriginAnswerPassedThroughIsNotACacheFailure(_ status: Int) async throws {
+        let passed = HTTPError(.status, method: .get, url: URL(literal: "http://cache:8080/b"), status: status)
+        let transport = SiteTransport(cache: { _, _ in throw passed })
         let route = try route()
         await #expect(throws: SyncError.self) { try await download(transport, route: route) }
         #expect(route.fallbackNotice == nil)

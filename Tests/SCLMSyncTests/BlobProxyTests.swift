@@ -59,12 +59,18 @@ import Testing
 
     @Test(
         arguments: [
-            (HTTPError.Code.connectFailed, nil, true), (.timedOut, nil, true), (.offline, nil, true),
-            (.status, 502, true), (.status, 504, true), (.status, 403, false), (.status, 404, false),
-            (.status, 500, false), (.status, 503, false), (.connectionLost, nil, false), (.tls, nil, false),
-        ] as [(HTTPError.Code, Int?, Bool)])
-    func onlyTheCachesOwnFailuresAllowTheFallback(_ code: HTTPError.Code, _ status: Int?, _ expected: Bool) {
-        let error = HTTPError(code, method: .get, url: URL(literal: "http://cache:8080/b/p"), status: status)
+            (HTTPError.Code.connectFailed, nil, nil, true), (.timedOut, nil, nil, true), (.offline, nil, nil, true),
+            (.status, 502, BlobProxy.ownFailureCode, true), (.status, 504, BlobProxy.ownFailureCode, true),
+            (.status, 502, nil, false), (.status, 504, "ServerBusy", false), (.status, 403, nil, false),
+            (.status, 404, nil, false), (.status, 503, BlobProxy.ownFailureCode, false),
+            (.connectionLost, nil, nil, false),
+            (.tls, nil, nil, false),
+        ] as [(HTTPError.Code, Int?, String?, Bool)])
+    func onlyTheCachesOwnFailuresAllowTheFallback(
+        _ code: HTTPError.Code, _ status: Int?, _ detail: String?, _ expected: Bool
+    ) {
+        let error = HTTPError(
+            code, method: .get, url: URL(literal: "http://cache:8080/b/p"), status: status, detail: detail)
         #expect(BlobProxy.isCacheFailure(error) == expected)
     }
 }

@@ -151,8 +151,10 @@ struct BlobDownloader: Sendable {
         guard let route, try await !route.isDirect() else {
             return try await self.transfer(HTTPRequest(url: transfer.link.url), transfer, progress)
         }
+        // The origin's answer: its failures are handled as those of any transfer, never as the cache's.
+        let origin = try await OriginProbe.probe(transfer.link, transport: transport, subject: subject)
         do {
-            return try await throughCache(route.proxy, transfer, subject, progress)
+            return try await throughCache(route.proxy, claiming: origin, transfer, subject, progress)
         } catch let error as HTTPError where BlobProxy.isCacheFailure(error) {
             try await route.fallBack(after: error, subject: subject)
             logger?.debug("\(subject): \(route.fallbackNotice ?? error.summary)")
@@ -160,16 +162,15 @@ struct BlobDownloader: Sendable {
         }
     }
 
-    /// Asks the origin for the blob's `ETag`, then fetches it from `proxy` claiming that `ETag`. A blob
-    /// without a strong `ETag` is fetched from the origin: the cache could not verify what it stores.
+    /// Fetches the blob from `proxy` claiming the origin's `ETag` (from ``OriginProbe``). A blob without a
+    /// strong `ETag` is fetched from the origin: the cache could not verify what it stores.
     ///
-    /// - Throws: ``SyncError`` (`.badPackage`) when the origin's size is not the announced one or the cache
-    ///   answers with another `ETag` (the part is dropped); what the transfers throw.
+    /// - Throws: ``SyncError`` (`.badPackage`) when the cache answers with another `ETag` (the part is
+    ///   dropped); what the transfers throw.
     private func throughCache(
-        _ proxy: BlobProxy, _ transfer: Transfer, _ subject: String,
+        _ proxy: BlobProxy, claiming origin: String?, _ transfer: Transfer, _ subject: String,
         _ progress: @escaping @Sendable (DownloadProgress, BlobLink) -> Void
     ) async throws -> DownloadResult {
-        let origin = try await OriginProbe.probe(transfer.link, transport: transport, subject: subject)
         guard let tag = origin, let request = proxy.request(for: transfer.link.url, entityTag: tag) else {
             return try await self.transfer(HTTPRequest(url: transfer.link.url), transfer, progress)
         }

@@ -55,13 +55,18 @@ package struct BlobProxy: Sendable, Equatable {
         return request
     }
 
+    /// The error code in the body of the cache's own 502 and 504 (`{"error":"SclmCacheOriginUnreachable"}`
+    /// in `contrib/nginx/sclm-cache.conf`), which tells them from a 502 or 504 of the origin passed through.
+    package static let ownFailureCode = "SclmCacheOriginUnreachable"
+
     /// Whether `error`, from a request to the cache, means the cache itself cannot serve: no connection, a
-    /// time-out, or the cache's own 502/504 (it could not reach or hear from the origin). Every other status
-    /// is the origin's answer passed through (a 403 for an expired link, a 404) and is handled as such.
+    /// time-out, or the cache's own 502/504 (it could not reach or hear from the origin, ``ownFailureCode``).
+    /// Every other answer is the origin's, passed through (a 403 for an expired link, a 404, its own 502),
+    /// and is handled as such.
     package static func isCacheFailure(_ error: HTTPError) -> Bool {
         switch error.code {
         case .offline, .connectFailed, .timedOut: true
-        case .status: error.status == 502 || error.status == 504
+        case .status: (error.status == 502 || error.status == 504) && error.detail == ownFailureCode
         default: false
         }
     }
