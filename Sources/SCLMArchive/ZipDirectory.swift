@@ -52,6 +52,8 @@ struct ZipDirectory {
     let entryCount: Int
     /// Where the central directory starts in the file.
     let directoryOffset: UInt64
+    /// Where the end-of-central-directory record starts in the file (its comment, if any, follows it).
+    let endRecordOffset: UInt64
     /// The records, in directory order; empty when the entry count exceeded the limit given to ``read(fd:size:maxEntries:)``.
     let records: [Record]
 
@@ -100,14 +102,16 @@ struct ZipDirectory {
         guard start >= directoryOffset else { throw Failure.truncated("the central directory points past the file") }
         let shift = start - directoryOffset
         guard count <= UInt64(maxEntries) else {
-            return ZipDirectory(entryCount: Int(clamping: count), directoryOffset: start, records: [])
+            return ZipDirectory(
+                entryCount: Int(clamping: count), directoryOffset: start, endRecordOffset: endOffset, records: [])
         }
         guard directorySize <= maxDirectorySize else {
             throw Failure.corrupt("the central directory is implausibly large")
         }
         let bytes = try readBytes(fd: fd, at: start, count: Int(directorySize))
         let records = try parseRecords(bytes, count: Int(count), shift: shift)
-        return ZipDirectory(entryCount: records.count, directoryOffset: start, records: records)
+        return ZipDirectory(
+            entryCount: records.count, directoryOffset: start, endRecordOffset: endOffset, records: records)
     }
 
     /// The offset of the end-of-central-directory record in `tail`, searching backwards.

@@ -57,7 +57,9 @@ struct ZipScanner {
                     fd: fd, directory: directory, workers: workers, skipping: refused, checksums: checksums,
                     into: &scan, sink: &sink)
             } else {
-                try readEntries(fd: fd, skipping: refused, checksums: checksums, into: &scan, sink: &sink)
+                try readEntries(
+                    fd: fd, endRecordOffset: directory.endRecordOffset, skipping: refused, checksums: checksums,
+                    into: &scan, sink: &sink)
             }
         }
         return scan
@@ -184,14 +186,16 @@ struct ZipScanner {
 
     // MARK: - Entry data
 
-    /// Reads the entries whose position (in libarchive's order) falls in `share`, skipping the others.
+    /// Reads the entries whose position (in libarchive's order) falls in `share`, skipping the others, with
+    /// a libarchive reader of its own over the file up to its end record (``ZipView``).
     func readEntries(
-        fd: Int32, share: Range<Int> = 0..<Int.max, skipping refused: Set<String>, checksums: EntryChecksums,
-        into scan: inout PackageScan, sink: inout some PackageSink
+        fd: Int32, endRecordOffset: UInt64, share: Range<Int> = 0..<Int.max, skipping refused: Set<String>,
+        checksums: EntryChecksums, into scan: inout PackageScan, sink: inout some PackageSink
     ) throws {
         let reader: ArchiveReader
         do {
-            reader = try ArchiveReader(fileDescriptor: fd, blockSize: Self.blockSize, path: path)
+            reader = try ArchiveReader(
+                fileDescriptor: fd, endRecordOffset: endRecordOffset, blockSize: Self.blockSize, path: path)
         } catch let failure as ArchiveReader.OpenFailure {
             scan.report(Self.finding(forLibarchiveMessage: failure.message, path: nil))
             scan.isStopped = true
