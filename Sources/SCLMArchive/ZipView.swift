@@ -17,8 +17,11 @@ import CArchive
 /// it, so libarchive finds it where it looks first (22 bytes from the end, with no comment), whatever the
 /// comment was. The comment itself is never read (nothing in a package depends on it).
 ///
-/// Reads go through `pread`, so several views may share one descriptor (each keeps its own position). One
-/// view belongs to one libarchive reader (``ArchiveReader``), which calls it on its reading thread only.
+/// Reads go through `pread`, so several views may share one descriptor (each keeps its own position). They
+/// start small after every seek (libarchive seeks to each entry's local header, and a parallel worker skips
+/// the entries of the others by seeking: a whole block there would be read for a 30-byte header) and double
+/// while reading goes on, up to the block size. One view belongs to one libarchive reader (``ArchiveReader``),
+/// which calls it on its reading thread only.
 final class ZipView {
     private let fd: Int32
     /// The length of the view: the end record's offset plus its 22 bytes.
@@ -28,16 +31,22 @@ final class ZipView {
     private let blockSize: Int
     private let buffer: UnsafeMutableRawPointer
     private var position: Int64 = 0
+    /// The size of the next read: ``firstReadSize`` after a seek, doubling up to `blockSize`.
+    private var readSize: Int
+
+    /// The first read after a seek: a local header and the start of the entry's data.
+    private static let firstReadSize = 16 << 10
 
     /// A view of the zip open on `fd` that ends with the end record at `endRecordOffset`, read in blocks
-    /// of `blockSize` bytes.
+    /// of up to `blockSize` bytes.
     init(fileDescriptor fd: Int32, endRecordOffset: UInt64, blockSize: Int) {
         self.fd = fd
         // The end record was read from the file, so its offset is far below Int64.max.
         length = Int64(clamping: endRecordOffset) &+ 22
         commentLengthOffset = length &- 2
-        self.blockSize = blockSize
-        buffer = .allocate(byteCount: blockSize, alignment: 16)
+        self.blockSize = max(blockSize, Self.firstReadSize)
+        readSize = Self.firstReadSize
+        buffer = .allocate(byteCount: self.blockSize, alignment: 16)
     }
 
     deinit { buffer.deallocate() }
@@ -71,8 +80,9 @@ final class ZipView {
     /// The next block of the view: its byte count (0 at the end), or `ARCHIVE_FATAL` with the error set.
     private func read(_ archive: OpaquePointer?, into block: UnsafeMutablePointer<UnsafeRawPointer?>?) -> Int {
         block?.pointee = UnsafeRawPointer(buffer)
-        let wanted = Int(clamping: max(0, min(Int64(blockSize), length - position)))
+        let wanted = Int(clamping: max(0, min(Int64(readSize), length - position)))
         guard wanted > 0 else { return 0 }
+        readSize = min(readSize * 2, blockSize)
         var count: Int
         repeat {
             count = pread(fd, buffer, wanted, off_t(position))
@@ -106,6 +116,7 @@ final class ZipView {
         let (target, overflow) = base.addingReportingOverflow(offset)
         guard !overflow, target >= 0 else { return Int64(ARCHIVE_FATAL) }
         position = target
+        readSize = Self.firstReadSize
         return target
     }
 
@@ -113,6 +124,7 @@ final class ZipView {
     private func skip(_ request: Int64) -> Int64 {
         let skipped = max(0, min(request, length - position))
         position += skipped
+        readSize = Self.firstReadSize
         return skipped
     }
 }
