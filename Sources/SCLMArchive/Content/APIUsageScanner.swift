@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Finds the first call into the StoryCLM JavaScript API (`StoryCLM.` or `StoryCLMBridge.`) in a stream of
 /// script bytes, with its line.
 ///
@@ -17,21 +25,53 @@ struct APIUsageScanner {
     /// Scans the next chunk.
     mutating func feed(_ bytes: some Sequence<UInt8>) {
         guard firstUseLine == nil else { return }
-        for byte in bytes {
-            if byte == 0x0A { line += 1 }
-            if matched == Self.name.count {
-                if byte == UInt8(ascii: ".") || byte == UInt8(ascii: "B") {
-                    firstUseLine = line
-                    return
-                }
-                matched = 0
+        for byte in bytes where step(byte) { return }
+    }
+
+    /// Scans the next chunk of a file. Outside a partial match, `memchr` jumps to the next `S` and the line
+    /// breaks passed are counted in one loop the compiler vectorises: a large script costs two fast passes,
+    /// not a step per byte (which was a tenth of the CPU time of validating a deck of bundled libraries).
+    mutating func feed(_ bytes: UnsafeRawBufferPointer) {
+        guard firstUseLine == nil, let base = bytes.baseAddress else { return }
+        var index = 0
+        while index < bytes.count {
+            if matched == 0 {
+                let next =
+                    memchr(base + index, Int32(UInt8(ascii: "S")), bytes.count - index).map {
+                        base.distance(to: UnsafeRawPointer($0))
+                    } ?? bytes.count
+                line += Self.lineBreaks(in: UnsafeRawBufferPointer(rebasing: bytes[index..<next]))
+                index = next
+                if index == bytes.count { return }
             }
-            if byte == Self.name[matched] {
-                matched += 1
-            } else {
-                matched = byte == Self.name[0] ? 1 : 0
-            }
+            if step(bytes[index]) { return }
+            index += 1
         }
+    }
+
+    /// The line feeds in `bytes`.
+    private static func lineBreaks(in bytes: UnsafeRawBufferPointer) -> Int {
+        var count = 0
+        for byte in bytes where byte == 0x0A { count += 1 }
+        return count
+    }
+
+    /// Scans one byte; `true` once the first use is found.
+    private mutating func step(_ byte: UInt8) -> Bool {
+        if byte == 0x0A { line += 1 }
+        if matched == Self.name.count {
+            if byte == UInt8(ascii: ".") || byte == UInt8(ascii: "B") {
+                firstUseLine = line
+                return true
+            }
+            matched = 0
+        }
+        if byte == Self.name[matched] {
+            matched += 1
+        } else {
+            matched = byte == Self.name[0] ? 1 : 0
+        }
+        return false
     }
 
     /// Continues counting lines from `line` (for a new script element in the same file).
