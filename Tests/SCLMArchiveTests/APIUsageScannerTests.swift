@@ -39,4 +39,15 @@ import Testing
             #expect(Self.scan(bytes, chunk: chunk, raw: false) == line, "chunks of \(chunk), bytes")
         }
     }
+
+    @Test func countsLineFeedsEightBytesAtATime() {
+        // Random bytes with every third one a line feed: runs of them, and their near misses (0x0B, 0x8A).
+        let bytes = PackageFixtures.noise(1_000, seed: 11).map { $0 % 3 == 0 ? 0x0A : $0 }
+        for length in [0, 1, 7, 8, 9, 15, 16, 17, 999, 1_000] {
+            let expected = bytes.prefix(length).filter { $0 == 0x0A }.count
+            #expect(
+                bytes.withUnsafeBytes { APIUsageScanner.lineBreaks(in: .init(rebasing: $0.prefix(length))) } == expected
+            )
+        }
+    }
 }

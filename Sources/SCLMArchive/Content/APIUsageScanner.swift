@@ -49,10 +49,22 @@ struct APIUsageScanner {
         }
     }
 
-    /// The line feeds in `bytes`.
-    private static func lineBreaks(in bytes: UnsafeRawBufferPointer) -> Int {
+    /// The line feeds in `bytes`, counted eight bytes at a time.
+    static func lineBreaks(in bytes: UnsafeRawBufferPointer) -> Int {
+        let feeds: UInt64 = 0x0A0A_0A0A_0A0A_0A0A
+        let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
         var count = 0
-        for byte in bytes where byte == 0x0A { count += 1 }
+        var index = 0
+        while index + 8 <= bytes.count {
+            let word = bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) ^ feeds
+            // The high bit of each byte that is zero in `word` (a line feed in the input), and of no other byte.
+            count &+= (~(((word & low7) &+ low7) | word | low7)).nonzeroBitCount
+            index += 8
+        }
+        while index < bytes.count {
+            count &+= bytes[index] == 0x0A ? 1 : 0
+            index += 1
+        }
         return count
     }
 

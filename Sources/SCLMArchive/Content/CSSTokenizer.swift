@@ -48,6 +48,11 @@ struct CSSTokenizer {
     mutating func feed(_ bytes: some Sequence<UInt8>) {
         for byte in bytes {
             if byte == 0x0A { line += 1 }
+            // The most common byte, a name's in the normal state, without a call per byte.
+            if state == .normal, byte.isCSSNameByte {
+                appendToWord(byte)
+                continue
+            }
             while step(byte) {}
         }
     }
@@ -112,8 +117,7 @@ struct CSSTokenizer {
 
     private mutating func normal(_ byte: UInt8) -> Bool {
         if byte.isCSSNameByte {
-            if wordLength < 8 { word |= UInt64(byte.lowercasedASCII) << (8 * wordLength) }
-            if wordLength < 9 { wordLength += 1 }
+            appendToWord(byte)
             return false
         }
         let isURL = !isAtKeyword && wordLength == 3 && word == Self.urlWord
@@ -137,6 +141,12 @@ struct CSSTokenizer {
         default: break
         }
         return false
+    }
+
+    @inline(__always)
+    private mutating func appendToWord(_ byte: UInt8) {
+        if wordLength < 8 { word |= UInt64(byte.lowercasedASCII) << (8 * wordLength) }
+        if wordLength < 9 { wordLength += 1 }
     }
 
     private mutating func urlStart(_ byte: UInt8) -> Bool {
