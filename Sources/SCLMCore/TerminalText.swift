@@ -91,17 +91,19 @@ package struct TerminalText: Sendable, Hashable, CustomStringConvertible, Expres
         }
     }
 
-    /// `json` (JSON text from an encoder) with every unsafe scalar the encoder left raw (DEL, C1 controls,
-    /// U+2028/U+2029, bidirectional controls; it escapes C0 controls itself) written as a JSON `\uXXXX` escape.
+    /// `json` (JSON text from an encoder) with every unsafe scalar the encoder leaves raw (DEL, C1 controls,
+    /// U+2028/U+2029, bidirectional controls) written as a JSON `\uXXXX` escape.
     ///
     /// The JSON still decodes to the exact text, but its bytes carry nothing that steers a terminal or a log
-    /// viewer that shows them. The unsafe scalars are outside ASCII and can occur only inside strings, so the
-    /// escape is always valid there.
+    /// viewer that shows them. These scalars can occur only inside strings (JSON's structure is printable
+    /// ASCII and whitespace), so the escape is always valid there. C0 controls are left alone: inside strings
+    /// the encoder has escaped them already, outside they are the JSON's own whitespace.
     package static func escapingJSON(_ json: String) -> String {
-        guard json.unicodeScalars.contains(where: isUnsafe) else { return json }
+        let isRaw = { (scalar: Unicode.Scalar) in scalar.value >= 0x7F && isUnsafe(scalar) }
+        guard json.unicodeScalars.contains(where: isRaw) else { return json }
         var escaped = String.UnicodeScalarView()
         for scalar in json.unicodeScalars {
-            if isUnsafe(scalar) {
+            if isRaw(scalar) {
                 let hex = String(scalar.value, radix: 16)
                 escaped.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
             } else {

@@ -37,6 +37,8 @@ import Testing
         let escaped = TerminalText.escapingJSON(encoded)
         #expect(escaped == #"["a\u007f\u0085\u202e\u2028\u2066é🙂\"\u001b"]"#)
         #expect(try JSONDecoder().decode([String].self, from: Data(escaped.utf8)) == [text])
+        // The JSON's own whitespace (pretty-printed output) stays as it is.
+        #expect(TerminalText.escapingJSON("[\n  \"\u{202E}\"\n]") == "[\n  \"\\u202e\"\n]")
     }
 
     @Test func interpolatedValuesAreEscapedAndLiteralsKept() {
