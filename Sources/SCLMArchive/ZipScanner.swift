@@ -295,17 +295,23 @@ struct ZipScanner {
         if let declared, let finding = EntryChecksums.localHeaderFinding(for: declared, fd: entry.fd, path: path) {
             scan.report(finding)
         }
+        // Deflated data is inflated by ISA-L, about twice as fast as libarchive's zlib (DeflateReader).
+        let inflater = declared.flatMap {
+            DeflateReader(fd: entry.fd, dataStart: start, entry: $0, blockSize: Self.blockSize)
+        }
         var crc: UInt32 = 0
         try sink.beginFile(path, modificationTime: entry.header.modificationTime)
         reading: while true {
             try cancellation.check()
-            let block = reader.readBlock()
+            let block = inflater?.next() ?? reader.readBlock()
             if block.status == .eof {
                 isComplete = true
                 break
             }
             guard !block.status.isFailure else {
-                scan.report(Self.finding(forLibarchiveMessage: reader.errorMessage, path: path))
+                scan.report(
+                    inflater?.failure(path: path) ?? Self.finding(forLibarchiveMessage: reader.errorMessage, path: path)
+                )
                 if block.status == .fatal { scan.isStopped = true }
                 break
             }
@@ -315,7 +321,8 @@ struct ZipScanner {
             }
             fileBytes += Int64(block.bytes.count)
             if let exceeded = scan.count(
-                block.bytes.count, path: path, fileBytes: fileBytes, compressedBytes: reader.position - start)
+                block.bytes.count, path: path, fileBytes: fileBytes,
+                compressedBytes: inflater?.consumed ?? reader.position - start)
             {
                 scan.report(exceeded)
                 break reading
