@@ -37,10 +37,12 @@ final class DeflateReader {
     /// The compressed bytes consumed so far.
     private(set) var consumed: Int64 = 0
 
-    /// A reader of `entry`'s data starting at `dataStart`, or `nil` when the entry is not deflated (libarchive
-    /// reads it) or memory is short.
+    /// A reader of `entry`'s data starting at `dataStart`, or `nil` when libarchive reads it as before: the
+    /// entry is not deflated, declares no compressed bytes at all (an empty file some writers mark deflated),
+    /// or memory is short.
     init?(fd: Int32, dataStart: Int64, entry: EntryChecksums.Entry, blockSize: Int) {
-        guard entry.isDeflated, dataStart >= 0, let state = sclm_isal_inflate_new() else { return nil }
+        guard entry.isDeflated, entry.compressedSize > 0, dataStart >= 0, let state = sclm_isal_inflate_new()
+        else { return nil }
         self.fd = fd
         self.state = state
         self.blockSize = blockSize
