@@ -84,6 +84,11 @@ final class DeflateReader {
                 problem = (.archiveTruncated, "the entry's compressed data ends inside its deflate stream")
                 return failed()
             }
+            if inputCount == before, inputCount > 0 {
+                // Neither input taken nor output made: never expected of ISA-L, but a loop on hostile input must end.
+                problem = (.archiveCorrupt, "the entry's deflate data cannot be decoded")
+                return failed()
+            }
         }
         return ArchiveReader.Block(status: .eof, bytes: UnsafeRawBufferPointer(start: nil, count: 0), offset: produced)
     }
