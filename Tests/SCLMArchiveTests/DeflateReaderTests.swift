@@ -70,4 +70,22 @@ import Testing
         let finding = try #require(report.findings.first { $0.path == "js/big.js" }, "\(report.findings)")
         #expect(finding.rule == .archiveTruncated, "\(report.findings)")
     }
+
+    @Test func randomBytesAsDeflateDataEndInAFinding() async throws {
+        let folder = TemporaryDirectory()
+        let (zip, _) = try Self.package(in: folder)
+        let original = try ZipBytes(contentsOf: zip)
+        let (data, central) = try Self.dataOffset(of: "js/big.js", in: original)
+        let size =
+            Int(original.bytes[central + 20]) | Int(original.bytes[central + 21]) << 8
+            | Int(original.bytes[central + 22]) << 16
+        for seed in UInt64(1)...24 {
+            var bytes = original
+            bytes.bytes.replaceSubrange(data..<(data + size), with: PackageFixtures.noise(size, seed: seed))
+            try bytes.write(to: zip)
+            let report = try await PackageValidator().validate(zip)
+            let rules = Set(report.findings.filter { $0.path == "js/big.js" }.map(\.rule.id))
+            #expect(!rules.isDisjoint(with: ["ARCHIVE-CORRUPT", "ARCHIVE-TRUNCATED", "ARCHIVE-CRC"]), "seed \(seed)")
+        }
+    }
 }
