@@ -167,7 +167,7 @@ package final class PresentationHost: Sendable {
     }
 
     /// Emits an event line.
-    func emit(_ name: String, _ data: JSONValue) {
+    func emit(_ name: BridgeEventName, _ data: JSONValue) {
         output.emit(BridgeEvent(name, data))
     }
 
