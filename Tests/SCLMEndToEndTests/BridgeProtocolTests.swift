@@ -303,7 +303,9 @@ import Testing
         let names = modules.compactMap { $0["name"] as? String }
         #expect(
             names == [
-                "bridge", "Base", "Presentation", "UI", "Sessions", "CustomEvents", "MediaFiles", "Map", "HTTP", "OSAM",
+                "bridge", "Base", "Presentation", "UI", "Sessions", "CustomEvents", "MediaFiles", "Map", "Version1",
+                "HTTP",
+                "OSAM",
             ])
         #expect(await bridge.process.finish() == 0)
     }
