@@ -304,8 +304,7 @@ import Testing
         #expect(
             names == [
                 "bridge", "Base", "Presentation", "UI", "Sessions", "CustomEvents", "MediaFiles", "Map", "Version1",
-                "HTTP",
-                "OSAM",
+                "HTTP", "OSAM", "Tables",
             ])
         #expect(await bridge.process.finish() == 0)
     }
