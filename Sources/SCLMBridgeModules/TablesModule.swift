@@ -76,11 +76,11 @@ package struct TablesModule: DeclaredBridgeModule {
     func call(
         _ method: HTTPMethod, _ path: String, query: [(String, String)] = [], body: JSONValue? = nil
     ) async throws -> BridgeReply {
-        guard case .online(let apiURL, let send) = connection else {
-            guard case .offline(let reason) = connection else {
-                preconditionFailure("a connection is online or offline")
-            }
-            throw BridgeError(.unavailable, Self.offlineMessage(reason))
+        let apiURL: URL
+        let send: @Sendable (HTTPRequest) async throws -> HTTPResponse
+        switch connection {
+        case .offline(let reason): throw BridgeError(.unavailable, Self.offlineMessage(reason))
+        case .online(let url, let sender): (apiURL, send) = (url, sender)
         }
         var request = HTTPRequest(method, url: try Self.url(apiURL, path: path, query: query))
         request.headers.set(name: "Accept", value: "application/json")
