@@ -1,4 +1,5 @@
 import CISAL
+import SCLMCore
 
 /// The CRC-32 every entry's data must have, and the check libarchive would otherwise make.
 ///
@@ -10,7 +11,7 @@ import CISAL
 struct EntryChecksums: Sendable {
     /// One entry: where its local header starts and the CRC-32 the central directory declares.
     struct Entry: Sendable {
-        let localHeaderOffset: UInt64
+        let localHeaderOffset: Checked<UInt64>
         let crc32: UInt32
     }
 
@@ -28,7 +29,7 @@ struct EntryChecksums: Sendable {
         var high = entries.count
         while low < high {
             let middle = (low + high) / 2
-            if entries[middle].localHeaderOffset <= UInt64(position) { low = middle + 1 } else { high = middle }
+            if entries[middle].localHeaderOffset.value <= UInt64(position) { low = middle + 1 } else { high = middle }
         }
         return low == 0 ? nil : entries[low - 1]
     }

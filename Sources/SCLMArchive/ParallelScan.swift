@@ -1,4 +1,5 @@
 import CArchive
+import SCLMCore
 import Synchronization
 
 #if canImport(Glibc)
@@ -74,7 +75,7 @@ package enum ParallelPlan {
     /// about equal weight (declared size plus a fixed cost per entry); the last share is open-ended.
     static func shares(of directory: ZipDirectory, count: Int) -> [Range<Int>] {
         let weights = directory.records.sorted { $0.localHeaderOffset < $1.localHeaderOffset }
-            .map { Double($0.uncompressedSize) + 32_768 }
+            .map { Double($0.uncompressedSize.value) + 32_768 }
         let total = weights.reduce(0, +)
         var cuts = [0]
         var running = 0.0

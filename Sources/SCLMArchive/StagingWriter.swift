@@ -54,8 +54,9 @@ struct StagingWriter: PackageSink {
         let parent = PackagePath.directory(of: root)
         var space = statvfs()
         if statvfs(parent.isEmpty ? "." : parent, &space) == 0 {
-            let free = Int64(space.f_bavail) * Int64(space.f_frsize)
-            if free < expectedBytes + Self.reserveBytes {
+            let free = Checked(UInt64(space.f_bavail)).times(space.f_frsize)?.exactly(Int64.self) ?? .max
+            // A declared size near 2^63 (from the zip) needs more than any disk has.
+            if free < Checked(expectedBytes).plus(Self.reserveBytes)?.value ?? .max {
                 throw ArchiveError(
                     .writeFailed,
                     "not enough disk space in \(parent) to unpack \(ByteCount.format(expectedBytes)): "

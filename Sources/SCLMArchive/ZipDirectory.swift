@@ -1,3 +1,5 @@
+import SCLMCore
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -21,9 +23,10 @@ struct ZipDirectory {
         let method: UInt16
         /// The CRC-32 of the entry's uncompressed data.
         let crc32: UInt32
-        let compressedSize: UInt64
-        let uncompressedSize: UInt64
-        let localHeaderOffset: UInt64
+        let compressedSize: Checked<UInt64>
+        let uncompressedSize: Checked<UInt64>
+        /// Where the entry's local header starts in the file (any prepended bytes already added).
+        let localHeaderOffset: Checked<UInt64>
         /// "Version made by": the upper byte names the host system (3 is Unix).
         let versionMadeBy: UInt16
         /// The external file attributes (host-specific; on Unix the mode is in the upper 16 bits).
@@ -51,7 +54,7 @@ struct ZipDirectory {
     /// The number of entries the archive declares.
     let entryCount: Int
     /// Where the central directory starts in the file.
-    let directoryOffset: UInt64
+    let directoryOffset: Checked<UInt64>
     /// The records, in directory order; empty when the entry count exceeded the limit given to ``read(fd:size:maxEntries:)``.
     let records: [Record]
 
@@ -71,43 +74,50 @@ struct ZipDirectory {
     private static func readDirectory(fd: Int32, size: UInt64, maxEntries: Int) throws -> ZipDirectory {
         if size == 0 { throw Failure.notZip("the file is empty") }
         let tailSize = Int(min(size, UInt64(endRecordSize + maxCommentSize)))
-        let tail = try readBytes(fd: fd, at: size - UInt64(tailSize), count: tailSize)
+        let tailStart = Checked(size - UInt64(tailSize))
+        let tail = try readBytes(fd: fd, at: tailStart, count: tailSize)
         guard let end = findEndRecord(in: tail) else {
-            let head = try readBytes(fd: fd, at: 0, count: Int(min(size, 4)))
+            let head = try readBytes(fd: fd, at: Checked(0), count: Int(min(size, 4)))
             if head == [0x50, 0x4B, 0x03, 0x04] {
                 throw Failure.truncated(
                     "the file starts like a zip but its central directory is missing (it was cut off)")
             }
             throw Failure.notZip("the file has no zip signature")
         }
-        let endOffset = size - UInt64(tailSize) + UInt64(end)
-        var count = UInt64(tail.uint16(at: end + 10))
-        var directorySize = UInt64(tail.uint32(at: end + 12))
-        var directoryOffset = UInt64(tail.uint32(at: end + 16))
-        var directoryEnd = endOffset
         if tail.uint16(at: end + 4) != 0 || tail.uint16(at: end + 6) != 0 {
             throw Failure.corrupt("split (multi-volume) zip archives are not supported")
         }
-        if count == 0xFFFF || directorySize == 0xFFFF_FFFF || directoryOffset == 0xFFFF_FFFF {
-            let zip64 = try readZip64End(fd: fd, endOffset: endOffset)
-            (count, directorySize, directoryOffset, directoryEnd) = zip64
-        }
-        guard directorySize <= directoryEnd else {
-            throw Failure.truncated("the central directory extends past the file")
+        var bounds = DirectoryBounds(
+            count: Checked(UInt64(tail.uint16(at: end + 10))), size: Checked(UInt64(tail.uint32(at: end + 12))),
+            offset: Checked(UInt64(tail.uint32(at: end + 16))), end: try tailStart.plus(end).orCorrupt("end record"))
+        if bounds.count.value == 0xFFFF || bounds.size.value == 0xFFFF_FFFF || bounds.offset.value == 0xFFFF_FFFF {
+            bounds = try readZip64End(fd: fd, endOffset: bounds.end)
         }
         // Bytes prepended to the archive (a self-extractor stub) shift every offset by the same amount.
-        let start = directoryEnd - directorySize
-        guard start >= directoryOffset else { throw Failure.truncated("the central directory points past the file") }
-        let shift = start - directoryOffset
-        guard count <= UInt64(maxEntries) else {
-            return ZipDirectory(entryCount: Int(clamping: count), directoryOffset: start, records: [])
+        guard let start = bounds.end.minus(bounds.size) else {
+            throw Failure.truncated("the central directory extends past the file")
         }
-        guard directorySize <= maxDirectorySize else {
+        guard let shift = start.minus(bounds.offset) else {
+            throw Failure.truncated("the central directory points past the file")
+        }
+        guard bounds.count.value <= UInt64(maxEntries) else {
+            return ZipDirectory(entryCount: Int(clamping: bounds.count.value), directoryOffset: start, records: [])
+        }
+        guard bounds.size.value <= maxDirectorySize else {
             throw Failure.corrupt("the central directory is implausibly large")
         }
-        let bytes = try readBytes(fd: fd, at: start, count: Int(directorySize))
-        let records = try parseRecords(bytes, count: Int(count), shift: shift)
+        let bytes = try readBytes(fd: fd, at: start, count: Int(bounds.size.value))
+        let records = try parseRecords(bytes, count: Int(bounds.count.value), shift: shift)
         return ZipDirectory(entryCount: records.count, directoryOffset: start, records: records)
+    }
+
+    /// What an end record (or its ZIP64 form) declares: the entry count, the directory's size and offset,
+    /// and where the directory must end (where the end record starts).
+    private struct DirectoryBounds {
+        var count: Checked<UInt64>
+        var size: Checked<UInt64>
+        var offset: Checked<UInt64>
+        var end: Checked<UInt64>
     }
 
     /// The offset of the end-of-central-directory record in `tail`, searching backwards.
@@ -125,20 +135,22 @@ struct ZipDirectory {
         return nil
     }
 
-    private static func readZip64End(fd: Int32, endOffset: UInt64) throws -> (UInt64, UInt64, UInt64, UInt64) {
-        guard endOffset >= 20 else { throw Failure.corrupt("the ZIP64 end record is missing") }
-        let locator = try readBytes(fd: fd, at: endOffset - 20, count: 20)
+    private static func readZip64End(fd: Int32, endOffset: Checked<UInt64>) throws -> DirectoryBounds {
+        guard let locatorOffset = endOffset.minus(20) else { throw Failure.corrupt("the ZIP64 end record is missing") }
+        let locator = try readBytes(fd: fd, at: locatorOffset, count: 20)
         guard locator.uint32(at: 0) == 0x0706_4B50 else { throw Failure.corrupt("the ZIP64 end locator is missing") }
-        let recordOffset = locator.uint64(at: 8)
-        guard recordOffset + 56 <= endOffset - 20 else {
+        let recordOffset = Checked(locator.uint64(at: 8))
+        guard let recordEnd = recordOffset.plus(56), recordEnd <= locatorOffset else {
             throw Failure.corrupt("the ZIP64 end record points past the file")
         }
         let record = try readBytes(fd: fd, at: recordOffset, count: 56)
         guard record.uint32(at: 0) == 0x0606_4B50 else { throw Failure.corrupt("the ZIP64 end record is damaged") }
-        return (record.uint64(at: 32), record.uint64(at: 40), record.uint64(at: 48), recordOffset)
+        return DirectoryBounds(
+            count: Checked(record.uint64(at: 32)), size: Checked(record.uint64(at: 40)),
+            offset: Checked(record.uint64(at: 48)), end: recordOffset)
     }
 
-    private static func parseRecords(_ bytes: [UInt8], count: Int, shift: UInt64) throws -> [Record] {
+    private static func parseRecords(_ bytes: [UInt8], count: Int, shift: Checked<UInt64>) throws -> [Record] {
         var records: [Record] = []
         records.reserveCapacity(count)
         var offset = 0
@@ -158,12 +170,15 @@ struct ZipDirectory {
             var local = UInt64(bytes.uint32(at: offset + 42))
             let extra = Array(bytes[(offset + 46 + nameLength)..<(offset + 46 + nameLength + extraLength)])
             applyZip64(extra, uncompressed: &uncompressed, compressed: &compressed, local: &local)
+            guard let localHeaderOffset = Checked(local).plus(shift) else {
+                throw Failure.corrupt("central directory record \(records.count + 1) puts its entry past the file")
+            }
             records.append(
                 Record(
                     name: Array(bytes[(offset + 46)..<(offset + 46 + nameLength)]), flags: bytes.uint16(at: offset + 8),
                     method: bytes.uint16(at: offset + 10), crc32: bytes.uint32(at: offset + 16),
-                    compressedSize: compressed, uncompressedSize: uncompressed,
-                    localHeaderOffset: local + shift, versionMadeBy: bytes.uint16(at: offset + 4),
+                    compressedSize: Checked(compressed), uncompressedSize: Checked(uncompressed),
+                    localHeaderOffset: localHeaderOffset, versionMadeBy: bytes.uint16(at: offset + 4),
                     externalAttributes: bytes.uint32(at: offset + 38), unixExtraData: unixExtraData(extra)))
             offset = next
         }
@@ -203,19 +218,23 @@ struct ZipDirectory {
 
     /// The CRC-32 the local header at `offset` declares, or `nil` when no local header can be read there
     /// (libarchive reports that entry).
-    static func localHeaderCRC(fd: Int32, at offset: UInt64) -> UInt32? {
+    static func localHeaderCRC(fd: Int32, at offset: Checked<UInt64>) -> UInt32? {
         guard let header = try? readBytes(fd: fd, at: offset, count: 30), header.uint32(at: 0) == 0x0403_4B50 else {
             return nil
         }
         return header.uint32(at: 14)
     }
 
-    private static func readBytes(fd: Int32, at offset: UInt64, count: Int) throws -> [UInt8] {
+    /// `count` bytes at `offset`; a position beyond what `pread(2)` can address is a corrupt archive.
+    private static func readBytes(fd: Int32, at offset: Checked<UInt64>, count: Int) throws -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
         var done = 0
         while done < count {
+            guard let position = offset.plus(done)?.exactly(off_t.self) else {
+                throw Failure.corrupt("the zip points to a position no file can have")
+            }
             let result = bytes.withUnsafeMutableBytes { buffer in
-                pread(fd, buffer.baseAddress?.advanced(by: done), count - done, off_t(offset) + off_t(done))
+                pread(fd, buffer.baseAddress?.advanced(by: done), count - done, position)
             }
             if result < 0 {
                 if errno == EINTR { continue }
@@ -225,6 +244,14 @@ struct ZipDirectory {
             done += result
         }
         return bytes
+    }
+}
+
+private extension Optional {
+    /// The value, or a corrupt-archive failure naming `what` when the checked operation overflowed.
+    func orCorrupt(_ what: String) throws -> Wrapped {
+        guard let value = self else { throw ZipDirectory.Failure.corrupt("the zip's \(what) lies past any file") }
+        return value
     }
 }
 

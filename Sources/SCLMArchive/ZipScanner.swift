@@ -96,12 +96,12 @@ struct ZipScanner {
     /// declare, which the data pass then skips (libarchive would read them as something else).
     private func check(_ directory: ZipDirectory, into scan: inout PackageScan) -> Set<String> {
         var names = PathIndex()
-        var declaredTotal: UInt64 = 0
         var refused: Set<String> = []
         for record in directory.records {
             if let path = check(record, names: &names, into: &scan) { refused.insert(path) }
-            declaredTotal &+= record.uncompressedSize
         }
+        // A total past 2^64 is past any budget: it counts as the largest.
+        let declaredTotal = Checked.sum(directory.records.map(\.uncompressedSize))?.value ?? .max
         scan.declaredBytes = Int64(clamping: declaredTotal)
         if declaredTotal > UInt64(policy.maxTotalSize) {
             let declared = ByteCount.format(scan.declaredBytes)
@@ -137,8 +137,8 @@ struct ZipScanner {
                     .archiveMethod, path: name.display,
                     message: "the entry is compressed with \(method), not store or deflate"))
         }
-        if record.uncompressedSize > UInt64(policy.maxFileSize) {
-            let declared = ByteCount.format(Int64(clamping: record.uncompressedSize))
+        if record.uncompressedSize.value > UInt64(policy.maxFileSize) {
+            let declared = ByteCount.format(Int64(clamping: record.uncompressedSize.value))
             scan.report(
                 Finding(
                     .budgetFileSize, path: name.display,
@@ -155,14 +155,17 @@ struct ZipScanner {
         for (index, record) in records.enumerated() {
             let display = EntryName.displayString(record.name)
             // The smallest the entry can occupy: a 30-byte local header, its name, its compressed data.
-            let end = record.localHeaderOffset + 30 + UInt64(record.name.count) + record.compressedSize
+            let end = record.localHeaderOffset.plus(30 + record.name.count)?.plus(record.compressedSize)
             let next = index + 1 < records.count ? records[index + 1] : nil
             if let next, next.localHeaderOffset == record.localHeaderOffset {
                 scan.report(
                     Finding(
                         .entryHardlink, path: EntryName.displayString(next.name),
                         message: "the entry shares its stored data with '\(display)'"))
-            } else if end > (next?.localHeaderOffset ?? directory.directoryOffset) {
+            } else if end == nil {
+                scan.report(
+                    Finding(.archiveCorrupt, path: display, message: "the entry's declared size runs past any file"))
+            } else if let end, end > (next?.localHeaderOffset ?? directory.directoryOffset) {
                 let other = next.map { "'\(EntryName.displayString($0.name))'" } ?? "the central directory"
                 scan.report(Finding(.archiveOverlap, path: display, message: "the entry's data overlaps \(other)"))
             }

@@ -164,6 +164,26 @@ import Testing
         }
     }
 
+    /// A package whose ZIP64 sizes once made the unpack trap: it is refused, the other presentations install
+    /// and the summary is printed, on the first sync and on the next.
+    @Test func aZip64PackageWithSizesNear2To64IsRefusedWhileTheOthersInstall() async throws {
+        try await harness.login()
+        let hostile = try #require(HostileArchive.all.first { $0.name == "ZIP64 compressed size 2^64-1" })
+        let package = harness.folder.appending("zip64.zip")
+        try await hostile.write(to: package)
+        try await harness.server.control(["action": "setPackage", "presentationId": 201, "path": .string(package)])
+        for installed in [3, 0] {
+            let result = try await harness.sclm(["sync"])
+            #expect(result.status == 1, "\(result)")
+            #expect(
+                result.stdout.contains("cannot install presentation 201") && result.stdout.contains("ARCHIVE-CORRUPT"))
+            #expect(result.stdout.contains("Content: \(installed) installed, 1 failed, 1 skipped"), "\(result)")
+            for id: Int64 in [101, 102, 103] { #expect(try harness.localState(of: id).installed != nil, "\(id)") }
+            #expect(try harness.localState(of: 201).installed == nil)
+            #expect(harness.cacheFiles() == [])
+        }
+    }
+
     @Test func aPresentationDeletedOnTheServerLosesItsContentAndCacheFiles() async throws {
         try await installEverything()
         try Data("partial".utf8).write(to: URL(fileURLWithPath: harness.home + "/cache/103_rev8.zip.part"))

@@ -202,6 +202,26 @@ import Testing
         #expect(result.stdout.contains("  failed: 1 error, 0 warnings"), "only the declared type: \(result)")
     }
 
+    /// Sizes and offsets near 2^64 once made validate trap on an overflowing addition (exit 132, no report).
+    @Test(arguments: HostileArchive.all.filter { $0.name.hasPrefix("ZIP64") })
+    func zip64ValuesNear2To64AreReportedAsCorruptInEveryFormat(_ hostile: HostileArchive) async throws {
+        let folder = TemporaryDirectory()
+        let zip = folder.appending("zip64.zip")
+        try await hostile.write(to: zip)
+        let text = try await ProcessRunner.sclmInBackground(["validate", zip])
+        #expect(text.status == 1, "\(text)")
+        #expect(text.stdout.contains("error ARCHIVE-CORRUPT"), "\(text)")
+        let json = try await ProcessRunner.sclmInBackground(["validate", "--format", "json", zip])
+        #expect(json.status == 1, "\(json)")
+        let document = try #require(try json.json() as? [String: Any])
+        let package = try #require((document["packages"] as? [[String: Any]])?.first)
+        let rules = (package["findings"] as? [[String: Any]] ?? []).compactMap { $0["rule"] as? String }
+        #expect(package["passed"] as? Bool == false && rules.contains("ARCHIVE-CORRUPT"), "\(json)")
+        let junit = try await ProcessRunner.sclmInBackground(["validate", "--format", "junit", zip])
+        #expect(junit.status == 1, "\(junit)")
+        #expect(junit.stdout.contains("<failure") && junit.stdout.contains("ARCHIVE-CORRUPT"), "\(junit)")
+    }
+
     @Test func aFIFOPathExits66WithoutOpeningIt() throws {
         let folder = TemporaryDirectory()
         let clean = try Self.cleanPackage(in: folder)

@@ -159,6 +159,24 @@ package struct HostileArchive: Sendable, CustomTestStringConvertible {
         HostileArchive(name: "damaged central-directory record", rule: "ARCHIVE-CORRUPT") { path in
             try package(at: path, edit: { try $0.damageCentralRecord(ofEntry: "slide2.html") })
         },
+        // Sizes and offsets near 2^64: additions on them overflowed (and trapped) before they were checked.
+        HostileArchive(name: "ZIP64 compressed size 2^64-1", rule: "ARCHIVE-CORRUPT") { path in
+            try package(at: path, edit: { try $0.setZip64(compressedSize: .max, onEntry: "slide2.html") })
+        },
+        HostileArchive(name: "ZIP64 local header offset 2^64-1", rule: "ARCHIVE-CORRUPT") { path in
+            try package(at: path, edit: { try $0.setZip64(localHeaderOffset: .max, onEntry: "slide2.html") })
+        },
+        HostileArchive(name: "ZIP64 local header offset near 2^64 behind a stub", rule: "ARCHIVE-CORRUPT") { path in
+            try package(
+                at: path,
+                edit: { zip in
+                    try zip.setZip64(localHeaderOffset: .max - 8, onEntry: "slide2.html")
+                    zip.prependStub(16)
+                })
+        },
+        HostileArchive(name: "ZIP64 end record past the end of the file", rule: "ARCHIVE-CORRUPT") { path in
+            try package(at: path, edit: { try $0.addZip64Locator(pointingAt: .max - 30) })
+        },
         HostileArchive(name: "not a zip", rule: "ARCHIVE-NOT-ZIP") { path in
             try Data("<html>this is not a zip</html>".utf8).write(to: URL(fileURLWithPath: path))
         },

@@ -63,12 +63,55 @@ package struct ZipBytes {
 
     /// Adds a PKWARE Unix extra field (APPNOTE 4.5.7, id 0x000d) to entry `name`'s central-directory record:
     /// atime, mtime (4 bytes each), uid, gid (2 bytes each), then `data` — a hard or symbolic link's target,
-    /// or a device's major and minor numbers. The directory grows by the field; the end record follows.
+    /// or a device's major and minor numbers.
     package mutating func addUnixExtraField(_ data: [UInt8], onEntry name: String) throws {
+        // times 0, uid and gid 1000
+        try addExtraField(
+            0x000d, data: [UInt8](repeating: 0, count: 8) + [0xE8, 0x03, 0xE8, 0x03] + data, onEntry: name)
+    }
+
+    /// Declares ZIP64 values (APPNOTE 4.5.3, extra field 0x0001) in entry `name`'s central-directory record:
+    /// each value given replaces its 32-bit field with 0xFFFFFFFF and goes into the extra field, in the
+    /// order uncompressed size, compressed size, local header offset.
+    package mutating func setZip64(
+        uncompressedSize: UInt64? = nil, compressedSize: UInt64? = nil, localHeaderOffset: UInt64? = nil,
+        onEntry name: String
+    ) throws {
+        let (_, central) = try headers(of: name)
+        var data: [UInt8] = []
+        for (value, field) in [(uncompressedSize, 24), (compressedSize, 20), (localHeaderOffset, 42)] {
+            guard let value else { continue }
+            setUInt32(0xFFFF_FFFF, at: central + field)
+            data += (0..<8).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
+        }
+        try addExtraField(0x0001, data: data, onEntry: name)
+    }
+
+    /// Adds a ZIP64 end-of-central-directory locator pointing at `offset` just before the end record, and
+    /// marks the end record's counts as "see ZIP64" (0xFFFF), so a reader must follow the locator.
+    package mutating func addZip64Locator(pointingAt offset: UInt64) throws {
+        let end = try endRecord()
+        setUInt16(0xFFFF, at: end + 8)
+        setUInt16(0xFFFF, at: end + 10)
+        let locator: [UInt8] =
+            [0x50, 0x4B, 0x06, 0x07, 0, 0, 0, 0] + (0..<8).map { UInt8(truncatingIfNeeded: offset >> (8 * $0)) }
+            + [1, 0, 0, 0]
+        bytes.insert(contentsOf: locator, at: end)
+    }
+
+    /// Puts `count` bytes before the archive without changing any offset, as a self-extractor stub does:
+    /// readers find the entries by the difference between where the directory is and where it says it is.
+    package mutating func prependStub(_ count: Int) {
+        bytes.insert(contentsOf: [UInt8](repeating: 0x5A, count: count), at: 0)
+    }
+
+    /// Adds extra field `id` holding `data` to entry `name`'s central-directory record. The directory grows
+    /// by the field; the end record follows.
+    private mutating func addExtraField(_ id: UInt16, data: [UInt8], onEntry name: String) throws {
         let (_, central) = try headers(of: name)
         var field: [UInt8] = []
-        for value in [UInt16(0x000d), UInt16(12 + data.count)] { field += [UInt8(value & 0xFF), UInt8(value >> 8)] }
-        field += [UInt8](repeating: 0, count: 8) + [0xE8, 0x03, 0xE8, 0x03] + data  // times 0, uid and gid 1000
+        for value in [id, UInt16(data.count)] { field += [UInt8(value & 0xFF), UInt8(value >> 8)] }
+        field += data
         let extraLength = Int(uint16(at: central + 30))
         let insertion = central + 46 + Int(uint16(at: central + 28)) + extraLength
         bytes.insert(contentsOf: field, at: insertion)
