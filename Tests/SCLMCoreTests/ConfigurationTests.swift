@@ -88,4 +88,13 @@ import Testing
         let error = #expect(throws: SCLMError.self) { try configuration.wholeNumber(.bridgeFlushInterval) }
         #expect(error?.description.contains("fix SCLM_BRIDGE_FLUSH_INTERVAL in the environment") == true)
     }
+
+    @Test func aDeeplyNestedConfigFileIsAUsageErrorNotACrash() {
+        let deep = Data(("{\"a\":" + String(repeating: "[", count: 100_000)).utf8)
+        #expect {
+            try Configuration.parse(deep, path: "config.json", environment: [:])
+        } throws: { error in
+            (error as? SCLMError)?.category == .usage
+        }
+    }
 }
