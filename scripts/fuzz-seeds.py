@@ -78,6 +78,10 @@ def devtools_seeds():
         '{"method":"Page.loadEventFired","sessionId":"S1","params":{"timestamp":1.5}}',
         '{"method":"Target.attachedToTarget","params":{}}',
         '{"id":9007199254740993.0}',
+        '{"method":"Runtime.exceptionThrown","params":{"exceptionDetails":{"text":"Uncaught","lineNumber":9223372036854775807,'
+        '"exception":{"description":"TypeError: x\\n at y"},"stackTrace":{"callFrames":[{"url":"a.js","lineNumber":3}]}}}}',
+        '{"method":"Runtime.consoleAPICalled","params":{"type":"error","args":[{"value":"a"},{"description":"b"},'
+        '{"value":{"k":1}}],"stackTrace":{"callFrames":[{"url":"b.js","lineNumber":-1}]}}}',
     ]
     write("devtools", "pipe.bin", "\0".join(messages).encode() + b"\0")
 

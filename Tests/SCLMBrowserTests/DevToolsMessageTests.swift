@@ -28,4 +28,13 @@ import Testing
             #expect(decode(text) == nil, "\(text)")
         }
     }
+
+    @Test func pageErrorLinesFromTheBrowserAreOneBasedWithoutTrapping() {
+        let uncaught = PageErrors.uncaught(["exceptionDetails": ["text": "Uncaught", "lineNumber": .int(.max)]])
+        #expect(uncaught == .uncaughtError(message: "Uncaught", url: nil, line: nil))
+        let console = PageErrors.console([
+            "args": [["value": "x"]], "stackTrace": ["callFrames": [["url": "a.js", "lineNumber": 4]]],
+        ])
+        #expect(console == .consoleError(message: "x", url: "a.js", line: 5))
+    }
 }
