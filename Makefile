@@ -35,45 +35,37 @@ release: deps
 samples:
 	@python3 sample-content/tools/assemble.py
 
-test: deps samples lint-sql lint-format test-swift test-fleet test-readme test-js test-dev-server
+# Every suite, quietly: one line per suite, then `total: N passed, N failed, N skipped`. Each suite's whole
+# output goes to .build/test-logs/<suite>.log and each has a time budget (scripts/run-tests.py, which also
+# installs the browser, nginx and man-db the suites need). The targets below run some of the suites.
+test: deps
+	@python3 scripts/run-tests.py
 
 # SQL only in the files that own the tables (ARCHITECTURE.md, "Tables and their owners").
 lint-sql:
-	@scripts/lint-sql.sh
+	@python3 scripts/run-tests.py lint-sql
 
 # The repository's format (.swift-format): `scripts/format.sh` fixes what this reports.
 lint-format:
-	swift format lint --strict --recursive Sources Tests Package.swift
+	@python3 scripts/run-tests.py lint-format
 
-# The Chromium suites (tag `chromium`: sclm play, validate --render) need the browser, so it is installed first.
-# The browser suites run after the others, alone on the CPU: a Chromium start takes both cores for a
-# moment, which would stretch the timing checks of the suites running beside it.
-# At most 24 tests at once: unbounded, Swift Testing ran ~140 children (dev-servers, sclm runs) side by side
-# and the test process reached 2,300 descriptors, where Foundation's Process.run() can crash reading its
-# /proc/self/fd listing (swift-corelibs-foundation #5472). Bounded: ~540 at most, about the same time.
-TEST_WIDTH := SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=24
-
+# The Swift suites; the Chromium ones (`sclm play`, `validate --render`) after the others, alone on the CPU.
 test-swift:
-	scripts/ensure-deps.sh chromium
-	@scripts/ensure-deps.sh man-db || echo "man-db could not be installed: the man page test will fail" >&2
-	swift build --build-tests $(SWIFT_WARNINGS)
-	$(TEST_WIDTH) swift test --skip-build --disable-xctest --skip ChromiumTests   # Swift Testing only: no empty XCTest run
-	swift test --skip-build --disable-xctest --filter ChromiumTests
+	@python3 scripts/run-tests.py deps samples build swift swift-chromium
 
 # 20 sclm homes syncing through Debian's nginx with contrib/nginx/sclm-cache.conf (needs the debug build).
 test-fleet:
-	@scripts/ensure-deps.sh nginx
-	python3 -m unittest discover -s Tests/Fleet -t Tests/Fleet -v
+	@python3 scripts/run-tests.py deps samples build fleet
 
 # The README's "Try it by hand" blocks, run in order against a fresh dev-server (needs the debug build).
 test-readme:
-	python3 -m unittest discover -s Tests/Readme -t Tests/Readme -v
+	@python3 scripts/run-tests.py samples build readme
 
 test-js:
-	@if [ -d bridge-js ]; then scripts/ensure-deps.sh chromium || echo "chromium could not be installed: the browser test will be skipped" >&2; node --test bridge-js/; fi
+	@python3 scripts/run-tests.py deps samples bridge-js
 
 test-dev-server:
-	@if [ -d dev-server/tests ]; then python3 -m unittest discover -s dev-server/tests -t dev-server -v; fi
+	@python3 scripts/run-tests.py dev-server
 
 # libFuzzer over every parser of untrusted bytes (Sources/SCLMFuzz), one target at a time, FUZZ_SECONDS each
 # (default 180); FUZZ_TARGET=name runs one. A crash input is kept in Tests/Fuzz/Crashes/<target>/.

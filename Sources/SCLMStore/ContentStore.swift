@@ -95,6 +95,13 @@ package final class ContentStore: @unchecked Sendable {
         try await perform { db in try db.write(body) }
     }
 
+    /// Runs `body` like ``write(_:)``, its commit flushed to disk (``Database/writeDurably(_:)``).
+    ///
+    /// - Throws: what `body` throws, ``StoreError``, or `CancellationError` when the task is cancelled.
+    package func writeDurably<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await perform { db in try db.writeDurably(body) }
+    }
+
     /// Blocking form of ``read(_:)`` for synchronous callers. Never call it from the store's own queue.
     ///
     /// - Throws: what `body` throws or ``StoreError``.

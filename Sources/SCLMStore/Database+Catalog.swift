@@ -13,12 +13,17 @@ package struct PresentationSummary: Sendable, Equatable, Codable {
     package var debugModeEnabled: Bool
     package var visibility: Bool
     package var updatedDate: String?
+    /// Why the last attempt to install it failed (`nil` after a success, or before any attempt).
+    package var syncError: String?
+    /// Its unpacks that never ended (the mark of one in progress, interruptions in a row).
+    package var unpack: UnpackAttempts
 
     /// Creates a summary; the defaults are those of a new `presentations` row.
     package init(
         presentationId: Int64, clientId: Int64, name: String = "", order: Int64 = -1, revision: Int64,
         installedRevision: Int64? = nil, syncState: SyncState = .metadataOnly, skip: Bool = false,
-        lockout: Bool = false, debugModeEnabled: Bool = false, visibility: Bool = true, updatedDate: String? = nil
+        lockout: Bool = false, debugModeEnabled: Bool = false, visibility: Bool = true, updatedDate: String? = nil,
+        syncError: String? = nil, unpack: UnpackAttempts = UnpackAttempts()
     ) {
         self.presentationId = presentationId
         self.clientId = clientId
@@ -32,6 +37,8 @@ package struct PresentationSummary: Sendable, Equatable, Codable {
         self.debugModeEnabled = debugModeEnabled
         self.visibility = visibility
         self.updatedDate = updatedDate
+        self.syncError = syncError
+        self.unpack = unpack
     }
 
     /// Reads a summary from a `presentations` row.
@@ -46,7 +53,8 @@ package struct PresentationSummary: Sendable, Equatable, Codable {
             syncState: try columns.value("syncState"),
             skip: try columns.bool("skip"), lockout: try columns.bool("lockout"),
             debugModeEnabled: try columns.bool("debugModeEnabled"), visibility: try columns.bool("visibility"),
-            updatedDate: try columns.optionalText("updatedDate"))
+            updatedDate: try columns.optionalText("updatedDate"), syncError: try columns.optionalText("syncError"),
+            unpack: try UnpackAttempts(columns: columns))
     }
 }
 
@@ -55,7 +63,7 @@ package struct PresentationSummary: Sendable, Equatable, Codable {
 extension Database {
     private static let summaryColumns = """
         presentationId, clientId, name, "order", revision, installedRevision, syncState, skip, lockout,
-        debugModeEnabled, visibility, updatedDate
+        debugModeEnabled, visibility, updatedDate, syncError, unpackRevision, interruptedRevision, unpackInterruptions
         """
 
     /// Every stored client, by name.

@@ -36,6 +36,60 @@ extension Database {
         try setSyncState(.downloading, presentationId: presentationId)
     }
 
+    /// Sets the mark of an unpack in progress (``UnpackAttempts/unpacking``) before the holder of the
+    /// presentation's lock unpacks `revision`; write it with ``ContentStore/writeDurably(_:)``, so that it
+    /// outlives a power loss.
+    ///
+    /// - Throws: ``StoreError``.
+    package func markUnpacking(presentationId: Int64, revision: Int64) throws {
+        try execute(
+            "UPDATE presentations SET unpackRevision = ? WHERE presentationId = ?", [revision, presentationId])
+    }
+
+    /// Clears the mark of an unpack in progress. With `ended` (the unpack succeeded or failed on its own) the
+    /// interruptions in a row are forgotten too; without (a clean cancel) they are kept, neither counted nor
+    /// reset.
+    ///
+    /// - Throws: ``StoreError``.
+    package func clearUnpackMark(presentationId: Int64, ended: Bool) throws {
+        try execute(
+            ended
+                ? """
+                UPDATE presentations SET unpackRevision = NULL, interruptedRevision = NULL, unpackInterruptions = 0
+                WHERE presentationId = ?
+                """
+                : "UPDATE presentations SET unpackRevision = NULL WHERE presentationId = ?", [presentationId])
+    }
+
+    /// Counts the mark of an unpack that never ended (``UnpackAttempts/afterInterruption()``); the caller
+    /// holds the presentation's lock, so no live process set it.
+    ///
+    /// - Returns: the attempts as now stored, or `nil` when the presentation is no longer stored.
+    /// - Throws: ``StoreError``.
+    package func countInterruptedUnpack(presentationId: Int64) throws -> UnpackAttempts? {
+        guard let attempts = try presentationSummary(id: presentationId)?.unpack.afterInterruption() else {
+            return nil
+        }
+        try execute(
+            """
+            UPDATE presentations SET unpackRevision = ?, interruptedRevision = ?, unpackInterruptions = ?
+            WHERE presentationId = ?
+            """, [attempts.unpacking, attempts.interruptedRevision, attempts.interruptions, presentationId])
+        return attempts
+    }
+
+    /// Forgets the interruptions in a row of these presentations (`sclm sync --retry`), so a revision given up
+    /// is tried again; a mark still set stays, to be counted by the next holder of the lock.
+    ///
+    /// - Throws: ``StoreError``.
+    package func forgetUnpackInterruptions(presentationIds: some Sequence<Int64>) throws {
+        for id in presentationIds {
+            try execute(
+                "UPDATE presentations SET interruptedRevision = NULL, unpackInterruptions = 0 WHERE presentationId = ?",
+                [id])
+        }
+    }
+
     /// Puts a presentation's `syncState` back to what its revisions say (after a failure, a cancellation,
     /// or a crash that left it "downloading") and stores `error` as its `syncError` (`nil` clears it).
     ///

@@ -40,6 +40,17 @@ extension Database {
         try inTransaction(.immediate, body)
     }
 
+    /// Runs `body` like ``write(_:)``, with the commit flushed to disk (`synchronous=FULL` for this
+    /// transaction): what it writes survives a power loss, not only a crash of the process.
+    ///
+    /// - Throws: what `body` throws, or ``StoreError``.
+    package func writeDurably<T>(_ body: (Database) throws -> T) throws -> T {
+        // The safety level cannot change inside a transaction, so it is set around it.
+        try execute(script: "PRAGMA synchronous = FULL")
+        defer { try? execute(script: "PRAGMA synchronous = NORMAL") }
+        return try write(body)
+    }
+
     /// Runs `body` in a deferred transaction, so it sees one consistent snapshot.
     ///
     /// - Throws: what `body` throws, or ``StoreError``.

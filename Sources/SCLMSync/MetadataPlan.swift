@@ -82,12 +82,6 @@ package struct MetadataPlan: Sendable, Equatable {
     /// Listed presentations that need nothing.
     package var unchangedCount: Int
 
-    /// The clients stored once the plan is applied to a database holding `stored`: the selected ones and the
-    /// stored ones it does not remove. A presentation can only be stored under one of them.
-    package func clientIds(afterApplyingTo stored: Set<Int64>) -> Set<Int64> {
-        Set(clients.map(\.id)).union(stored).subtracting(removedClientIds)
-    }
-
     /// Plans a sync of `selection` given the server's `listing` and the stored presentations and clients.
     ///
     /// - Throws: ``SyncError`` (`.unknownClient`).

@@ -7,7 +7,7 @@ package struct SyncError: CategorizedError {
     package struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Hashable, Sendable {
             case fetchFailed, badResponse, unknownClient, writeFailed, unknownPresentation, downloadFailed, badPackage
-            case installFailed, inconsistentRecord
+            case installFailed, inconsistentRecord, unpackInterrupted
         }
         private let base: Base
 
@@ -31,6 +31,10 @@ package struct SyncError: CategorizedError {
         /// The server's record of `subject` contradicts its listing (another id, an unknown client); the
         /// record is skipped and the rest of the metadata stored.
         package static let inconsistentRecord = Code(base: .inconsistentRecord)
+        /// The unpack of `subject` (a revision of a presentation) was interrupted ``UnpackAttempts/limit`` times
+        /// in a row (sclm was killed or crashed while unpacking it); the revision is given up until the server
+        /// publishes a new one or `sclm sync --retry`.
+        package static let unpackInterrupted = Code(base: .unpackInterrupted)
 
         package var description: String { base.rawValue }
     }
@@ -56,7 +60,7 @@ package struct SyncError: CategorizedError {
         switch code {
         case .unknownClient, .unknownPresentation: .notFound
         case .badResponse, .inconsistentRecord: .network
-        case .badPackage: .archive
+        case .badPackage, .unpackInterrupted: .archive
         default: cause?.category ?? .internal
         }
     }
@@ -79,6 +83,9 @@ package struct SyncError: CategorizedError {
         case .inconsistentRecord:
             return
                 "skipped \(subject): \(detail ?? "its record contradicts the client list"); the rest was stored, and the server's administrators should fix the record"
+        case .unpackInterrupted:
+            return
+                "sclm stopped while unpacking \(subject) three times; it will be tried again when the server publishes a new revision or with `sclm sync --retry`"
         case .installFailed:
             return "cannot install \(subject): \(cause?.userMessage ?? detail ?? "unknown error")"
         default:

@@ -14,16 +14,19 @@ package struct SyncOptions: Sendable, Equatable {
     package var jobs: Int
     /// Stop after the metadata phase.
     package var metadataOnly: Bool
+    /// Try again the revisions given up after their unpack was interrupted too often (``ContentPlan``).
+    package var retry: Bool
 
     /// Creates options.
     package init(
         clients: ClientSelection = ClientSelection(), presentations: [Int64] = [], jobs: Int = 4,
-        metadataOnly: Bool = false
+        metadataOnly: Bool = false, retry: Bool = false
     ) {
         self.clients = clients
         self.presentations = presentations
         self.jobs = max(1, jobs)
         self.metadataOnly = metadataOnly
+        self.retry = retry
     }
 }
 
@@ -38,8 +41,8 @@ package struct SyncOptions: Sendable, Equatable {
 /// moved, at most `jobs` at a time, with the slides and media files whose revision moved; it stores
 /// everything in one transaction and removes what the server no longer lists (rows, then content
 /// folders). A presentation that cannot be fetched, or whose record contradicts the listing (another id,
-/// a client that is not synced), is reported and keeps its stored state; the others are stored; an
-/// ``AuthError`` or a cancellation stops the sync with nothing written.
+/// another client than the one whose listing carries it), is reported and keeps its stored state; the
+/// others are stored; an ``AuthError`` or a cancellation stops the sync with nothing written.
 package actor SyncManager {
     private let service: SyncService
     private let store: ContentStore
@@ -122,8 +125,7 @@ package actor SyncManager {
         if !plan.fetches.isEmpty {
             logger?.info("fetching \(plan.fetches.count) new or changed presentation(s), \(options.jobs) at a time")
         }
-        let clientIds = plan.clientIds(afterApplyingTo: storedClients)
-        let outcomes = try await fetch(plan.fetches, jobs: options.jobs, clientIds: clientIds)
+        let outcomes = try await fetch(plan.fetches, jobs: options.jobs)
         let fetched = outcomes.compactMap(\.fetched)
         let failures = outcomes.compactMap(\.failure)
         let update = MetadataUpdate(plan: plan, fetched: fetched, synchronizedAt: Timestamp.string(from: clock.now))
@@ -148,7 +150,8 @@ package actor SyncManager {
         _ options: SyncOptions, clientIds: Set<Int64>, events: @escaping @Sendable (ContentEvent) -> Void = { _ in }
     ) async throws -> ContentReport {
         let stored = try await store.read { db in try db.presentationSummaries() }
-        let plan = try ContentPlan.make(stored: stored, clientIds: clientIds, presentationIds: options.presentations)
+        let plan = try ContentPlan.make(
+            stored: stored, clientIds: clientIds, presentationIds: options.presentations, retry: options.retry)
         let phase = ContentPhase(
             store: store, home: home, service: service,
             downloader: BlobDownloader(transport: transport, retrier: retrier, logger: logger, blobProxy: blobProxy),
@@ -176,9 +179,7 @@ package actor SyncManager {
 
     // MARK: - Fetching
 
-    private func fetch(_ fetches: [MetadataPlan.Fetch], jobs: Int, clientIds: Set<Int64>) async throws
-        -> [FetchOutcome]
-    {
+    private func fetch(_ fetches: [MetadataPlan.Fetch], jobs: Int) async throws -> [FetchOutcome] {
         guard !fetches.isEmpty else { return [] }
         let known = try await store.read { db in
             (slides: try db.revisions(of: SlideRecord.self), media: try db.revisions(of: MediaFileRecord.self))
@@ -188,7 +189,7 @@ package actor SyncManager {
             do {
                 return FetchOutcome(
                     fetched: try await SyncManager.fetchPresentation(
-                        fetch, slides: known.slides, media: known.media, clientIds: clientIds, service: service))
+                        fetch, slides: known.slides, media: known.media, service: service))
             } catch let error as SyncError {
                 return FetchOutcome(failure: SyncFailure(presentationId: fetch.stub.id, error: error))
             }
@@ -199,11 +200,11 @@ package actor SyncManager {
     /// listing is refused before anything else is fetched for it.
     private static func fetchPresentation(
         _ fetch: MetadataPlan.Fetch, slides knownSlides: [Int64: Int64], media knownMedia: [Int64: Int64],
-        clientIds: Set<Int64>, service: SyncService
+        service: SyncService
     ) async throws -> FetchedPresentation {
         let response = try await service.presentation(fetch.stub.id)
         let presentation = response.value
-        if let problem = presentation.inconsistency(listedId: fetch.stub.id, clientIds: clientIds) {
+        if let problem = presentation.inconsistency(listedId: fetch.stub.id, listedClientId: fetch.clientId) {
             throw SyncError(.inconsistentRecord, subject: "presentation \(fetch.stub.id)", detail: problem)
         }
         let slides = try await fetchChanged(presentation.slides, known: knownSlides) {

@@ -46,6 +46,13 @@ import Testing
         #expect(result.status == 64, "\(result)")
     }
 
+    @Test func syncRetryCannotGoWithMetadataOnly() throws {
+        let folder = TemporaryDirectory()
+        let result = try ProcessRunner.sclm(["sync", "--metadata-only", "--retry"], home: folder.appending("home"))
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stderr.contains("--retry tries content again; it cannot go with --metadata-only"), "\(result)")
+    }
+
     @Test func aNegativeNumberIsAValueNotAnOption() throws {
         let folder = TemporaryDirectory()
         let positional = try ProcessRunner.sclm(["show", "-5"], home: folder.appending("home"))

@@ -262,13 +262,17 @@ import Testing
         Self.breakages[0].edit(&broken)
         try await publish(broken)
         try #require(try await sync().status == 0)
-        // Back to what an sclm with schema version 1 left: no findings table, no marker column.
+        // Back to what an sclm with schema version 1 left: no findings table, no marker column (nor the unpack
+        // columns of version 4).
         do {
             let db = try harness.database()
             try db.execute(
                 script: """
                     DROP TABLE package_findings;
                     ALTER TABLE presentations DROP COLUMN findingsRevision;
+                    ALTER TABLE presentations DROP COLUMN unpackRevision;
+                    ALTER TABLE presentations DROP COLUMN interruptedRevision;
+                    ALTER TABLE presentations DROP COLUMN unpackInterruptions;
                     PRAGMA user_version = 1;
                     """)
         }
@@ -282,7 +286,7 @@ import Testing
         #expect(list.stdout.contains("unknown"), "\(list)")
         let status = try await harness.sclm(["status", "--json"])
         let object = try #require(try status.json() as? [String: Any])
-        #expect(object["schemaVersion"] as? Int == 3)
+        #expect(object["schemaVersion"] as? Int == 4)
         #expect((object["counts"] as? [String: Int])?["findingsUnknown"] == 1)
         // What show suggests works, and finds what was not recorded.
         let path = try await harness.sclm(["content", "path", "201"])

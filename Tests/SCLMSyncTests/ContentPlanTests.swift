@@ -55,6 +55,36 @@ import Testing
         #expect(plan.upToDate == test.upToDate)
     }
 
+    /// 301 new, 302 left mid-unpack by a killed run, 303 given up at its revision 3, 304 given up at revision 2
+    /// (the server has published revision 3 since), 305 new: all of client 3.
+    static let interrupted = [
+        PresentationSummary(presentationId: 301, clientId: 3, revision: 3),
+        PresentationSummary(presentationId: 302, clientId: 3, revision: 3, unpack: UnpackAttempts(unpacking: 3)),
+        PresentationSummary(
+            presentationId: 303, clientId: 3, revision: 3,
+            unpack: UnpackAttempts(interruptedRevision: 3, interruptions: 3)),
+        PresentationSummary(
+            presentationId: 304, clientId: 3, revision: 3,
+            unpack: UnpackAttempts(interruptedRevision: 2, interruptions: 3)),
+        PresentationSummary(presentationId: 305, clientId: 3, revision: 3),
+    ]
+
+    @Test func presentationsLeftMidUnpackComeAfterTheOthersAndARevisionGivenUpIsNotTried() throws {
+        let plan = try ContentPlan.make(stored: Self.interrupted, clientIds: [3], presentationIds: [])
+        #expect(plan.downloads.map(\.presentationId) == [301, 304, 305])
+        #expect(plan.interrupted.map(\.presentationId) == [302])
+        #expect(plan.givenUp.map(\.presentationId) == [303])
+        #expect(plan.retried.isEmpty)
+    }
+
+    @Test func retryTriesARevisionGivenUpAfterTheOthers() throws {
+        let plan = try ContentPlan.make(stored: Self.interrupted, clientIds: [3], presentationIds: [], retry: true)
+        #expect(plan.downloads.map(\.presentationId) == [301, 304, 305])
+        #expect(plan.interrupted.map(\.presentationId) == [302, 303])
+        #expect(plan.givenUp.isEmpty)
+        #expect(plan.retried == [303])
+    }
+
     @Test func aPresentationOutsideTheSyncedClientsIsAnError() throws {
         let error = try #require(throws: SyncError.self) {
             try ContentPlan.make(stored: Self.stored, clientIds: [2], presentationIds: [101])

@@ -32,18 +32,21 @@ import Testing
         let package = try #require(presentation.sourcesFolder)
         #expect(package.id == 16 && package.revision == 1 && package.fileSize == 9203268 && package.updated == nil)
         let record = presentation.record(clientId: 99, lockout: true, rawData: DTOTests.presentationJSON)
-        #expect(record.clientId == 1)
+        #expect(record.clientId == 99, "the listing's client (a record naming another one is refused before)")
         #expect(record.lockout)
         #expect(record.updatedDate == "2016-12-27T11:09:49.1870000")
     }
 
     @Test func aRecordContradictingItsListingSaysHow() throws {
         let presentation = try decode(PresentationDTO.self, DTOTests.presentationJSON)
-        #expect(presentation.inconsistency(listedId: 17, clientIds: [1, 2]) == nil)
-        #expect(presentation.inconsistency(listedId: 16, clientIds: [1])?.contains("presentation 17 instead") == true)
-        #expect(presentation.inconsistency(listedId: 17, clientIds: [2])?.contains("names client 1") == true)
+        #expect(presentation.inconsistency(listedId: 17, listedClientId: 1) == nil)
+        #expect(
+            presentation.inconsistency(listedId: 16, listedClientId: 1)?.contains("presentation 17 instead") == true)
+        #expect(
+            presentation.inconsistency(listedId: 17, listedClientId: 2)
+                == "its record names client 1, but it is listed by client 2 in /v1/clients")
         let clientless = try decode(PresentationDTO.self, #"{"id":17,"revision":1}"#)
-        #expect(clientless.inconsistency(listedId: 17, clientIds: []) == nil, "the listing's client is used")
+        #expect(clientless.inconsistency(listedId: 17, listedClientId: 2) == nil, "the listing's client is used")
     }
 
     @Test func serverDatesWithoutAZoneAreKeptAsSentAndReadAsUTC() throws {

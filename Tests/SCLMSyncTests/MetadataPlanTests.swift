@@ -37,16 +37,6 @@ import Testing
         #expect(plan.removals.isEmpty && plan.removedClientIds.isEmpty)
     }
 
-    @Test func presentationsCanBeStoredUnderSelectedAndKeptClientsOnly() throws {
-        let listing = [try Self.client(1, "Demo", []), try Self.client(2, "Other", [])]
-        let all = try MetadataPlan.make(
-            listing: listing, selection: ClientSelection(), stored: [], storedClientIds: [2, 3])
-        #expect(all.clientIds(afterApplyingTo: [2, 3]) == [1, 2], "client 3 is no longer listed: removed")
-        let one = try MetadataPlan.make(
-            listing: listing, selection: ClientSelection(["1"]), stored: [], storedClientIds: [3])
-        #expect(one.clientIds(afterApplyingTo: [3]) == [1, 3], "client 2 is listed but neither selected nor stored")
-    }
-
     @Test func aNoOpPlanDoesNothing() throws {
         let listing = [try Self.client(1, "Demo", [.init(id: 101, revision: 4)])]
         let plan = try MetadataPlan.make(

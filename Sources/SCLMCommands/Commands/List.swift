@@ -50,6 +50,8 @@ struct CatalogListing: CommandOutput {
         /// The installed revision's package findings by severity; `nil` when nothing is installed or the
         /// findings were not recorded.
         let findings: PackageFindingCounts?
+        /// Why the last attempt to install it failed, if it did.
+        let syncError: String?
 
         init(_ summary: PresentationSummary, findings: PackageFindingCounts?) {
             presentationId = summary.presentationId
@@ -61,6 +63,7 @@ struct CatalogListing: CommandOutput {
             visibility = summary.visibility
             order = summary.order
             self.findings = summary.installedRevision == nil ? nil : findings
+            syncError = summary.syncError
         }
 
         /// The FINDINGS column: `-` when nothing is installed, `unknown` when not recorded.
@@ -72,6 +75,7 @@ struct CatalogListing: CommandOutput {
 
         private enum CodingKeys: String, CodingKey {
             case presentationId, name, revision, installedRevision, syncState, skip, visibility, order, findings
+            case syncError
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -85,6 +89,7 @@ struct CatalogListing: CommandOutput {
             try container.encode(visibility, forKey: .visibility)
             try container.encode(order, forKey: .order)
             try container.encode(findings, forKey: .findings)
+            try container.encode(syncError, forKey: .syncError)
         }
     }
 
@@ -122,7 +127,10 @@ struct CatalogListing: CommandOutput {
                 : TextTable.indented(
                     TextTable.columns(
                         header: ["ID", "NAME", "REVISION", "INSTALLED", "STATE", "FINDINGS"], rows: rows))
-            return "\(client.name) (client \(client.clientId))\n\(table)"
+            let failures = client.presentations.compactMap { presentation in
+                presentation.syncError.map { "\n  \(presentation.presentationId) failed: \($0)" as TerminalText }
+            }
+            return "\(client.name) (client \(client.clientId))\n\(table)" + failures.joined()
         }.joined(separator: "\n\n")
     }
 }

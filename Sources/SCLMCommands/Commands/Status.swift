@@ -50,9 +50,18 @@ struct StatusReport: CommandOutput, Equatable {
     var counts: Counts
     var lastSync: String?
     var lastSyncResult: String?
+    /// Presentations whose last install attempt failed, with the reason.
+    var failures: [Failure]
+
+    /// A presentation whose last install attempt failed (its stored `syncError`).
+    struct Failure: Encodable, Equatable {
+        var presentationId: Int64
+        var name: String
+        var message: String
+    }
 
     private enum CodingKeys: String, CodingKey {
-        case home, database, schemaVersion, counts, lastSync, lastSyncResult
+        case home, database, schemaVersion, counts, lastSync, lastSyncResult, failures
     }
 
     /// Encodes every key, `null` included, so the `--json` shape never changes.
@@ -64,6 +73,7 @@ struct StatusReport: CommandOutput, Equatable {
         try container.encode(counts, forKey: .counts)
         try container.encode(lastSync, forKey: .lastSync)
         try container.encode(lastSyncResult, forKey: .lastSyncResult)
+        try container.encode(failures, forKey: .failures)
     }
 
     static func read(from db: Database, home: Home) throws -> StatusReport {
@@ -78,10 +88,14 @@ struct StatusReport: CommandOutput, Equatable {
         counts.findingErrors = findings.reduce(0) { $0 + $1.error }
         counts.findingWarnings = findings.reduce(0) { $0 + $1.warning }
         counts.findingsUnknown = counts.installed - findings.count
+        let failures = try db.presentationSummaries().compactMap { summary in
+            summary.syncError.map { Failure(presentationId: summary.presentationId, name: summary.name, message: $0) }
+        }
         return StatusReport(
             home: home.root, database: home.databasePath, schemaVersion: try db.userVersion, counts: counts,
             lastSync: try db.preference(scope: PreferenceKey.sclmScope, key: PreferenceKey.lastSyncAt),
-            lastSyncResult: try db.preference(scope: PreferenceKey.sclmScope, key: PreferenceKey.lastSyncResult))
+            lastSyncResult: try db.preference(scope: PreferenceKey.sclmScope, key: PreferenceKey.lastSyncResult),
+            failures: failures)
     }
 
     var text: TerminalText {
@@ -99,7 +113,11 @@ struct StatusReport: CommandOutput, Equatable {
             ("package findings", findingsText),
             ("pending events", "\(counts.pendingEvents)"),
             ("last sync", lastSync.map { "\($0) (\(lastSyncResult ?? "unknown"))" } ?? "never"),
-        ])
+            (
+                "failed",
+                failures.isEmpty ? "none" : failures.count == 1 ? "1 presentation" : "\(failures.count) presentations"
+            ),
+        ]) + failures.map { "\n  \($0.name) (\($0.presentationId)): \($0.message)" }.joined()
     }
 
     /// `1 error, 2 warnings in 2 presentations (1 not recorded)`.

@@ -28,6 +28,11 @@ extension SCLM {
                 exits 130. A failed presentation keeps its previous revision; the others go on; the summary
                 lists each failure and the exit status is 1. Needs a login (`sclm login`).
 
+                A presentation whose unpack an earlier run left unfinished (sclm was killed or crashed while
+                unpacking it) is installed after all the others; when the same revision was interrupted that
+                way three times in a row, it is given up (its cached zip dropped, the failure shown by status
+                and list) until the server publishes a new revision or --retry asks for it again.
+
                 When StoryIoT is configured (iot.*), pending analytics are published at the end, as by
                 `sclm events flush`; a failure there is a warning and never changes the exit status.
                 """,
@@ -37,6 +42,9 @@ extension SCLM {
                     "--presentation", value: "id", help: "Install content only for this presentation (repeatable).",
                     repeatable: true),
                 .flag("--metadata-only", help: "Sync metadata only, no content."),
+                .flag(
+                    "--retry",
+                    help: "Try again the revisions given up after sclm was stopped while unpacking them three times."),
                 .option(
                     "--jobs", value: "n", help: "Requests and transfers in flight at once (default: sync.jobs, 4)."),
             ])
@@ -44,6 +52,7 @@ extension SCLM {
         let clients: [String]
         let presentations: [Int64]
         let metadataOnly: Bool
+        let retry: Bool
         let jobs: Int?
 
         package init(parsing arguments: ParsedArguments) throws {
@@ -55,12 +64,16 @@ extension SCLM {
                 return id
             }
             metadataOnly = arguments.flag("--metadata-only")
+            retry = arguments.flag("--retry")
             jobs = try arguments.integer("--jobs", in: 1...64)
         }
 
         package func validate() throws {
             if metadataOnly, !presentations.isEmpty {
                 throw ValidationError("--presentation selects content to install; it cannot go with --metadata-only")
+            }
+            if metadataOnly, retry {
+                throw ValidationError("--retry tries content again; it cannot go with --metadata-only")
             }
         }
 
@@ -85,8 +98,9 @@ extension SCLM {
                 clock: context.clock, logger: logger, blobProxy: try APIServices.blobProxy(in: services.configuration))
             let width = try jobs ?? min(64, max(1, APIServices.number(.syncJobs, in: services.configuration)))
             let options = SyncOptions(
-                clients: ClientSelection(clients), presentations: presentations, jobs: width, metadataOnly: metadataOnly
-            )
+                clients: ClientSelection(clients), presentations: presentations, jobs: width,
+                metadataOnly: metadataOnly,
+                retry: retry)
             let started = ContinuousClock.now
             let report: SyncReport
             do {

@@ -22,6 +22,12 @@ package enum Schema {
     /// ``Database/setPreference(scope:key:value:now:)`` stores by deleting the row) is removed.
     package static let version3 = Migration(version: 3, name: "fill values left NULL", sql: version3SQL)
 
+    /// Version 4: the durable mark of an unpack in progress and the count of unpacks interrupted in a row
+    /// (``UnpackAttempts``): `presentations.unpackRevision` is the revision whose unpack began and has not
+    /// ended (`NULL` when none), `interruptedRevision` the revision whose unpack was found interrupted
+    /// `unpackInterruptions` times in a row.
+    package static let version4 = Migration(version: 4, name: "interrupted unpacks", sql: version4SQL)
+
     private static let version1SQL = """
         CREATE TABLE clients (
             clientId INTEGER PRIMARY KEY,
@@ -235,5 +241,11 @@ package enum Schema {
     private static let version3SQL = """
         UPDATE session_actions SET navigation = '' WHERE navigation IS NULL;
         DELETE FROM preferences WHERE value IS NULL;
+        """
+
+    private static let version4SQL = """
+        ALTER TABLE presentations ADD COLUMN unpackRevision INTEGER;
+        ALTER TABLE presentations ADD COLUMN interruptedRevision INTEGER;
+        ALTER TABLE presentations ADD COLUMN unpackInterruptions INTEGER NOT NULL DEFAULT 0;
         """
 }

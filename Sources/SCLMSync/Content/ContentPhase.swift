@@ -16,14 +16,17 @@ import Synchronization
 /// The content phase of a sync: download, verify and install the planned presentations, at
 /// most `width` transfers at a time, each under its presentation lock.
 ///
-/// Per presentation: take the lock (or report it busy), repair what an interrupted install left, mark it
-/// downloading, fetch a fresh `sas` and download the package into the cache (resuming), check its size,
-/// unpack it under the package policy into a staging folder beside `sources`, add the media files the
-/// package lacks, swap the folder in with `rename(2)`, then record the revision in one transaction and
-/// drop the cached zip. Cache files no download can use any more are swept first (a part of a revision
-/// still wanted stays, to be resumed). A failure of one presentation leaves its previous revision
-/// untouched and never stops the others; an ``AuthError`` or a cancellation stops the phase, with `.part`
-/// files kept for the next run and every touched presentation's state put back.
+/// Per presentation: take the lock (or report it busy), count an unpack an earlier run left unfinished
+/// (``UnpackAttempts``; a revision interrupted too often in a row is given up, its zip dropped), repair what
+/// an interrupted install left, mark it downloading, fetch a fresh `sas` and download the package into the
+/// cache (resuming), check its size, mark the unpack as in progress (durably), unpack it under the package
+/// policy into a staging folder beside `sources` and clear the mark, add the media files the package lacks,
+/// swap the folder in with `rename(2)`, then record the revision in one transaction and drop the cached zip.
+/// Presentations left mid-unpack by an earlier run are worked on only once all the others are done, so a
+/// package that kills sclm cannot starve them. Cache files no download can use any more are swept first (a
+/// part of a revision still wanted stays, to be resumed). A failure of one presentation leaves its previous
+/// revision untouched and never stops the others; an ``AuthError`` or a cancellation stops the phase, with
+/// `.part` files kept for the next run and every touched presentation's state put back.
 ///
 /// A presentation holds one of the `width` transfer slots (``TransferSlots``) only while it downloads; up to
 /// `width` more are unpacked and flushed meanwhile, so the disk and the network both stay busy.
@@ -44,7 +47,8 @@ struct ContentPhase: Sendable {
     func run(_ plan: ContentPlan, width: Int) async throws -> ContentReport {
         var report = ContentReport()
         report.upToDate = plan.upToDate
-        let ids = plan.downloads.map(\.presentationId)
+        let waves = [plan.downloads, plan.interrupted]
+        let ids = waves.joined().map(\.presentationId)
         let bytes = try await store.read { db in
             try ids.reduce(Int64(0)) { total, id in
                 // The server's sizes: a sum past Int64 (two hostile packages) shows as the largest, not a trap.
@@ -54,7 +58,7 @@ struct ContentPhase: Sendable {
         events.emit(
             .planned(
                 .init(
-                    presentations: plan.downloads.count, bytes: bytes, skipped: plan.skipped.count,
+                    presentations: ids.count, bytes: bytes, skipped: plan.skipped.count,
                     upToDate: plan.upToDate.count)))
         for summary in plan.skipped {
             report.skipped.append(summary.presentationId)
@@ -67,11 +71,19 @@ struct ContentPhase: Sendable {
         // Before any download: the space stale files hold (an old revision's part, a zip of a presentation
         // since installed) is what the new downloads, and the database, may need.
         report.removedCacheFiles = await removeStaleCacheFiles()
-        let slots = TransferSlots(width)
-        let outcomes = try await concurrentMap(plan.downloads, width: 2 * max(1, width)) { summary in
-            try await self.process(summary, slots: slots)
+        if !plan.retried.isEmpty {
+            try await store.write { db in try db.forgetUnpackInterruptions(presentationIds: plan.retried) }
         }
-        for outcome in outcomes { outcome.add(to: &report) }
+        for summary in plan.givenUp {
+            failed(summary, Self.givenUp(summary), downloaded: 0).add(to: &report)
+        }
+        let slots = TransferSlots(width)
+        for wave in waves {
+            let outcomes = try await concurrentMap(wave, width: 2 * max(1, width)) { summary in
+                try await self.process(summary, slots: slots)
+            }
+            for outcome in outcomes { outcome.add(to: &report) }
+        }
         return report
     }
 
@@ -96,6 +108,7 @@ struct ContentPhase: Sendable {
         guard job.summary.needsContent, !job.summary.skip else { return .upToDate(id) }
         var downloaded: Int64 = 0
         do {
+            try await countEarlierUnpack(of: job)
             try await store.write { db in try db.markDownloading(presentationId: id) }
             let installed = try await install(job, slots: slots, downloaded: &downloaded)
             events.emit(.installed(installed))
@@ -146,7 +159,7 @@ struct ContentPhase: Sendable {
         // A package without media files to fetch needs its zip no more once it is read: deleted before the
         // flush, it is never written to disk. (With media files it stays until the install is recorded, so
         // a failed media download does not cost the package again.)
-        let staged = try await unpack(zip, into: target, creating: folder, of: id, removingZip: job.mediaFiles.isEmpty)
+        let staged = try await unpack(zip, into: target, creating: folder, of: job, removingZip: job.mediaFiles.isEmpty)
         let media: (count: Int, bytes: Int64)
         do {
             media =
@@ -180,6 +193,27 @@ struct ContentPhase: Sendable {
     }
 
     // MARK: - Steps
+
+    /// Counts the unpack an earlier run left unfinished, if any (this run holds the lock, so the process that
+    /// set the mark is gone: killed, crashed or powered off), and gives the revision up once its unpack was
+    /// interrupted ``UnpackAttempts/limit`` times in a row: its cached zip is dropped.
+    ///
+    /// - Throws: ``SyncError`` (`.unpackInterrupted`) for a revision given up; ``StoreError``.
+    private func countEarlierUnpack(of job: ContentJob) async throws {
+        let id = job.presentationId
+        var attempts = job.summary.unpack
+        if attempts.unpacking != nil {
+            attempts = try await store.write { db in try db.countInterruptedUnpack(presentationId: id) } ?? attempts
+        }
+        guard attempts.hasGivenUp(on: job.revision) else { return }
+        unlink(cache.packagePath(presentationId: id, revision: job.revision))
+        throw Self.givenUp(job.summary)
+    }
+
+    /// Why a presentation's revision is no longer tried.
+    private static func givenUp(_ summary: PresentationSummary) -> SyncError {
+        SyncError(.unpackInterrupted, subject: "revision \(summary.revision) of presentation \(summary.presentationId)")
+    }
 
     /// Whether a complete zip of this revision is already cached (the size the server announces, if any).
     private func hasUsableZip(_ job: ContentJob, at zip: String) -> Bool {
@@ -219,19 +253,39 @@ struct ContentPhase: Sendable {
         return received
     }
 
+    /// Unpacks the package into a staging folder, between setting the mark of an unpack in progress
+    /// (durably) and clearing it: an unpack that ends, however, clears it and the interruptions in a row; a
+    /// cancellation clears the mark only; a kill or a crash leaves it for the next run to count.
     private func unpack(
-        _ zip: String, into target: String, creating folder: String, of id: Int64, removingZip: Bool
+        _ zip: String, into target: String, creating folder: String, of job: ContentJob, removingZip: Bool
     ) async throws -> StagedContent {
-        let events = self.events
+        let (id, revision, events, installer) = (job.presentationId, job.revision, self.events, self.installer)
+        let (hook, cancellation) = (UnpackTestHook.current, CancellationFlag())
         do {
             try FileSystem.makeDirectory(folder, mode: 0o700)
-            return try await installer.unpack(zipAt: zip, stagingFor: target, removingZip: removingZip) {
-                written, expected in
-                events.emit(.progress(.init(presentationId: id, phase: .unpack, bytes: written, totalBytes: expected)))
+            try await store.writeDurably { db in try db.markUnpacking(presentationId: id, revision: revision) }
+        } catch {
+            throw error is CancellationError
+                ? error : SyncError(.installFailed, subject: "presentation \(id)", cause: error)
+        }
+        do {
+            let staged = try await withTaskCancellationHandler {
+                try await installer.unpack(zipAt: zip, stagingFor: target, removingZip: removingZip) {
+                    written, expected in
+                    events.emit(
+                        .progress(.init(presentationId: id, phase: .unpack, bytes: written, totalBytes: expected)))
+                    hook?.fire(presentationId: id, cancellation: cancellation)
+                }
+            } onCancel: {
+                cancellation.cancel()
             }
+            await clearUnpackMark(of: id, ended: true)
+            return staged
         } catch is CancellationError {
+            await clearUnpackMark(of: id, ended: false)
             throw CancellationError()
         } catch {
+            await clearUnpackMark(of: id, ended: true)
             // A refused or damaged package is fetched again next time, in case the server fixed it.
             if error.category == .archive { unlink(zip) }
             throw SyncError(.installFailed, subject: "presentation \(id)", cause: error)
@@ -349,6 +403,14 @@ struct ContentPhase: Sendable {
                     presentationId: summary.presentationId, name: summary.name, category: failure.category,
                     message: failure.message)))
         return .failed(failure, downloaded: downloaded)
+    }
+
+    /// Clears the mark of an unpack in progress (``Database/clearUnpackMark(presentationId:ended:)``), even
+    /// while cancelled; best effort: a mark left set costs one interruption counted too many.
+    private func clearUnpackMark(of id: Int64, ended: Bool) async {
+        _ = try? await withCancellationShield { [store] in
+            try await store.write { db in try db.clearUnpackMark(presentationId: id, ended: ended) }
+        }
     }
 
     /// Puts the presentation's state back after a failure or a cancellation, even while cancelled.

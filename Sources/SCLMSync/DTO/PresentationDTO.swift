@@ -58,24 +58,26 @@ package struct PresentationDTO: Sendable, Equatable, Decodable {
         mediaFiles = container.lenientArray(.mediaFiles)
     }
 
-    /// Why this record cannot be stored as the presentation a client listing names `listedId`, when only the
-    /// clients `clientIds` are stored; `nil` when it can.
+    /// Why this record cannot be stored as the presentation that client `listedClientId`'s listing names
+    /// `listedId`; `nil` when it can (a record without a `clientId` belongs to the listing's client).
     ///
     /// A record that answers with another id would be stored under that id (the listed one then looks new
     /// on every sync, the other one removed); one naming an unknown client breaks the catalog's foreign key
-    /// and, with it, the whole metadata transaction.
-    package func inconsistency(listedId: Int64, clientIds: Set<Int64>) -> String? {
+    /// and, with it, the whole metadata transaction; one naming another synced client would move the
+    /// presentation to a client whose listing does not carry it (removed there by the next sync, moved back
+    /// by the one after).
+    package func inconsistency(listedId: Int64, listedClientId: Int64) -> String? {
         if id != listedId { return "the server answered with the record of presentation \(id) instead" }
-        if let clientId, !clientIds.contains(clientId) {
-            return "its record names client \(clientId), which is not among the synced clients of /v1/clients"
+        if let clientId, clientId != listedClientId {
+            return "its record names client \(clientId), but it is listed by client \(listedClientId) in /v1/clients"
         }
         return nil
     }
 
-    /// The stored form; `lockout` comes from the client's listing and `rawData` is the JSON as received.
+    /// The stored form; the client and `lockout` come from the client's listing and `rawData` is the JSON as received.
     package func record(clientId listingClientId: Int64, lockout: Bool, rawData: String?) -> PresentationRecord {
         PresentationRecord(
-            presentationId: id, clientId: clientId ?? listingClientId, name: name, shortDescription: shortDescription,
+            presentationId: id, clientId: listingClientId, name: name, shortDescription: shortDescription,
             longDescription: longDescription, imgId: imgId, thumbImgId: thumbImgId, order: order, revision: revision,
             created: created, updatedDate: updated, debugModeEnabled: debugModeEnabled, skip: skip, lockout: lockout,
             mapEnabled: mapEnabled, mapType: mapType, map: map, needConfirmation: needConfirmation,

@@ -1,0 +1,198 @@
+#!/usr/bin/env python3
+"""Runs every test suite of `make test`, quietly, and ends with one line: `total: N passed, N failed, N skipped`.
+
+Each step's whole output goes to a log file under .build/test-logs/ (the path is printed); on the terminal a
+green step is one line. A failing step prints the lines that say what failed and where its log is. Every
+step has a time budget: a step still running when it runs out is stopped and counts as failed.
+
+Usage: scripts/run-tests.py [STEP …]   (default: every step, in order; `--list` names them)
+"""
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+LOGS = ROOT / ".build" / "test-logs"
+SWIFT_FLAGS = ["-Xswiftc", "-warnings-as-errors"]
+# At most 24 Swift tests at once: unbounded, Swift Testing ran ~140 children side by side and the test
+# process reached 2,300 descriptors, where Foundation's Process.run() can crash (swift-corelibs-foundation #5472).
+SWIFT_TEST_ENV = {"SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH": "24"}
+
+
+@dataclass
+class Counts:
+    passed: int = 0
+    failed: int = 0
+    skipped: int = 0
+    failures: list = field(default_factory=list)
+
+    def add(self, other):
+        self.passed += other.passed
+        self.failed += other.failed
+        self.skipped += other.skipped
+
+
+@dataclass
+class Step:
+    name: str
+    command: list
+    budget: int  # seconds
+    parse: object  # (output: str, status: int) -> Counts
+    env: dict = field(default_factory=dict)
+    needs_build: bool = False
+
+
+def one_check(output, status):
+    """A build, lint or install step: one check that passes or fails."""
+    if status == 0:
+        return Counts(passed=1)
+    lines = [line for line in output.splitlines() if re.search(r"error|Error|FAIL|fail", line)]
+    return Counts(failed=1, failures=lines[-15:] or output.splitlines()[-15:])
+
+
+SWIFT_RESULT = re.compile(
+    r'^[✔✘➜] Test (?!run with)(?:"[^"]*"|\S+)(?: with \d+ test cases?)? (?:(passed|failed) after|(skipped))')
+
+
+def swift_testing(output, status):
+    """Swift Testing's per-test lines: `✔ Test name() passed after …`, `✘ … failed …`, `➜ … skipped: …`."""
+    counts = Counts()
+    for line in output.splitlines():
+        match = SWIFT_RESULT.match(line)
+        if not match:
+            continue
+        outcome = match.group(1) or match.group(2)
+        if outcome == "passed":
+            counts.passed += 1
+        elif outcome == "skipped":
+            counts.skipped += 1
+        else:
+            counts.failed += 1
+    if status != 0 or counts.failed:
+        counts.failures = [line for line in output.splitlines() if line.startswith("✘") or "error:" in line][-40:]
+        if counts.failed == 0:
+            counts.failed = 1  # it crashed or failed to start: no test line says so
+    if counts.passed + counts.failed + counts.skipped == 0:
+        counts.failed = 1
+        counts.failures = ["no Swift test ran"] + output.splitlines()[-10:]
+    return counts
+
+
+def unittest(output, status):
+    """Python's unittest: `Ran N tests`, then `OK (skipped=K)` or `FAILED (failures=A, errors=B, skipped=C)`."""
+    ran = re.search(r"^Ran (\d+) tests?", output, re.M)
+    total = int(ran.group(1)) if ran else 0
+    summary = re.search(r"^(OK|FAILED)(?: \((.*)\))?$", output, re.M)
+    text = (summary.group(2) or "") if summary else ""
+    details = {key.strip(): int(value) for key, value in re.findall(r"([\w ]+?)=(\d+)", text)}
+    failed = details.get("failures", 0) + details.get("errors", 0) + details.get("unexpected successes", 0)
+    skipped = details.get("skipped", 0)
+    counts = Counts(passed=total - failed - skipped, failed=failed, skipped=skipped)
+    if status != 0 or total == 0:
+        counts.failed = max(counts.failed, 1)
+        counts.failures = [
+            line for line in output.splitlines() if line.startswith(("FAIL:", "ERROR:", "AssertionError", "Error"))
+        ][-30:] or output.splitlines()[-15:]
+    return counts
+
+
+def node_test(output, status):
+    """node --test's closing lines (TAP `# pass N` or the spec reporter's `ℹ pass N`)."""
+    def number(word):
+        match = re.search(rf"^(?:#|ℹ) {word} (\d+)$", output, re.M)
+        return int(match.group(1)) if match else 0
+
+    failed = number("fail") + number("cancelled")
+    counts = Counts(passed=number("pass"), failed=failed, skipped=number("skipped") + number("todo"))
+    if status != 0 or counts.passed + counts.failed == 0:
+        counts.failed = max(counts.failed, 1)
+        counts.failures = [line for line in output.splitlines() if re.match(r"\s*not ok|\s*✖", line)][-30:]
+    return counts
+
+
+def steps():
+    swift_test = ["swift", "test", "--skip-build", "--disable-xctest"]
+    python_tests = [sys.executable, "-m", "unittest", "discover", "-v"]
+    return [
+        Step("deps", ["sh", "-c", "scripts/ensure-deps.sh chromium nginx man-db"], 900, one_check),
+        Step("samples", [sys.executable, "sample-content/tools/assemble.py"], 120, one_check),
+        Step("lint-sql", ["scripts/lint-sql.sh"], 60, one_check),
+        Step("lint-format", ["swift", "format", "lint", "--strict", "--recursive", "Sources", "Tests", "Package.swift"],
+             180, one_check),
+        Step("build", ["swift", "build", "--build-tests"] + SWIFT_FLAGS, 900, one_check),
+        Step("swift", swift_test + ["--skip", "ChromiumTests"], 420, swift_testing, SWIFT_TEST_ENV, True),
+        # The browser suites run alone on the CPU: a Chromium start takes both cores for a moment.
+        Step("swift-chromium", swift_test + ["--filter", "ChromiumTests"], 300, swift_testing, {}, True),
+        Step("fleet", python_tests + ["-s", "Tests/Fleet", "-t", "Tests/Fleet"], 300, unittest, {}, True),
+        Step("readme", python_tests + ["-s", "Tests/Readme", "-t", "Tests/Readme"], 180, unittest, {}, True),
+        Step("bridge-js", ["node", "--test", "--test-reporter=tap", "bridge-js/"], 180, node_test),
+        Step("dev-server", python_tests + ["-s", "dev-server/tests", "-t", "dev-server"], 180, unittest),
+    ]
+
+
+def run(step):
+    """Runs `step` with its output in its log file; returns (Counts, seconds, log path)."""
+    LOGS.mkdir(parents=True, exist_ok=True)
+    log = LOGS / f"{step.name}.log"
+    started = time.monotonic()
+    with open(log, "wb") as sink:
+        process = subprocess.Popen(
+            step.command, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=sink, stderr=subprocess.STDOUT,
+            env={**os.environ, **step.env}, start_new_session=True)
+        try:
+            status = process.wait(timeout=step.budget)
+            timed_out = False
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            status = process.wait()
+            timed_out = True
+    seconds = time.monotonic() - started
+    output = log.read_text(errors="replace")
+    counts = step.parse(output, status)
+    if timed_out:
+        counts.failed = max(counts.failed, 1)
+        counts.failures = [f"stopped: still running after its budget of {step.budget} s"] + counts.failures
+    return counts, seconds, log
+
+
+def main(arguments):
+    chosen = steps()
+    if arguments[:1] == ["--list"]:
+        print("\n".join(step.name for step in chosen))
+        return 0
+    if arguments:
+        unknown = set(arguments) - {step.name for step in chosen}
+        if unknown:
+            print(f"unknown step(s): {', '.join(sorted(unknown))}; see --list", file=sys.stderr)
+            return 64
+        chosen = [step for step in chosen if step.name in arguments]
+    total = Counts()
+    built = True
+    for step in chosen:
+        if step.needs_build and not built:
+            print(f"{step.name:<15} not run: the build failed")
+            total.failed += 1
+            continue
+        counts, seconds, log = run(step)
+        if step.name == "build" and counts.failed:
+            built = False
+        total.add(counts)
+        line = f"{step.name:<15} {counts.passed} passed, {counts.failed} failed"
+        line += f", {counts.skipped} skipped" if counts.skipped else ""
+        print(f"{line} ({seconds:.0f} s)", flush=True)
+        if counts.failed:
+            for failure in counts.failures:
+                print(f"    {failure}")
+            print(f"    full log: {log.relative_to(ROOT)}", flush=True)
+    print(f"total: {total.passed} passed, {total.failed} failed, {total.skipped} skipped")
+    return 1 if total.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
