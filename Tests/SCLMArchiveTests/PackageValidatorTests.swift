@@ -197,4 +197,13 @@ import Testing
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }
     }
+
+    /// Found by the zip fuzz target: a 453-byte zip whose LZMA entries declare a 3.3 GB dictionary, which
+    /// libarchive's decoder allocated. Each entry is an `ARCHIVE-METHOD` error, and validation returns a report.
+    @Test func lzmaEntriesWithAHugeDictionaryAreReportedByMethod() async throws {
+        let path = ProcessRunner.packageRoot + "/Tests/Fuzz/Crashes/zip/lzma-dictionary-3gib.zip"
+        let report = try await PackageValidator().validate(path)
+        let methods = report.findings.filter { $0.rule.id == "ARCHIVE-METHOD" }.compactMap(\.path)
+        #expect(Set(methods) == ["index.html", "b.html"])
+    }
 }
