@@ -11,7 +11,8 @@ enum PlayNarration {
         case "presentationOpened":
             guard let slide = data["slide"]?.stringValue else { return nil }
             return "slide: \(slide) (opened \(data["name"]?.stringValue ?? "?"))"
-        case "slideChanged":
+        case "slideChanged" where data["previous"] != JSONValue.null:
+            // Without a previous slide it is the opening slide, which `presentationOpened` said.
             return data["slide"]?.stringValue.map { slide in "slide: \(slide)" }
         case "osamAlert":
             return "OSAM alert: \(data.jsonString)"

@@ -16,6 +16,8 @@ import Testing
             "Event": "slideChanged", "Data": ["slide": "efficacy.html", "previous": "index.html"],
         ]
         #expect(PlayNarration.line(forEvent: changed)?.rendered == "slide: efficacy.html")
+        let opening: JSONValue = ["Event": "slideChanged", "Data": ["slide": "index.html", "previous": .null]]
+        #expect(PlayNarration.line(forEvent: opening) == nil, "the opening slide is said once")
         #expect(PlayNarration.line(forEvent: ["Event": "uiChanged", "Data": [:]]) == nil)
     }
 
