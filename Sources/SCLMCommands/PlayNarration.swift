@@ -1,3 +1,4 @@
+import SCLMBridge
 import SCLMBrowser
 import SCLMCore
 
@@ -7,14 +8,14 @@ enum PlayNarration {
     /// The line for an event the host emitted, or `nil` for events a person need not see.
     static func line(forEvent event: JSONValue) -> TerminalText? {
         let data = event["Data"] ?? .null
-        switch event["Event"]?.stringValue {
-        case "presentationOpened":
+        switch event["Event"]?.stringValue.flatMap(BridgeEventName.init(rawValue:)) {
+        case .presentationOpened:
             guard let slide = data["slide"]?.stringValue else { return nil }
             return "slide: \(slide) (opened \(data["name"]?.stringValue ?? "?"))"
-        case "slideChanged" where data["previous"] != JSONValue.null:
+        case .slideChanged where data["previous"] != JSONValue.null:
             // Without a previous slide it is the opening slide, which `presentationOpened` said.
             return data["slide"]?.stringValue.map { slide in "slide: \(slide)" }
-        case "osamAlert":
+        case .osamAlert:
             return "OSAM alert: \(data.jsonString)"
         default:
             return nil
