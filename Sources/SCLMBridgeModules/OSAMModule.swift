@@ -147,7 +147,8 @@ package struct OSAMModule: DeclaredBridgeModule {
                 .badRequest, "bad Data for osam.versionControlAnswer: choice must be ok, cancel or dismiss")
         }
         let answer = try await service.answer(
-            package: try package(), choice: choice, dontShowAgain: parameters.dontShowAgain ?? false)
+            package: try package(), platform: try platform(), choice: choice,
+            dontShowAgain: parameters.dontShowAgain ?? false)
         alert.isShowing = false
         return .ok(answer.jsonValue)
     }

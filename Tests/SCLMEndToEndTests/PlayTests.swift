@@ -275,6 +275,48 @@ extension ChromiumTests {
             #expect(result.stdout.contains("broken slide"))
         }
 
+        /// `--duration` in text mode on the demo deck: ends well, printing the slide it showed and no warning.
+        @Test func durationPlaysTheDemoDeckCleanAndPrintsItsSlides() async throws {
+            let play = try PlayHome(DeckFiles())
+            let sources = play.fixture.sourcesDirectory(in: play.home)
+            try FileManager.default.createDirectory(atPath: sources, withIntermediateDirectories: true)
+            let demo = try SampleContent.assembledPath + "/cardiora-detail-aid"
+            _ = try ProcessRunner.run("/bin/cp", ["-R", demo + "/.", sources])
+            let result = try await ProcessRunner.sclmInBackground(
+                [
+                    "play", "--presentation", String(play.fixture.presentationId), "--headless", "--duration", "5",
+                    "--fail-on-error",
+                ], home: play.home.root, timeout: 40)
+            #expect(result.status == 0, "\(result)")
+            #expect(result.stdout.contains("slide: index.html"), "\(result)")
+            #expect(!result.stdout.contains("warning:") && !result.stdout.contains("error:"), "\(result)")
+        }
+
+        /// `--duration` with `--fail-on-error`: a page error ends the run at once with exit 1, the error printed.
+        @Test func durationWithFailOnErrorEndsOnAPageErrorAndPrintsIt() async throws {
+            var deck = DeckFiles()
+            deck.add("index.html", DeckFiles.slide("index", scripts: [], body: "throw new Error('broken slide');"))
+            let play = try PlayHome(deck)
+            let result = try await ProcessRunner.sclmInBackground(
+                [
+                    "play", "--presentation", String(play.fixture.presentationId), "--duration", "30",
+                    "--fail-on-error",
+                ], home: play.home.root, timeout: 40)
+            #expect(result.status == 1, "\(result)")
+            #expect(result.stdout.contains("error: uncaught page error:"), "\(result)")
+            #expect(result.stdout.contains("broken slide"), "\(result)")
+        }
+
+        /// Without `--fail-on-error`, the same deck plays its `--duration` out and ends well (`"Play":"played"`).
+        @Test func durationWithoutFailOnErrorEndsWell() async throws {
+            var deck = DeckFiles()
+            deck.add("index.html", DeckFiles.slide("index", scripts: [], body: "throw new Error('broken slide');"))
+            let play = try PlayHome(deck)
+            let result = try await play.play(["--duration", "2"])
+            #expect(result.status == 0, "\(result)")
+            #expect(result.stdout.contains(#""Play":"played""#), "\(result)")
+        }
+
         @Test func videoFromThePackagePlaysThroughRangeRequests() async throws {
             var deck = DeckFiles(["mediafiles/tone.wav": DeckFiles.toneWAV(seconds: 90)])
             let body = """
