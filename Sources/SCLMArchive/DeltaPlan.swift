@@ -110,7 +110,7 @@ package struct DeltaPlan: Sendable {
     }
 
     /// `extents` (sorted, disjoint) merged across gaps of at most ``maxGap`` and cut at ``maxRequest``.
-    static func coalesce(_ extents: [ByteRange]) -> [ByteRange] {
+    package static func coalesce(_ extents: [ByteRange]) -> [ByteRange] {
         var merged: [ByteRange] = []
         for extent in extents {
             if let last = merged.last, extent.start - last.end <= maxGap {

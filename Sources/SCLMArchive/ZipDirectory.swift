@@ -55,7 +55,7 @@ package struct ZipDirectory: Sendable {
     }
 
     /// The number of entries the archive declares.
-    let entryCount: Int
+    package let entryCount: Int
     /// Where the central directory starts in the file.
     let directoryOffset: Checked<UInt64>
     /// The records, in directory order; empty when the entry count exceeded the limit given to ``read(fd:size:maxEntries:)``.
