@@ -77,6 +77,7 @@ extension Rule {
         referenceEscapesPackage, referenceRemote, swipeTargetMissing, storyCLMScriptMissing, htmlEmpty,
         htmlUndecodable,
         renderJSError, renderConsoleError, renderLoadFailed, renderRemote, renderBridgeError, renderTimeout,
+        renderDialog, renderTooLarge,
     ]
 
     // MARK: Archive
@@ -241,4 +242,14 @@ extension Rule {
         "RENDER-TIMEOUT", .error, .render,
         "A slide did not settle (load, then no requests or bridge calls for a moment) within the render time limit.",
         fix: "Make the slide finish loading; stop polling timers or requests that never end.")
+    package static let renderDialog = Rule(
+        "RENDER-DIALOG", .warning, .render,
+        "A slide opened a dialog (`alert`, `confirm`, `prompt` or `beforeunload`); the render answered it at once (OK, or the prompt's default).",
+        fix:
+            "Show messages in the slide itself; a dialog stops the presentation on the tablet until someone answers it."
+    )
+    package static let renderTooLarge = Rule(
+        "RENDER-TOO-LARGE", .warning, .render,
+        "A slide asked for a file above the render's whole-answer limit (32 MiB) without `Range`; it was answered 413, so the slide saw a failed request.",
+        fix: "Make the file smaller, or load it the way media elements do (in `Range` slices).")
 }

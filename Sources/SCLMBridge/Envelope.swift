@@ -44,13 +44,19 @@ package enum Envelope {
         guard case .string(let name) = command else {
             throw reject("Command must be a string, got \(Self.preview(command))")
         }
-        let trimmed = name.trimmingWhitespace()
+        let trimmed = trimmedCommand(name)
         guard !trimmed.isEmpty else { throw reject("Command is empty") }
         guard trimmed.utf8.count <= limits.maximumCommandBytes else {
             throw reject("Command is longer than \(limits.maximumCommandBytes) bytes")
         }
         let payload = (data == nil || data == .null) ? JSONValue.object([:]) : data ?? [:]
         return BridgeRequest(command: trimmed, data: payload, guid: checkedGUID)
+    }
+
+    /// `name` as the command it runs: without leading and trailing whitespace and newlines (`"go\n"` is `go`).
+    /// Every filter on command names (the render's `go`/`open`) must use this, so it sees what the server runs.
+    package static func trimmedCommand(_ name: String) -> String {
+        name.trimmingWhitespace()
     }
 
     /// Whether `guid` is a valid GUID under `limits`: 1…128 bytes of `[A-Za-z0-9._:-]`.

@@ -48,6 +48,7 @@ package final class Browser: Sendable {
         if let warning = sandbox.warning { logger.warning(warning) }
         let profile = try makeProfile(owner: sandbox.owner)
         defer { try? FileManager.default.removeItem(atPath: profile) }
+        if let kept = options.keptStorage { try KeptStorage.restore(from: kept, into: profile, owner: sandbox.owner) }
         let process = try await BrowserProcess.spawn(
             sandbox.prefix + [executable] + sandbox.flags + options.flags + [
                 "--user-data-dir=\(profile)", "about:blank",
@@ -62,19 +63,22 @@ package final class Browser: Sendable {
                 throw BrowserError.notFound("\(executable) did not start a DevTools session (\(error.userMessage))")
             }
             let result = try await body(browser)
-            await process.kill()
+            await browser.end(process, profile: profile, logger: logger)
             return result
         } catch {
-            await process.kill()
+            await browser.end(process, profile: profile, logger: logger)
             throw error
         }
     }
 
-    /// Opens a new tab (`about:blank`) attached in flatten mode.
+    /// Opens a new tab (`about:blank`) attached in flatten mode, in browser context `context` (the default
+    /// one when `nil`; see ``withContext(isolation:_:)``).
     ///
     /// - Throws: ``BrowserError``.
-    package func newPage() async throws -> BrowserPage {
-        let created = try await connection.call("Target.createTarget", ["url": "about:blank"])
+    package func newPage(in context: String? = nil) async throws -> BrowserPage {
+        var target: [String: JSONValue] = ["url": "about:blank"]
+        if let context { target["browserContextId"] = .string(context) }
+        let created = try await connection.call("Target.createTarget", .object(target))
         guard let targetId = created["targetId"]?.stringValue else {
             throw BrowserError(.protocolError, "Target.createTarget returned no targetId")
         }

@@ -8,7 +8,7 @@ package struct BrowserError: CategorizedError, Equatable {
     /// What went wrong.
     package struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Value: Hashable, Sendable {
-            case unavailable, crashed, protocolError
+            case unavailable, crashed, protocolError, timedOut
         }
 
         private let value: Value
@@ -19,6 +19,8 @@ package struct BrowserError: CategorizedError, Equatable {
         package static let crashed = Code(value: .crashed)
         /// The browser answered a DevTools command with an error.
         package static let protocolError = Code(value: .protocolError)
+        /// The browser did not answer a DevTools command in time (a stuck renderer).
+        package static let timedOut = Code(value: .timedOut)
 
         package var description: String { "\(value)" }
     }

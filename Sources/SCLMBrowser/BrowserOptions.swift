@@ -40,6 +40,9 @@ package struct BrowserOptions: Sendable, Equatable {
     package var viewport: Viewport
     /// Pass the browser's own log lines through to stderr.
     package var showsBrowserLogs: Bool
+    /// A folder that keeps what pages store (`localStorage`, IndexedDB, cookies) across runs: copied into
+    /// the fresh profile at start and back when the browser ends (see `KeptStorage`); `nil` keeps nothing.
+    package var keptStorage: String?
 
     /// Creates options.
     package init(

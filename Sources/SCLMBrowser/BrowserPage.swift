@@ -18,12 +18,14 @@ package final class BrowserPage: Sendable {
         self.viewport = viewport
     }
 
-    /// Sends `method` in this tab's session and returns its result.
+    /// Sends `method` in this tab's session and returns its result, failing after `deadline` (30 s when `nil`).
     ///
-    /// - Throws: ``BrowserError``, `CancellationError`.
+    /// - Throws: ``BrowserError`` (`.timedOut` after `deadline`), `CancellationError`.
     @discardableResult
-    package func call(_ method: String, _ params: JSONValue = [:]) async throws -> JSONValue {
-        try await connection.call(method, params, session: sessionId)
+    package func call(
+        _ method: String, _ params: JSONValue = [:], deadline: Duration? = nil
+    ) async throws -> JSONValue {
+        try await connection.call(method, params, session: sessionId, deadline: deadline)
     }
 
     /// Routes this tab's events to `handler` (on the DevTools reader thread; it must not block).
@@ -63,11 +65,12 @@ package final class BrowserPage: Sendable {
             ])
     }
 
-    /// A PNG of the viewport.
+    /// A PNG of the viewport; a renderer that does not paint within `deadline` (a stuck script) fails it.
     ///
-    /// - Throws: ``BrowserError``.
-    package func screenshot() async throws -> Data {
-        let result = try await call("Page.captureScreenshot", ["format": "png", "fromSurface": true])
+    /// - Throws: ``BrowserError`` (`.timedOut`).
+    package func screenshot(deadline: Duration) async throws -> Data {
+        let result = try await call(
+            "Page.captureScreenshot", ["format": "png", "fromSurface": true], deadline: deadline)
         guard let text = result["data"]?.stringValue, let data = Data(base64Encoded: text) else {
             throw BrowserError(.protocolError, "Page.captureScreenshot returned no image")
         }
@@ -77,6 +80,6 @@ package final class BrowserPage: Sendable {
     /// Closes the tab and stops routing its events.
     package func close() async {
         connection.unsubscribe(session: sessionId)
-        _ = try? await connection.call("Target.closeTarget", ["targetId": .string(targetId)])
+        _ = try? await connection.call("Target.closeTarget", ["targetId": .string(targetId)], deadline: .seconds(5))
     }
 }

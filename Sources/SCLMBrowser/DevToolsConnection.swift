@@ -16,6 +16,10 @@ import Synchronization
 /// `sessionId` (`""` for browser-level events). Event handlers run on the reader thread and must not
 /// block. When the pipe ends (the browser exited or crashed) every waiting call fails with
 /// ``BrowserError`` (`.crashed`) and the `onClose` handler runs once.
+///
+/// Nothing here is unbounded: every call has a deadline (``defaultDeadline``; a stuck renderer never
+/// answers), an event above ``maximumEventBytes`` is skipped unread and stands in as ``oversizedEvent``,
+/// and ``sendNow(_:_:session:member:capacity:fill:)`` writes a large body built once, in place.
 final class DevToolsConnection: Sendable {
     /// Receives one event: its method and params.
     typealias EventHandler = @Sendable (_ method: String, _ params: JSONValue) -> Void
@@ -64,13 +68,21 @@ final class DevToolsConnection: Sendable {
         _ = state.withLock { $0.handlers.removeValue(forKey: session) }
     }
 
+    /// How long a call waits for its answer unless told otherwise: a stuck renderer (`while (true) {}`)
+    /// never answers calls that need it, and no call may hang a run.
+    static let defaultDeadline: Duration = .seconds(30)
+
     /// Sends `method` and returns its `result`.
     ///
-    /// Cancelling the calling task fails the call at once (the browser's late answer is dropped).
+    /// Cancelling the calling task fails the call at once, and so does `deadline` passing (the browser's
+    /// late answer is dropped); `nil` is ``defaultDeadline``.
     ///
     /// - Throws: ``BrowserError`` (`.protocolError` for an error answer, `.crashed` when the browser is
-    ///   gone), `CancellationError`.
-    func call(_ method: String, _ params: JSONValue = [:], session: String? = nil) async throws -> JSONValue {
+    ///   gone, `.timedOut` after `deadline`), `CancellationError`.
+    func call(
+        _ method: String, _ params: JSONValue = [:], session: String? = nil, deadline: Duration? = nil
+    ) async throws -> JSONValue {
+        let deadline = deadline ?? Self.defaultDeadline
         let id = state.withLock { state -> Int in
             defer { state.nextId += 1 }
             return state.nextId
@@ -86,6 +98,11 @@ final class DevToolsConnection: Sendable {
                 if let closed { return continuation.resume(throwing: BrowserError(.crashed, closed)) }
                 if Task.isCancelled { return fail(id, with: CancellationError()) }
                 writer.async { [self] in write(bytes) }
+                let expiry = BrowserError(
+                    .timedOut, "the browser did not answer \(method) within \(deadline.inSeconds) s")
+                DispatchQueue.global().asyncAfter(deadline: .now() + deadline.inSeconds) { [self] in
+                    fail(id, with: expiry)
+                }
             }
         } onCancel: {
             fail(id, with: CancellationError())
@@ -101,6 +118,39 @@ final class DevToolsConnection: Sendable {
         guard id > 0 else { return }
         let bytes = Self.frame(id: id, method: method, params: params, session: session)
         writer.async { [self] in write(bytes) }
+    }
+
+    /// Writes `method` at once, in order with other calls, and returns when it is written: `params` plus the
+    /// string member `name`, whose text `fill` appends (ASCII that needs no escaping, such as base64) into
+    /// the message's own buffer (`capacity` bytes reserved), so a large body exists once, and only until
+    /// it is written. Nothing is sent when the browser is gone.
+    ///
+    /// - Throws: what `fill` throws (nothing is sent then).
+    func sendNow(
+        _ method: String, _ params: JSONValue, session: String?, member name: String, capacity: Int,
+        fill: (inout [UInt8]) throws -> Void
+    ) throws {
+        let id = state.withLock { state -> Int in
+            defer { state.nextId += 1 }
+            return state.closedReason == nil ? state.nextId : 0
+        }
+        guard id > 0 else { return }
+        var bytes = Array("{\"id\":\(id),\"method\":".utf8)
+        let head = JSONWriter.bytes(params)
+        bytes.reserveCapacity(capacity + head.count + 256)
+        JSONWriter.write(method, to: &bytes)
+        if let session {
+            bytes.append(contentsOf: ",\"sessionId\":".utf8)
+            JSONWriter.write(session, to: &bytes)
+        }
+        bytes.append(contentsOf: ",\"params\":".utf8)
+        bytes.append(contentsOf: head.dropLast())
+        if head.count > 2 { bytes.append(UInt8(ascii: ",")) }
+        JSONWriter.write(name, to: &bytes)
+        bytes.append(contentsOf: ":\"".utf8)
+        try fill(&bytes)
+        bytes.append(contentsOf: "\"}}\u{0}".utf8)
+        writer.sync { write(bytes) }
     }
 
     /// One NUL-terminated command message.
@@ -124,25 +174,67 @@ final class DevToolsConnection: Sendable {
 
     // MARK: - Reading
 
+    /// The largest event read whole; a larger one (a `console.error` of 100 MB) is skipped unread and
+    /// handed to its session's handler as ``oversizedEvent`` (its method, size and first bytes). Answers
+    /// to calls (screenshots) are always read whole.
+    static let maximumEventBytes = 8 << 20
+    /// The largest bridge message (`Runtime.bindingCalled`) read whole: above any line the bridge server
+    /// accepts (16 MiB, twice that JSON-escaped), so the server itself answers 413 to what is too long.
+    static let maximumBindingEventBytes = 40 << 20
+    /// The method of the stand-in for an event too large to read: params `method`, `bytes`, `head`.
+    static let oversizedEvent = "sclm.oversizedEvent"
+
     private func readMessages(_ fileDescriptor: Int32) {
         let capacity = 1 << 16
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 16)
-        defer { buffer.deallocate() }
+        let base = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+        defer { base.deallocate() }
+        let buffer = UnsafeMutableRawBufferPointer(start: base, count: capacity)
         var pending: [UInt8] = []
+        var skipped: SkippedEvent?
         while true {
-            let count = read(fileDescriptor, buffer.baseAddress, capacity)
+            let count = read(fileDescriptor, base, capacity)
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { return }
             var start = 0
             let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
-            while let end = chunk[start...].firstIndex(of: 0) {
-                pending.append(contentsOf: chunk[start..<end])
-                deliver(pending)
-                pending.removeAll(keepingCapacity: true)
+            // memchr, not a byte loop: 100 MB messages stream through here.
+            while start < count, let found = memchr(base + start, 0, count - start) {
+                let end = base.distance(to: found)
+                if var event = skipped {
+                    event.add(chunk[start..<end])
+                    deliver(event)
+                    skipped = nil
+                } else {
+                    pending.append(contentsOf: chunk[start..<end])
+                    deliver(pending)
+                    pending.removeAll(keepingCapacity: pending.count <= capacity)
+                }
                 start = end + 1
             }
-            pending.append(contentsOf: chunk[start...])
+            if skipped != nil {
+                skipped?.add(chunk[start...])
+            } else {
+                pending.append(contentsOf: chunk[start...])
+                if pending.count > Self.maximumEventBytes, pending.starts(with: Array(#"{"method""#.utf8)),
+                    pending.count > Self.maximumBindingEventBytes
+                        || !pending.starts(with: Array(#"{"method":"Runtime.bindingCalled""#.utf8))
+                {
+                    skipped = SkippedEvent(pending)
+                    pending = []
+                }
+            }
         }
+    }
+
+    /// Hands an event too large to read to its session's handler, as ``oversizedEvent``.
+    private func deliver(_ event: SkippedEvent) {
+        let handler = state.withLock { $0.handlers[event.session] }
+        handler?(
+            Self.oversizedEvent,
+            [
+                "method": .string(event.method), "bytes": .int(Int64(event.bytes)),
+                "head": .string(String(decoding: event.head, as: UTF8.self)),
+            ])
     }
 
     private func deliver(_ bytes: [UInt8]) {

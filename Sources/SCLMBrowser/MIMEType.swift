@@ -1,10 +1,12 @@
 /// The `Content-Type` of a package file, from its extension (what a WebView infers for `file://`).
+///
+/// No type carries a `charset`: a tablet's WebView (and a plain static server) sends none, so the page's
+/// own declarations decide — a `<script charset="windows-1251">` attribute, a BOM, `@charset`, `<meta charset>` —
+/// exactly as on the tablet. A forced `charset=utf-8` would override all of them.
 enum MIMEType {
     private static let types: [String: String] = [
-        "html": "text/html; charset=utf-8", "htm": "text/html; charset=utf-8", "css": "text/css; charset=utf-8",
-        "js": "text/javascript; charset=utf-8", "mjs": "text/javascript; charset=utf-8",
-        "json": "application/json", "map": "application/json", "xml": "application/xml",
-        "txt": "text/plain; charset=utf-8",
+        "html": "text/html", "htm": "text/html", "css": "text/css", "js": "text/javascript", "mjs": "text/javascript",
+        "json": "application/json", "map": "application/json", "xml": "application/xml", "txt": "text/plain",
         "svg": "image/svg+xml", "png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "gif": "image/gif",
         "webp": "image/webp", "avif": "image/avif", "ico": "image/x-icon", "bmp": "image/bmp",
         "woff": "font/woff", "woff2": "font/woff2", "ttf": "font/ttf", "otf": "font/otf",

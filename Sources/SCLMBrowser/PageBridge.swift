@@ -46,14 +46,17 @@ package final class PageBridge: Sendable {
     package let page: BrowserPage
     let mode: Mode
     let failsOnUncaughtError: Bool
+    let answersDialogs: Bool
     private let site = Mutex(PackageSite(root: "/nonexistent"))
-    let report: @Sendable (PageIssue) -> Void
+    private let reportIssue: @Sendable (PageIssue) -> Void
+    private let budget = Mutex(MessageBudget())
     let observe: @Sendable (JSONValue) -> Void
     let siteOfPresentation: @Sendable (Int64) async -> PackageSite?
     private let pipes: (input: (read: Int32, write: Int32), output: (read: Int32, write: Int32))
     private let commands = Mutex<[String: String]>([:])
     private let openDescriptors: Mutex<Set<Int32>>
-    private let activity = Mutex<(loaded: Bool, last: ContinuousClock.Instant)>((false, .now))
+    /// When the page last loaded (`nil` while it loads) and when it last made a request or bridge call.
+    private let activity = Mutex<(loaded: ContinuousClock.Instant?, last: ContinuousClock.Instant)>((nil, .now))
     private let outcome = Latch<Outcome>()
     /// The slide the host shows, and the package path the page's main frame is at.
     private let location = Mutex<(hostSlide: String?, pageSlide: String?)>((nil, nil))
@@ -64,13 +67,16 @@ package final class PageBridge: Sendable {
     ///   - page: the page to host the content in.
     ///   - mode: whether navigation is followed (play) or only noted (render).
     ///   - failsOnUncaughtError: an uncaught page error ends the run as ``Outcome/failed(_:)``.
-    ///   - report: hears of what the page did wrong (and, in a render, its navigation requests).
+    ///   - answersDialogs: `alert`, `confirm`, `prompt` and `beforeunload` are answered at once (OK, or the
+    ///     prompt's default), as nobody is at the screen; otherwise they wait for the person.
+    ///   - report: hears of what the page did wrong (and, in a render, its navigation requests), within a
+    ///     ``MessageBudget`` per slide.
     ///   - observe: hears every event line the host emits.
     ///   - siteOfPresentation: the package of another presentation that content opens (`open`), which
     ///     the page then serves; `nil` keeps the current one.
     /// - Throws: ``BrowserError`` when the pipes cannot be made.
     package init(
-        page: BrowserPage, mode: Mode, failsOnUncaughtError: Bool = false,
+        page: BrowserPage, mode: Mode, failsOnUncaughtError: Bool = false, answersDialogs: Bool = true,
         report: @escaping @Sendable (PageIssue) -> Void,
         observe: @escaping @Sendable (JSONValue) -> Void = { _ in },
         siteOfPresentation: @escaping @Sendable (Int64) async -> PackageSite? = { _ in nil }
@@ -78,7 +84,8 @@ package final class PageBridge: Sendable {
         self.page = page
         self.mode = mode
         self.failsOnUncaughtError = failsOnUncaughtError
-        self.report = report
+        self.answersDialogs = answersDialogs
+        reportIssue = report
         self.observe = observe
         self.siteOfPresentation = siteOfPresentation
         pipes = (try Self.makePipe(), try Self.makePipe())
@@ -102,6 +109,7 @@ package final class PageBridge: Sendable {
         self.site.withLock { $0 = site }
         page.onEvent { [weak self] method, params in self?.handle(method, params) }
         try await page.call("Runtime.addBinding", ["name": .string(PageScript.binding)])
+        try await page.call("Runtime.addBinding", ["name": .string(PageScript.errorBinding)])
         try await page.call("Page.addScriptToEvaluateOnNewDocument", ["source": .string(PageScript.source)])
         try await page.call("Fetch.enable", ["patterns": [["urlPattern": "*"]]])
         try await page.call("Runtime.enable")
@@ -122,9 +130,21 @@ package final class PageBridge: Sendable {
         _ = await delivery.value
     }
 
-    /// Ends the input: the server finishes running work (as `sclm bridge` does on EOF) and ``serve(_:)`` returns.
+    /// Ends the input: the server finishes running work (as `sclm bridge` does on EOF) and ``serve(_:)`` returns;
+    /// what the slide said beyond its budget is reported.
     package func finish() {
+        closeSlideBudget()
         closeOnce(pipes.input.write)
+    }
+
+    /// Reports `issue` unless the slide's budget is spent.
+    func report(_ issue: PageIssue) {
+        if budget.withLock({ $0.admit(issue) }) { reportIssue(issue) }
+    }
+
+    /// Reports what the slide said beyond its budget, and starts a fresh budget for the next slide.
+    private func closeSlideBudget() {
+        if let note = budget.withLock({ $0.close() }) { reportIssue(note) }
     }
 
     /// Waits for the content to close the presentation or for the page to crash.
@@ -137,9 +157,14 @@ package final class PageBridge: Sendable {
         self.outcome.fire(outcome)
     }
 
-    /// Whether the page has loaded and nothing happened (requests, messages) for `quiet`.
-    package func isSettled(quiet: Duration) -> Bool {
-        activity.withLock { $0.loaded && ContinuousClock.now - $0.last >= quiet }
+    /// Whether the page loaded at least `settle` ago and nothing happened (requests, messages) for `quiet`:
+    /// errors of the first moments after load (timers, late scripts) are still heard.
+    package func isSettled(quiet: Duration, settle: Duration) -> Bool {
+        activity.withLock { activity in
+            guard let loaded = activity.loaded else { return false }
+            let now = ContinuousClock.now
+            return now - loaded >= settle && now - activity.last >= quiet
+        }
     }
 
     // MARK: - Page events (reader thread)
@@ -148,22 +173,32 @@ package final class PageBridge: Sendable {
         switch method {
         case "Fetch.requestPaused":
             touch()
-            site.withLock { $0 }.answer(params, on: page, report: report)
+            site.withLock { $0 }.answer(params, on: page) { [weak self] issue in self?.report(issue) }
         case "Runtime.bindingCalled" where params["name"]?.stringValue == PageScript.binding:
             touch()
             if let payload = params["payload"]?.stringValue { receive(payload) }
+        case "Runtime.bindingCalled" where params["name"]?.stringValue == PageScript.errorBinding:
+            if let issue = params["payload"]?.stringValue.flatMap(PageErrors.reported) { uncaught(issue) }
         case "Runtime.exceptionThrown":
-            let issue = PageErrors.uncaught(params)
-            report(issue)
-            if failsOnUncaughtError, case .uncaughtError(let message, let url, let line) = issue {
-                outcome.fire(.failed("uncaught page error: \(message) (\(url ?? "?"):\(line.map(String.init) ?? "?"))"))
-            }
+            uncaught(PageErrors.uncaught(params))
         case "Runtime.consoleAPICalled" where params["type"]?.stringValue == "error":
             report(PageErrors.console(params))
+        case DevToolsConnection.oversizedEvent:
+            if let issue = PageErrors.oversized(params) { report(issue) }
+            // A request too large to read (a huge POST body) still needs an answer, or the page waits forever.
+            if params["method"] == "Fetch.requestPaused", let id = PageErrors.requestId(inHead: params) {
+                page.send("Fetch.failRequest", ["requestId": .string(id), "errorReason": "Failed"])
+            }
+        case "Page.javascriptDialogOpening":
+            if answersDialogs {
+                let prompt = params["defaultPrompt"]?.stringValue ?? ""
+                page.send("Page.handleJavaScriptDialog", ["accept": true, "promptText": .string(prompt)])
+            }
+            report(PageErrors.dialog(params, answered: answersDialogs))
         case "Page.loadEventFired":
-            activity.withLock { $0 = (true, .now) }
+            activity.withLock { $0 = (.now, .now) }
         case "Page.frameStartedLoading" where params["frameId"]?.stringValue == page.targetId:
-            activity.withLock { $0 = (false, .now) }
+            activity.withLock { $0 = (nil, .now) }
         case "Page.frameNavigated" where params["frame"]?["parentId"] == nil:
             if let url = params["frame"]?["url"]?.stringValue { pageNavigated(to: url) }
         case "Inspector.targetCrashed":
@@ -171,6 +206,14 @@ package final class PageBridge: Sendable {
             outcome.fire(.crashed("the page's renderer crashed"))
         default:
             break
+        }
+    }
+
+    /// Reports an uncaught page error and, when told to, ends the run on it.
+    private func uncaught(_ issue: PageIssue) {
+        report(issue)
+        if failsOnUncaughtError, case .uncaughtError(let message, let url, let line) = issue {
+            outcome.fire(.failed("uncaught page error: \(message) (\(url ?? "?"):\(line.map(String.init) ?? "?"))"))
         }
     }
 
@@ -184,7 +227,7 @@ package final class PageBridge: Sendable {
         let items = value.arrayValue ?? [value]
         var forwarded: [JSONValue] = []
         for item in items {
-            let command = Self.member(item, "command")?.stringValue?.trimmingCharacters(in: .whitespaces) ?? ""
+            let command = Self.member(item, "command")?.stringValue.map(Envelope.trimmedCommand) ?? ""
             let guid = Self.member(item, "guid")?.stringValue
             if mode == .render, command == "go" || command == "open" {
                 report(.navigation(command: command, data: Self.member(item, "data") ?? [:]))
@@ -265,7 +308,8 @@ package final class PageBridge: Sendable {
                 return location.pageSlide == slide
             }
             if !isThere {
-                activity.withLock { $0 = (false, .now) }
+                closeSlideBudget()
+                activity.withLock { $0 = (nil, .now) }
                 page.send("Page.navigate", ["url": .string(site.withLock { $0 }.url(of: slide))])
             }
         case "presentationOpened":

@@ -16,6 +16,13 @@ package enum PageIssue: Sendable, Equatable {
     case navigation(command: String, data: JSONValue)
     /// The page's renderer crashed.
     case crashed(reason: String)
+    /// The page asked without `Range` for a file above the whole-answer limit (answered 413).
+    case tooLarge(url: String, path: String, size: Int64, limit: Int64)
+    /// The page opened a dialog (`alert`, `confirm`, `prompt`, `beforeunload`); `answered` when sclm
+    /// answered it (headless: OK, or the prompt's default), not the person at the screen.
+    case dialog(type: String, message: String, answered: Bool)
+    /// Console messages and errors of one slide beyond the per-slide limit were left out.
+    case messagesCut(count: Int, bytes: Int)
 
     /// `{"Page":kind,…}` for `--json` output.
     package var json: JSONValue {
@@ -39,6 +46,15 @@ package enum PageIssue: Sendable, Equatable {
             ]
         case .navigation(let command, let data): ["Page": "navigation", "command": .string(command), "data": data]
         case .crashed(let reason): ["Page": "crashed", "reason": .string(reason)]
+        case .tooLarge(let url, let path, let size, let limit):
+            [
+                "Page": "tooLarge", "url": .string(url), "path": .string(path), "size": .int(size),
+                "limit": .int(limit),
+            ]
+        case .dialog(let type, let message, let answered):
+            ["Page": "dialog", "type": .string(type), "message": .string(message), "answered": .bool(answered)]
+        case .messagesCut(let count, let bytes):
+            ["Page": "messagesCut", "count": .int(Int64(count)), "bytes": .int(Int64(bytes))]
         }
     }
 

@@ -14,12 +14,51 @@ import SCLMCore
 ///
 /// Answers and events come back as `StoryCLMBridge.StoryCLMHandler(<json text>)`, evaluated by the host.
 /// Only the top frame is wired: a StoryContent app hosts one slide per WebView.
+///
+/// It also reports, through the binding ``errorBinding``, errors DevTools never hears of: those the page's
+/// own handlers swallow (`window.onerror` returning true, `unhandledrejection` prevented; its listeners
+/// run first, so they see the event, and report it once dispatch is over if it was prevented) and those
+/// of dedicated workers (the `Worker` constructor is wrapped to listen to each worker's `error`).
 enum PageScript {
     /// The name of the `Runtime.addBinding` function the script calls.
     static let binding = "__sclmBridgeSend"
+    /// The name of the binding that reports swallowed and worker errors as `{message,url,line}`.
+    static let errorBinding = "__sclmPageError"
 
     /// The script's source.
     static let source = """
+        (function () {
+          "use strict";
+          var report = window.\(errorBinding);
+          if (typeof report !== "function" || window.top !== window) { return; }
+          function tell(message, url, line) {
+            try { report(JSON.stringify({ message: String(message), url: String(url || ""), line: Number(line) || 0 })); } catch (e) {}
+          }
+          function text(value) { try { return String(value); } catch (e) { return "an unprintable value"; } }
+          window.addEventListener("error", function (event) {
+            if (!(event instanceof ErrorEvent)) { return; }
+            setTimeout(function () {
+              if (event.defaultPrevented) { tell(event.error !== undefined ? text(event.error) : event.message, event.filename, event.lineno); }
+            }, 0);
+          }, true);
+          window.addEventListener("unhandledrejection", function (event) {
+            setTimeout(function () {
+              if (event.defaultPrevented) { tell("Uncaught (in promise) " + text(event.reason), "", 0); }
+            }, 0);
+          }, true);
+          var NativeWorker = window.Worker;
+          if (typeof NativeWorker === "function") {
+            var Worker = function (url, options) {
+              var worker = new NativeWorker(url, options);
+              worker.addEventListener("error", function (event) {
+                tell("in a worker: " + (event.message || "an error"), event.filename, event.lineno);
+              });
+              return worker;
+            };
+            Worker.prototype = NativeWorker.prototype;
+            window.Worker = Worker;
+          }
+        })();
         (function () {
           "use strict";
           var send = window.\(binding);

@@ -31,7 +31,8 @@ struct Player: Sendable {
             browser in
             let page = try await browser.newPage()
             let bridge = try PageBridge(
-                page: page, mode: .play, failsOnUncaughtError: failsOnError, report: { issue in report(issue) },
+                page: page, mode: .play, failsOnUncaughtError: failsOnError,
+                answersDialogs: options.mode == .headless, report: { issue in report(issue) },
                 observe: { event in if context.wantsJSON { context.stdout.writeLine(event.jsonString) } },
                 siteOfPresentation: { id in await site(of: id) })
             return try await services.hostPage(
@@ -95,6 +96,14 @@ struct Player: Sendable {
             context.logger.warning("refused a request to another host: \(url)")
         case .bridgeError(let command, let code, let message):
             context.logger.debug("\(command) answered \(code): \(message)")
+        case .tooLarge(_, let path, let size, let limit):
+            context.logger.warning(
+                "the page asked for \(path) (\(PackageSite.mebibytes(size))) whole, without Range; "
+                    + "answered 413 (whole answers stop at \(PackageSite.mebibytes(limit)))")
+        case .dialog(let type, let message, let answered):
+            context.logger.warning("the page opened \(type): \(message)\(answered ? " (answered OK)" : "")")
+        case .messagesCut(let count, let bytes):
+            context.logger.warning("\(count) more page messages of this slide (\(bytes) bytes) were cut")
         case .navigation, .crashed:
             break
         }

@@ -40,6 +40,11 @@ package struct Home: Sendable, Equatable {
     /// Per-presentation lock files used to keep concurrent syncs apart.
     package var lockDirectory: String { root + "/locks" }
 
+    /// What `sclm play` keeps of a presentation's browser storage (`localStorage`, IndexedDB, cookies).
+    package func browserStorageDirectory(presentationId: Int64) -> String {
+        "\(root)/browser/\(presentationId)"
+    }
+
     /// The folder that holds one presentation's unpacked package and its staging siblings.
     package func presentationDirectory(clientId: Int64, presentationId: Int64) -> String {
         "\(contentDirectory)/\(clientId)/\(presentationId)"

@@ -21,8 +21,8 @@ struct PackageSiteTests {
     @Test func servesFilesWithTheirTypeAndTheOriginRootAsIndex() {
         let response = site.respond(to: "index.html", range: nil)
         #expect(response.code == 200)
-        #expect(response.headers["Content-Type"] == "text/html; charset=utf-8")
-        #expect(String(decoding: response.body, as: UTF8.self) == "<h1>hi</h1>")
+        #expect(response.headers["Content-Type"] == "text/html")
+        #expect(String(decoding: response.bytes, as: UTF8.self) == "<h1>hi</h1>")
         #expect(site.packagePath(of: "https://presentation-7.sclm.invalid/") == "")
         #expect(site.packagePath(of: "https://presentation-7.sclm.invalid/css/a%20b.css?v=2#top") == "css/a b.css")
         #expect(site.packagePath(of: "https://cdn.example.com/index.html") == nil)
@@ -41,12 +41,32 @@ struct PackageSiteTests {
         let size = Int64(3 << 20)
         let first = site.respond(to: "mediafiles/clip.mp4", range: "bytes=0-")
         #expect(first.code == 206)
-        #expect(Int64(first.body.count) == PackageSite.maximumChunk)
+        #expect(Int64(first.bytes.count) == PackageSite.maximumChunk)
         #expect(first.headers["Content-Range"] == "bytes 0-\(PackageSite.maximumChunk - 1)/\(size)")
         let tail = site.respond(to: "mediafiles/clip.mp4", range: "bytes=-100")
         #expect(tail.headers["Content-Range"] == "bytes \(size - 100)-\(size - 1)/\(size)")
-        #expect(tail.body.count == 100)
+        #expect(tail.bytes.count == 100)
         #expect(site.respond(to: "mediafiles/clip.mp4", range: "bytes=\(size)-").code == 416)
+    }
+
+    @Test func wholeFilesAreReadOnlyWhenAnsweredAndRefusedAboveTheLimit() throws {
+        // Sparse: the test never holds the bytes either.
+        for (name, size) in [("big.bin", PackageSite.maximumWholeFile + 1), ("medium.bin", 3 << 20)] {
+            let path = folder.appending("deck/" + name)
+            #expect(FileManager.default.createFile(atPath: path, contents: nil))
+            #expect(truncate(path, off_t(size)) == 0)
+        }
+        let refused = site.respond(to: "big.bin", range: nil)
+        #expect(refused.code == 413)
+        #expect(refused.fileSize == PackageSite.maximumWholeFile + 1)
+        #expect(String(decoding: refused.bytes, as: UTF8.self).contains("above 32 MiB only to Range requests"))
+        #expect(site.respond(to: "big.bin", range: "bytes=0-").code == 206, "Range slices are still served")
+        let whole = site.respond(to: "medium.bin", range: nil)
+        #expect(whole.body == .file(folder.appending("deck/medium.bin"), size: 3 << 20))
+        let params = whole.params(requestId: "r2", contentLength: 3 << 20)
+        #expect(params["body"] == nil, "the body is written straight into the message, later")
+        let headers = params["responseHeaders"]?.arrayValue ?? []
+        #expect(headers.contains(["name": "Content-Length", "value": "3145728"]))
     }
 
     @Test func fulfilParamsCarryHeadersAndBase64Body() {
@@ -67,7 +87,8 @@ struct PackageSiteTests {
     }
 
     @Test func mimeTypesFollowTheExtension() {
-        #expect(MIMEType.of("js/storyclm.js") == "text/javascript; charset=utf-8")
+        #expect(MIMEType.of("js/storyclm.js") == "text/javascript")
+        #expect(MIMEType.of("css/deck.css") == "text/css")
         #expect(MIMEType.of("mediafiles/clip.MP4") == "video/mp4")
         #expect(MIMEType.of("fonts/a.woff2") == "font/woff2")
         #expect(MIMEType.of("noextension") == "application/octet-stream")

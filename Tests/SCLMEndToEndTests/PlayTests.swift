@@ -148,7 +148,10 @@ extension ChromiumTests {
             let play = try PlayHome(
                 DeckFiles.librarySlide("StoryCLM.CustomEvents.Set('ready', 'yes', function () {});"))
             let process = try ProcessRunner.startSclm(
-                ["--home", play.home.root, "play", "--presentation", String(play.fixture.presentationId), "--headless"])
+                [
+                    "--home", play.home.root, "--json", "play", "--presentation", String(play.fixture.presentationId),
+                    "--headless",
+                ])
             let database = play.home.databasePath
             let ready = await process.send(
                 SIGINT,
@@ -158,8 +161,61 @@ extension ChromiumTests {
             #expect(ready)
             let result = await process.result(timeout: 20)
             #expect(result.status == 130, "\(result)")
+            #expect(result.stdout.contains(#"{"Play":"cancelled","cancelled":true}"#), "\(result)")
             #expect(try play.sql("SELECT state, slidesCount FROM sessions") == "[[0, 1]]")
             #expect(try play.sql("SELECT slideName FROM session_actions") == #"[["index.html"]]"#)
+        }
+
+        @Test func headlessAnswersDialogsAndMovesOn() async throws {
+            let play = try PlayHome(
+                DeckFiles.librarySlide(
+                    """
+                    alert("hello alert");
+                    var answer = prompt("name?", "dflt");
+                    StoryCLM.CustomEvents.Set("prompt", String(answer), function () { StoryCLM.Presentation.Close(1); });
+                    """))
+            let result = try await play.play(["--timeout", "30"])
+            #expect(result.status == 0, "\(result)")
+            #expect(result.stdout.contains(#""Page":"dialog""#) && result.stdout.contains("hello alert"), "\(result)")
+            #expect(try play.sql("SELECT value FROM custom_events") == #"[["dflt"]]"#)
+        }
+
+        @Test(.timeLimit(.minutes(2))) func aDeckFetchingLargeFilesWholePlaysWithSclmUnder128MiB() async throws {
+            var deck = DeckFiles(["js/storyclm.js": Data(DeckFiles.projectLibrary.utf8)])
+            let next = "StoryCLM.CustomEvents.Set('fetched', 'all', function () { StoryCLM.Presentation.Close(1); });"
+            deck.add("index.html", DeckFiles.slide("index", body: RenderBoundsTests.largeFetches(then: next)))
+            let play = try PlayHome(deck)
+            let sources = play.fixture.sourcesDirectory(in: play.home)
+            RenderBoundsTests.sparseFile(sources + "/big.bin", size: 250_000_000)
+            RenderBoundsTests.sparseFile(sources + "/medium.bin", size: 30 << 20)
+            let process = try ProcessRunner.startSclm(
+                [
+                    "--home", play.home.root, "--json", "play", "--presentation", String(play.fixture.presentationId),
+                    "--timeout", "100",
+                ])
+            let peak = await ProcessMemory.watchPeak(of: process)
+            let result = await process.result(timeout: 110)
+            #expect(result.status == 0, "\(result)")
+            #expect(try play.sql("SELECT value FROM custom_events") == #"[["all"]]"#)
+            #expect(result.stdout.contains(#""Page":"tooLarge""#))
+            #expect(peak > 0 && peak < 128 << 20, "sclm's peak RSS was \(peak >> 20) MiB")
+        }
+
+        @Test func storageIsKeptPerPresentationAcrossRunsAndFreshStartsEmpty() async throws {
+            let play = try PlayHome(
+                DeckFiles.librarySlide(
+                    """
+                    var before = String(localStorage.getItem("progress"));
+                    localStorage.setItem("progress", "quiz-3");
+                    StoryCLM.CustomEvents.Set("before", before, function () { StoryCLM.Presentation.Close(1); });
+                    """))
+            for arguments in [[], [], ["--fresh"]] {
+                let result = try await play.play(arguments + ["--timeout", "30"])
+                #expect(result.status == 0, "\(result)")
+            }
+            // One session per run: nothing stored, then the first run's value, then nothing again.
+            #expect(
+                try play.sql("SELECT value FROM custom_events ORDER BY rowid") == #"[["null"], ["quiz-3"], ["null"]]"#)
         }
 
         @Test func missingBrowserExits69WithOneLine() async throws {

@@ -78,7 +78,11 @@ import Testing
             #expect(document["version"] as? Int == 1)
             #expect(document["strict"] as? Bool == false)
             let summary = try #require(document["summary"] as? [String: Int])
-            #expect(summary == ["packages": 1, "passed": 0, "failed": 1, "unreadable": 0, "errors": 3, "warnings": 1])
+            #expect(
+                summary == [
+                    "packages": 1, "passed": 0, "failed": 1, "unreadable": 0, "errors": 3, "warnings": 1,
+                    "cancelled": 0,
+                ])
             let package = try #require((document["packages"] as? [[String: Any]])?.first)
             #expect(package["path"] as? String == broken)
             #expect(package["kind"] as? String == "zip")

@@ -17,6 +17,9 @@ extension SCLM {
                 `sclm bridge`: sessions, custom events, navigation, OSAM, HTTP. `go` loads the slide; the session
                 is written to SQLite as it happens.
 
+                The page's storage (localStorage, IndexedDB, cookies) is kept per presentation in the home and
+                survives restarts, as on a tablet; --fresh starts with it empty.
+
                 --headless (the default) runs without a window and ends when the content closes the
                 presentation (exit 0), on a page or browser crash (1), on an uncaught page error with
                 --fail-on-error (1), or when --timeout passes (124). --kiosk shows the presentation fullscreen
@@ -37,6 +40,9 @@ extension SCLM {
                 .flag("--headless", help: "No window (the default)."),
                 .option("--timeout", value: "seconds", help: "Give up after this long (exit 124)."),
                 .flag("--fail-on-error", help: "End with exit 1 on an uncaught page error."),
+                .flag(
+                    "--fresh",
+                    help: "Start with the presentation's browser storage (localStorage, IndexedDB, cookies) empty."),
                 .option(
                     "--browser", value: "path", help: "The Chromium executable (default $SCLM_BROWSER, else chromium)."),
             ]
@@ -47,6 +53,7 @@ extension SCLM {
         let isKiosk: Bool
         let timeout: Duration?
         let failsOnError: Bool
+        let isFresh: Bool
         let browser: String?
 
         package init(parsing arguments: ParsedArguments) throws {
@@ -58,13 +65,18 @@ extension SCLM {
             }
             timeout = try arguments.integer("--timeout", in: 1...86_400).map { .seconds($0) }
             failsOnError = arguments.flag("--fail-on-error")
+            isFresh = arguments.flag("--fresh")
             browser = arguments.value("--browser")
         }
 
         package func run(_ context: CommandContext) async throws {
-            let options = BrowserOptions(
+            var options = BrowserOptions(
                 executable: BrowserOptions.executable(option: browser, environment: context.environment),
                 mode: isKiosk ? .kiosk : .headless, showsBrowserLogs: context.globals.verbose)
+            // One storage per presentation, kept in the home across runs and kiosk restarts, as on a tablet.
+            let kept = context.home.browserStorageDirectory(presentationId: presentationId)
+            if isFresh { try FileSystem.removeTree(kept) }
+            options.keptStorage = kept
             // One services scope for the whole run: kiosk restarts reuse its curl engine.
             let outcome = try await context.withServices { services in
                 let player = Player(
@@ -81,8 +93,21 @@ extension SCLM {
             try Self.exit(for: outcome, context: context)
         }
 
-        /// Maps how the run ended to the exit status.
+        /// Maps how the run ended to the exit status; with `--json`, says it last as
+        /// `{"Play":"closed"|"crashed"|"failed"|"timedOut"|"cancelled","cancelled":…}`.
         static func exit(for outcome: PageBridge.Outcome, context: CommandContext) throws {
+            if context.wantsJSON {
+                let name =
+                    switch outcome {
+                    case .closed: "closed"
+                    case .crashed: "crashed"
+                    case .failed: "failed"
+                    case .timedOut: "timedOut"
+                    case .interrupted: "cancelled"
+                    }
+                let json: JSONValue = ["Play": .string(name), "cancelled": .bool(outcome == .interrupted)]
+                context.stdout.writeLine(json.jsonString)
+            }
             switch outcome {
             case .closed:
                 return

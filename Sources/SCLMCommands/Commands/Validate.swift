@@ -27,7 +27,8 @@ extension SCLM {
 
                 Exit codes: 0 every package passed, 1 errors (or warnings with --strict),
                 64 usage, 66 a path is not a file or folder (a FIFO, socket or device; answered
-                at once, never opened), 69 --render without a browser, 74 a path could not be read.
+                at once, never opened), 69 --render without a browser, 74 a path could not be read,
+                130 interrupted (the report says cancelled).
                 """,
             arguments: [
                 ArgumentSpec(
@@ -129,6 +130,16 @@ extension SCLM {
                     context: context)
                 outcomes = try await renderer.render(outcomes)
             }
+            try report(outcomes, format: format, context: context)
+            // The report says so; the status is that of a cancelled command (130), never a pass.
+            if outcomes.contains(where: \.cancelled) { throw ExitCode(ErrorCategory.cancelled.exitCode) }
+            if let unread = outcomes.first(where: { $0.readError != nil }) {
+                throw ExitCode((unread.readErrorCategory ?? .storage).exitCode)
+            }
+            if !outcomes.allSatisfy({ $0.passes(strict: isStrict) }) { throw ExitCode.failure }
+        }
+
+        private func report(_ outcomes: [ValidationOutcome], format: Format, context: CommandContext) throws {
             switch format {
             case .text:
                 let usesColor = context.terminal.usesColor && context.terminal.isStdoutTerminal
@@ -138,10 +149,6 @@ extension SCLM {
             case .junit:
                 context.stdout.write(JUnitReport(outcomes: outcomes, strict: isStrict, rendered: render != nil).xml)
             }
-            if let unread = outcomes.first(where: { $0.readError != nil }) {
-                throw ExitCode((unread.readErrorCategory ?? .storage).exitCode)
-            }
-            if !outcomes.allSatisfy({ $0.passes(strict: isStrict) }) { throw ExitCode.failure }
         }
 
         private func resolvedFormat(json: Bool) throws -> Format {

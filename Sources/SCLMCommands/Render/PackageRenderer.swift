@@ -5,6 +5,9 @@ import SCLMCore
 
 /// `validate --render`: every slide of every package loaded in one headless browser, on a small pool of
 /// pages, in a throwaway home; the findings join the static ones, and screenshots go to a folder.
+///
+/// Each package gets a browser context of its own (storage, cookies, cache), disposed of after it. A
+/// signal stops the run: the packages not fully rendered come back marked ``ValidationOutcome/cancelled``.
 struct PackageRenderer: Sendable {
     /// Pages rendering at once.
     static let poolSize = 4
@@ -17,27 +20,34 @@ struct PackageRenderer: Sendable {
     let context: CommandContext
 
     /// Renders the packages of `outcomes` that could be read and are safe to unpack; returns the outcomes
-    /// with the render findings added.
+    /// with the render findings added (those a signal cut short marked cancelled).
     ///
     /// - Throws: ``BrowserError`` (`.unavailable`) without a browser; file errors writing screenshots.
     func render(_ outcomes: [ValidationOutcome]) async throws -> [ValidationOutcome] {
         let renderHome = try RenderHome.make(like: context)
         defer { renderHome.remove() }
         var sheet = ContactSheet(viewport: options.viewport)
-        // The throwaway home's services: its store and configuration, one curl engine for every page's modules.
-        let rendered = try await renderHome.context.withServices { services in
-            try await Browser.withBrowser(options, environment: context.environment, logger: context.logger) {
-                browser in
-                var result: [ValidationOutcome] = []
-                for (index, outcome) in outcomes.enumerated() {
-                    let renderer = SlideRenderer(browser: browser, services: services, limits: limits)
-                    result.append(
-                        try await render(
-                            outcome, presentationId: Int64(index + 1), renderer: renderer, home: renderHome,
-                            sheet: &sheet))
+        var rendered = outcomes
+        var done = 0
+        do {
+            // The throwaway home's services: its store and configuration, one curl engine for every page's modules.
+            try await renderHome.context.withServices { services in
+                try await Browser.withBrowser(options, environment: context.environment, logger: context.logger) {
+                    browser in
+                    for (index, outcome) in outcomes.enumerated() {
+                        rendered[index] = try await browser.withContext { browserContext in
+                            let renderer = SlideRenderer(
+                                browser: browser, browserContext: browserContext, services: services, limits: limits)
+                            return try await render(
+                                outcome, presentationId: Int64(index + 1), renderer: renderer, home: renderHome,
+                                sheet: &sheet)
+                        }
+                        done = index + 1
+                    }
                 }
-                return result
             }
+        } catch  where Task.isCancelled {
+            for index in done..<rendered.count { rendered[index].cancelled = true }
         }
         if let screenshots { try sheet.write(to: screenshots) }
         return rendered

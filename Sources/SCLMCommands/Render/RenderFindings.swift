@@ -26,6 +26,18 @@ enum RenderFindings {
             return Finding(.renderBridgeError, path: slide, message: "\(command) answered \(code): \(message)")
         case .crashed(let reason):
             return Finding(.renderJSError, path: slide, message: reason)
+        case .tooLarge(_, let path, let size, let limit):
+            return Finding(
+                .renderTooLarge, path: slide,
+                message: "requested \(path) (\(PackageSite.mebibytes(size))) without Range; whole answers stop at "
+                    + "\(PackageSite.mebibytes(limit)), so it was answered 413")
+        case .dialog(let type, let message, _):
+            return Finding(.renderDialog, path: slide, message: "\(type): \(message) (answered OK)")
+        case .messagesCut(let count, let bytes):
+            return Finding(
+                .renderConsoleError, path: slide,
+                message: "\(count) more page messages (\(bytes) bytes) were cut: a slide reports at most "
+                    + "\(MessageBudget.maximumIssues) messages and \(MessageBudget.maximumBytes >> 10) KiB")
         case .navigation:
             return nil
         }

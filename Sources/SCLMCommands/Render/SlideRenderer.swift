@@ -6,16 +6,24 @@ import SCLMBrowser
 import SCLMCore
 import Synchronization
 
-/// Renders one slide on a fresh page of a shared browser, with a presentation host of its own whose
-/// current slide is that slide, and collects what the page did as findings.
+/// Renders one slide on a fresh page of a shared browser (in its package's browser context), with a
+/// presentation host of its own whose current slide is that slide, and collects what the page did as
+/// findings. Every browser call has a deadline, so a stuck renderer costs a slide its screenshot and
+/// gives it `RENDER-TIMEOUT`, and the run goes on.
 struct SlideRenderer: Sendable {
-    /// How long a slide may take to settle, and how quiet "settled" is.
+    /// How long a slide may take to settle, how quiet "settled" is, and how long after load errors are
+    /// still heard.
     struct Limits: Sendable {
         var timeout: Duration = .seconds(10)
         var quiet: Duration = .milliseconds(300)
+        var settle: Duration = .seconds(1)
+        /// How long a screenshot may take (a stuck renderer never paints).
+        var screenshot: Duration = .seconds(5)
     }
 
     let browser: Browser
+    /// The browser context of the slide's package.
+    let browserContext: String
     /// The services of the throwaway home (``RenderHome``): its store, configuration and curl engine.
     let services: Services
     let limits: Limits
@@ -28,9 +36,10 @@ struct SlideRenderer: Sendable {
 
     /// Loads `slide` of presentation `presentationId`, waits for it to settle and takes a screenshot when asked.
     ///
-    /// - Throws: ``BrowserError`` when the browser fails; store errors.
+    /// - Throws: ``BrowserError`` when the browser fails; store errors; `CancellationError` when cancelled
+    ///   (the findings so far would be incomplete).
     func render(_ slide: String, presentationId: Int64, screenshot: Bool) async throws -> Result {
-        let page = try await browser.newPage()
+        let page = try await browser.newPage(in: browserContext)
         let issues = Mutex<[PageIssue]>([])
         let bridge = try PageBridge(
             page: page, mode: .render, report: { issue in issues.withLock { $0.append(issue) } })
@@ -38,9 +47,11 @@ struct SlideRenderer: Sendable {
             bridge, presentationId: presentationId, slide: slide, siteHost: "package.sclm.invalid"
         ) { _, site in
             let settled = await waitUntilSettled(bridge)
-            return (settled, screenshot ? try? await page.screenshot() : nil, site)
+            try Task.checkCancellation()
+            return (settled, screenshot ? try? await page.screenshot(deadline: limits.screenshot) : nil, site)
         }
-        await page.close()
+        await withCancellationShield { await page.close() }
+        try Task.checkCancellation()
         var findings = issues.withLock { $0 }.compactMap { issue in
             RenderFindings.finding(for: issue, slide: slide) { url in url.flatMap { site.packagePath(of: $0) } }
         }
@@ -55,8 +66,8 @@ struct SlideRenderer: Sendable {
     private func waitUntilSettled(_ bridge: PageBridge) async -> Bool {
         let deadline = ContinuousClock.now + limits.timeout
         while ContinuousClock.now < deadline {
-            if bridge.isSettled(quiet: limits.quiet) { return true }
-            try? await Task.sleep(for: .milliseconds(50))
+            if bridge.isSettled(quiet: limits.quiet, settle: limits.settle) { return true }
+            do { try await Task.sleep(for: .milliseconds(50)) } catch { return false }
         }
         return false
     }

@@ -7,7 +7,8 @@ import SCLMArchive
 /// which rules a package passed; the `RENDER-*` rules only when `--render` ran), each with a `class` property (`safety` or `content`). A rule with error
 /// findings has a `<failure>` listing them; warnings are failures only under `--strict`, otherwise they
 /// appear in the test case's `<system-out>`. A package
-/// that cannot be read is a suite with one `read` test case carrying an `<error>`.
+/// that cannot be read is a suite with one `read` test case carrying an `<error>`; one whose render a signal
+/// cut short has a `render` test case carrying an `<error type="cancelled">`.
 struct JUnitReport {
     let outcomes: [ValidationOutcome]
     let strict: Bool
@@ -60,9 +61,18 @@ struct JUnitReport {
             if fails { suite.failures += 1 }
             cases += testCase(rule, findings: findings, fails: fails, classname: name)
         }
+        if outcome.cancelled {
+            let message = "the render was interrupted (SIGINT or SIGTERM): its findings are incomplete"
+            suite.tests += 1
+            suite.errors = 1
+            cases += [
+                #"    <testcase name="render" classname="\#(name)" time="0">"#,
+                #"      <error type="cancelled" message="\#(message)">\#(message)</error>"#, "    </testcase>",
+            ]
+        }
         suite.lines =
             [
-                #"  <testsuite name="\#(name)" tests="\#(suite.tests)" failures="\#(suite.failures)" errors="0" skipped="0" time="\#(time)">"#
+                #"  <testsuite name="\#(name)" tests="\#(suite.tests)" failures="\#(suite.failures)" errors="\#(suite.errors)" skipped="0" time="\#(time)">"#
             ]
             + cases + ["  </testsuite>"]
         return suite

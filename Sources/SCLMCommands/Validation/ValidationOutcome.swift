@@ -13,9 +13,11 @@ struct ValidationOutcome: Sendable {
     var readErrorCategory: ErrorCategory? = nil
     /// How long validation took, in seconds (JUnit `time`).
     let seconds: Double
+    /// Whether a signal cut its render short: its findings are incomplete and it never passes.
+    var cancelled = false
 
-    /// Whether the package passes under `strict`.
-    func passes(strict: Bool) -> Bool { report?.passes(strict: strict) ?? false }
+    /// Whether the package passes under `strict` (never when its render was cancelled).
+    func passes(strict: Bool) -> Bool { !cancelled && (report?.passes(strict: strict) ?? false) }
 }
 
 /// Totals over every package of one run.
@@ -26,12 +28,14 @@ struct ValidationSummary: Encodable, Equatable {
     var unreadable = 0
     var errors = 0
     var warnings = 0
+    var cancelled = 0
 
     init(_ outcomes: [ValidationOutcome], strict: Bool) {
         packages = outcomes.count
         for outcome in outcomes {
             if outcome.passes(strict: strict) { passed += 1 } else { failed += 1 }
             if outcome.readError != nil { unreadable += 1 }
+            if outcome.cancelled { cancelled += 1 }
             errors += outcome.report?.errorCount ?? 0
             warnings += outcome.report?.warningCount ?? 0
         }

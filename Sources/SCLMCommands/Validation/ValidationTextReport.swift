@@ -19,6 +19,7 @@ struct ValidationTextReport {
             "\(ValidationSummary.plural(summary.packages, "package")) checked: \(summary.passed) passed, "
             + "\(summary.failed) failed (\(summary.countsText))"
         if summary.unreadable > 0 { last += ", \(summary.unreadable) unreadable" }
+        if summary.cancelled > 0 { last += ", \(summary.cancelled) cancelled (the render was interrupted)" }
         if strict { last += ", warnings fail (--strict)" }
         lines.append(last)
         return lines.joined(separator: "\n")
@@ -38,7 +39,10 @@ struct ValidationTextReport {
         let counts =
             "\(ValidationSummary.plural(report.errorCount, "error")), "
             + ValidationSummary.plural(report.warningCount, "warning")
-        let verdict = outcome.passes(strict: strict) ? paint("passed", .green) : paint("failed", .red)
+        let verdict =
+            outcome.cancelled
+            ? paint("cancelled", .red)
+            : outcome.passes(strict: strict) ? paint("passed", .green) : paint("failed", .red)
         lines.append("  \(verdict): \(report.findings.isEmpty ? "no findings" : counts)")
         return lines
     }
