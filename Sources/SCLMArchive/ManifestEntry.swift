@@ -1,3 +1,4 @@
+import CArchive
 import SCLMCore
 
 #if canImport(Glibc)

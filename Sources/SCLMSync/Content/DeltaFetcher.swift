@@ -22,7 +22,7 @@ import Synchronization
 /// requests (the ZIP64 records or the central directory when the tail did not hold them, then the changed
 /// entries' coalesced ranges, several at once within the job width) are held in memory, at most
 /// ``DeltaPlan/maxRequest`` bytes each, and written at their offsets. Each must come back 206 with exactly
-/// the range asked for. A 403 fetches a fresh link (at most ``DownloadStateMachine/maxLinkRenewals`` times
+/// the range asked for, from the version of the blob the tail came from (the same `ETag`). A 403 fetches a fresh link (at most ``DownloadStateMachine/maxLinkRenewals`` times
 /// in a row without progress), other failures are retried under the retry policy as full downloads are;
 /// anything else that disagrees ends the delta path with a ``DeltaFallback``.
 struct DeltaFetcher: Sendable {
@@ -61,6 +61,20 @@ struct DeltaFetcher: Sendable {
 
     /// Bytes received so far (directory and entries), reported as they arrive.
     let fetched = Tally()
+    /// The `ETag` of the tail's answer, shared by the requests: every later range must come from the same
+    /// version of the blob.
+    final class Version: Sendable {
+        private let value = Mutex<String?>(nil)
+
+        /// The `ETag`, once the tail arrived (`nil` when the server sent none).
+        var entityTag: String? {
+            get { value.withLock { $0 } }
+            set { value.withLock { $0 = newValue } }
+        }
+    }
+
+    /// The version of the blob the tail came from.
+    let version = Version()
     /// Called with the bytes received so far.
     let progress: @Sendable (Int64) -> Void
 
@@ -88,6 +102,7 @@ struct DeltaFetcher: Sendable {
                     progress(fetched.total + update.receivedBytes)
                 }
                 add(result.receivedBytes)
+                version.entityTag = result.entityTag
                 return try tail(of: result, from: offset)
             } catch let error as HTTPError {
                 try await retry(after: error, attempt: &attempt, what: "the package's tail")
@@ -193,6 +208,10 @@ struct DeltaFetcher: Sendable {
             let answered = response.headers["Content-Range"] ?? "none"
             guard answered == "\(asked)/\(size)", UInt64(response.body.count) == range.count else {
                 throw DeltaFallback("the server answered \(asked) with Content-Range \(answered)")
+            }
+            let expected = version.entityTag
+            guard expected == nil || response.headers["ETag"] == expected else {
+                throw DeltaFallback("the package changed during the update (another ETag for \(asked))")
             }
             return [UInt8](response.body)
         case 200:
