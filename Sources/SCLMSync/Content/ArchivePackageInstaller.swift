@@ -17,6 +17,8 @@ package struct ArchivePackageInstaller: PackageInstaller {
 
     package var policy: Policy { extractor.policy }
 
+    package var supportsDelta: Bool { true }
+
     package func unpack(
         zipAt zipPath: String, stagingFor targetPath: String, removingZip: Bool,
         progress: @escaping @Sendable (Int64, Int64) -> Void

@@ -75,6 +75,7 @@ extension ContentPhase {
     /// Why a delta update is not even tried, or `nil` to try one.
     private func reasonForFull(_ job: ContentJob, target: String, zip: String, part: String) -> String? {
         if forcesFull { return "sync --full" }
+        if !installer.supportsDelta { return "the installer has no delta path" }
         if job.summary.installedRevision == nil { return "nothing installed yet" }
         if (job.package?.fileSize ?? 0) <= 0 { return "the server gave no package size" }
         if hasUsableZip(job, at: zip) { return "the package is in the cache" }

@@ -63,6 +63,10 @@ package protocol PackageInstaller: Sendable {
     /// The package policy the installer applies (a delta update checks the new directory with it first).
     var policy: Policy { get }
 
+    /// Whether ``unpackDelta(partialZipAt:plan:stagingFor:progress:)`` is implemented (else every update is a
+    /// full download).
+    var supportsDelta: Bool { get }
+
     /// Builds the new revision of a delta update in a new staging folder next to `targetPath`, exactly as
     /// ``unpack(zipAt:stagingFor:removingZip:progress:)`` of the whole new revision would: the fetched entries
     /// from the partial zip at `partialPath` (``DeltaPlan/directoryTail(at:)`` appended), the unchanged files
@@ -89,6 +93,8 @@ package protocol PackageInstaller: Sendable {
 
 extension PackageInstaller {
     package var policy: Policy { .standard }
+
+    package var supportsDelta: Bool { false }
 
     package func unpackDelta(
         partialZipAt partialPath: String, plan: DeltaPlan, stagingFor targetPath: String,
