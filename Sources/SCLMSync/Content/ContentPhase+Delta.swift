@@ -67,7 +67,8 @@ extension ContentPhase {
             }
         } catch let fallback as DeltaFallback {
             unlink(partial)
-            downloader.logger?.info("presentation \(id): a full download instead of a delta update: \(fallback.reason)")
+            downloader.logger?.debug(
+                "presentation \(id): a full download instead of a delta update: \(fallback.reason)")
             return .full(reason: fallback.reason, fetched: fetcher.fetched.total, announced: announced)
         }
     }
@@ -77,7 +78,9 @@ extension ContentPhase {
         if forcesFull { return "sync --full" }
         if !installer.supportsDelta { return "the installer has no delta path" }
         if job.summary.installedRevision == nil { return "nothing installed yet" }
-        if (job.package?.fileSize ?? 0) <= 0 { return "the server gave no package size" }
+        let size = job.package?.fileSize ?? 0
+        if size <= 0 { return "the server gave no package size" }
+        if size <= Int64(DeltaFetcher.tailBytes) { return "the package is no larger than its first range request" }
         if hasUsableZip(job, at: zip) { return "the package is in the cache" }
         if (FileSystem.size(of: part) ?? 0) > 0 { return "a full download is under way" }
         if !FileSystem.isDirectory(target) { return "the installed revision is missing" }
