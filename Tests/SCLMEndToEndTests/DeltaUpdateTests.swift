@@ -117,6 +117,22 @@ import Testing
         }
     }
 
+    @Test func aRefusedLinkIsRenewedAndAFailedRangeRetried() async throws {
+        let old = DeltaDeck(count: 150, seed: 10)
+        var new = old
+        new.change(2, skipping: 75)
+        try await install(old, then: new)
+        // The tail request meets a 403 (a link that expired), the next blob request a 503.
+        try await harness.server.control(["action": "fail", "status": 403, "count": 1, "path": "/blobs/packages"])
+        try await harness.server.control(["action": "fail", "status": 503, "count": 1, "path": "/blobs/packages"])
+        let installed = try await sync()
+        #expect(delta(installed)?["changedFiles"] == 2, "\(installed)")
+        #expect(installedFiles() == Self.expected(new))
+        let stats = try await harness.server.stats()
+        #expect(stats.count("GET /v1/contentpackages/201") >= 2, "a fresh link after the 403: \(stats.requests)")
+        #expect(stats.raw["statuses"]?["403"]?.intValue == 1 && stats.raw["statuses"]?["503"]?.intValue == 1)
+    }
+
     @Test func aServerIgnoringRangeGivesAFullDownloadFetchedOnce() async throws {
         let old = DeltaDeck(count: 150, seed: 11)
         var new = old
