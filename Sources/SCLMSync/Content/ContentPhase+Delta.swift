@@ -92,7 +92,7 @@ extension ContentPhase {
         let size = job.package?.fileSize ?? 0
         return DeltaFetcher(
             transport: downloader.transport, retrier: downloader.retrier, logger: downloader.logger,
-            blobProxy: downloader.blobProxy,
+            route: downloader.route,
             links: LinkSource { try await ContentPhase.packageLink(id, service: service) },
             progress: { bytes in
                 events.emit(.progress(.init(presentationId: id, phase: .download, bytes: bytes, totalBytes: size)))

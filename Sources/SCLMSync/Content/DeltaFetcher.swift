@@ -41,7 +41,8 @@ struct DeltaFetcher: Sendable {
     let transport: any HTTPTransport
     let retrier: Retrier
     let logger: Logger?
-    let blobProxy: BlobProxy?
+    /// The site cache and the run's fallback state, when `sync.blobProxy` is set.
+    let route: BlobRoute?
     let links: LinkSource
     /// A running count of bytes received, shared by the requests in flight.
     final class Tally: Sendable {
@@ -61,15 +62,26 @@ struct DeltaFetcher: Sendable {
 
     /// Bytes received so far (directory and entries), reported as they arrive.
     let fetched = Tally()
-    /// The `ETag` of the tail's answer, shared by the requests: every later range must come from the same
-    /// version of the blob.
+    /// The version of the blob every answer must come from, shared by the requests: the origin's `ETag` when
+    /// a site cache is asked for it (``OriginProbe``), else the `ETag` of the tail's answer.
     final class Version: Sendable {
         private let value = Mutex<String?>(nil)
 
-        /// The `ETag`, once the tail arrived (`nil` when the server sent none).
-        var entityTag: String? {
-            get { value.withLock { $0 } }
-            set { value.withLock { $0 = newValue } }
+        /// The `ETag` claimed so far (`nil` before the first answer, or when the server sends none).
+        var entityTag: String? { value.withLock { $0 } }
+
+        /// Claims `tag` when no version is claimed yet; otherwise `tag` must be the claimed one.
+        ///
+        /// - Throws: ``DeltaFallback`` for another version.
+        func check(_ tag: String?) throws {
+            let claimed = value.withLock { current in
+                if current == nil { current = tag }
+                return current
+            }
+            guard claimed == nil || tag == claimed else {
+                throw DeltaFallback(
+                    "the package changed during the update (ETag \(tag ?? "none"), not \(claimed ?? ""))")
+            }
         }
     }
 
@@ -92,7 +104,7 @@ struct DeltaFetcher: Sendable {
         var attempt = 1
         while true {
             let link = try await links.current()
-            let http = blobProxy?.request(for: link) ?? HTTPRequest(url: link.url)
+            let http = try await request(for: link)
             let request = DownloadRequest(
                 http, to: partialPath, resumeOffset: Int64(offset), maxFileBytes: Int64(clamping: size))
             let progress = self.progress
@@ -102,7 +114,7 @@ struct DeltaFetcher: Sendable {
                     progress(fetched.total + update.receivedBytes)
                 }
                 add(result.receivedBytes)
-                version.entityTag = result.entityTag
+                try version.check(result.entityTag)
                 return try tail(of: result, from: offset)
             } catch let error as HTTPError {
                 try await retry(after: error, attempt: &attempt, what: "the package's tail")
@@ -119,7 +131,7 @@ struct DeltaFetcher: Sendable {
         var attempt = 1
         while true {
             let link = try await links.current()
-            var request = blobProxy?.request(for: link) ?? HTTPRequest(url: link.url)
+            var request = try await request(for: link)
             request.headers.set(name: "Range", value: "bytes=\(range.start)-\(range.end - 1)")
             request.maxResponseBytes = Int(range.count)
             do {
@@ -160,6 +172,28 @@ struct DeltaFetcher: Sendable {
     }
 
     // MARK: - Steps
+
+    /// The GET of `link`: through the site cache, claiming the origin's `ETag` (asked once, with a `HEAD` on
+    /// the origin), unless the run fell back to the origin or the blob has no strong `ETag`; else straight.
+    ///
+    /// - Throws: ``HTTPError`` from the origin's `HEAD`; ``DeltaFallback`` when the origin's size is not the
+    ///   announced one.
+    private func request(for link: BlobLink) async throws -> HTTPRequest {
+        guard let route, try await !route.isDirect() else { return HTTPRequest(url: link.url) }
+        var tag = version.entityTag
+        if tag == nil {
+            do {
+                tag = try await OriginProbe.probe(link, transport: transport, subject: "the package")
+            } catch let error as SyncError {
+                throw DeltaFallback(error.userMessage)
+            }
+            try version.check(tag)
+        }
+        guard let tag, let request = route.proxy.request(for: link.url, entityTag: tag) else {
+            return HTTPRequest(url: link.url)
+        }
+        return request
+    }
 
     private func cutPartial(to offset: UInt64) throws {
         let fd = open(partialPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
@@ -209,10 +243,7 @@ struct DeltaFetcher: Sendable {
             guard answered == "\(asked)/\(size)", UInt64(response.body.count) == range.count else {
                 throw DeltaFallback("the server answered \(asked) with Content-Range \(answered)")
             }
-            let expected = version.entityTag
-            guard expected == nil || response.headers["ETag"] == expected else {
-                throw DeltaFallback("the package changed during the update (another ETag for \(asked))")
-            }
+            try version.check(response.headers["ETag"])
             return [UInt8](response.body)
         case 200:
             throw DeltaFallback("the server ignores Range (200 for \(asked))")
@@ -223,6 +254,10 @@ struct DeltaFetcher: Sendable {
 
     /// Sleeps before another attempt, or ends the delta path when the retry policy gives up.
     private func retry(after error: HTTPError, attempt: inout Int, what: String) async throws {
+        if route != nil, BlobProxy.isCacheFailure(error) {
+            // The full download decides whether the run falls back to the origin.
+            throw DeltaFallback("the site cache failed for \(what): \(error.summary)")
+        }
         if error.code == .budgetExceeded {
             throw DeltaFallback("the server sent more than asked for \(what) (it ignores Range)")
         }
