@@ -315,8 +315,8 @@ package final class PageBridge: Sendable {
     }
 
     private func act(on event: String, data: JSONValue) async {
-        switch event {
-        case "slideChanged":
+        switch BridgeEventName(rawValue: event) {
+        case .slideChanged:
             guard let slide = data["slide"]?.stringValue else { return }
             let isThere = location.withLock { location in
                 location.hostSlide = slide
@@ -327,13 +327,13 @@ package final class PageBridge: Sendable {
                 activity.withLock { $0 = (nil, .now) }
                 page.send("Page.navigate", ["url": .string(site.withLock { $0 }.url(of: slide))])
             }
-        case "presentationOpened":
+        case .presentationOpened:
             if let id = data["presId"]?.intValue, let next = await siteOfPresentation(id) {
                 site.withLock { $0 = next }
                 // The page still shows the old package: whatever slide comes next must be loaded.
                 location.withLock { $0.pageSlide = nil }
             }
-        case "presentationClosed" where data["mode"]?.isNull == false:
+        case .presentationClosed where data["mode"]?.isNull == false:
             // Without a mode the host only left a presentation for another one (`open`).
             outcome.fire(.closed)
         default:

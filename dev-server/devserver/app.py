@@ -20,6 +20,7 @@ from .samples import assembled_samples
 from .link import BlobLink
 from .stats import Stats
 from .synthetic import SyntheticSpec, add_synthetic
+from .tables import TableStore
 
 
 @dataclass
@@ -45,6 +46,7 @@ class State:
     stats: Stats
     iot: IotHub
     osam: OsamStore
+    tables: TableStore = field(default_factory=TableStore)
     patches: dict = field(default_factory=dict)  # content route path -> JSON fields laid over its answer
     link: BlobLink = field(default_factory=BlobLink)  # range answers and the byte-rate limit of blob responses
 
