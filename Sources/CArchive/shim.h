@@ -39,6 +39,14 @@ static inline int sclm_archive_openat(int dirfd, const char *path, int flags, mo
     return openat(dirfd, path, flags, mode);
 }
 
+/// Wraps the `FICLONE` ioctl (`ioctl(2)` is variadic): makes `destination` share `source`'s data blocks (a
+/// reflink) on file systems that have them (Btrfs, XFS); -1 with `errno` EOPNOTSUPP, EXDEV or EINVAL elsewhere.
+extern int ioctl(int fd, unsigned long request, ...);
+
+static inline int sclm_archive_clone(int destination, int source) {
+    return ioctl(destination, 0x40049409UL /* FICLONE = _IOW(0x94, 9, int) */, source);
+}
+
 extern int syncfs(int fd);
 
 /// Wraps `syncfs(2)`: flushes the file system that holds `fd` (data and metadata of every file on it).

@@ -30,7 +30,7 @@ struct StagingWriter: PackageSink {
     private var filePath = ""
     private var fileTime: Int?
     /// Regular files written.
-    private(set) var fileCount = 0
+    var fileCount = 0
 
     private static let maxOpenFolders = 64
 
@@ -161,7 +161,7 @@ struct StagingWriter: PackageSink {
     }
 
     /// The descriptor of folder `path` (relative; "" is the root), creating missing folders on the way.
-    private mutating func folder(_ path: String) throws -> Int32 {
+    mutating func folder(_ path: String) throws -> Int32 {
         if path.isEmpty { return rootFD }
         if let fd = folders[path] { return fd }
         let parent = try folder(PackagePath.directory(of: path))
@@ -179,7 +179,7 @@ struct StagingWriter: PackageSink {
         folders.removeAll(keepingCapacity: true)
     }
 
-    private func failure(_ action: String, _ path: String) -> ArchiveError {
+    func failure(_ action: String, _ path: String) -> ArchiveError {
         ArchiveError.system(.writeFailed, "\(action) \(root)/\(path)", path: root, errno: errno, entryPath: path)
     }
 }

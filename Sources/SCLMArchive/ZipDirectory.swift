@@ -13,11 +13,12 @@ import SCLMCore
 /// libarchive is the decoder, but it normalises what it reports (a Windows name `img\a.png` becomes
 /// `img/a.png`, a name with a NUL is cut short, two entries sharing one local header are silently
 /// merged). The policy needs the names and flags exactly as stored, so this reads only the directory
-/// records (no decompression) with `pread(2)`: end-of-central-directory (plus the ZIP64 locator), then
-/// each `PK\1\2` record. Memory is bounded by the directory size, itself bounded by the entry budget.
-struct ZipDirectory {
+/// records (no decompression) from a ``ZipByteSource`` source (`pread(2)` on a local file, ranges fetched from a
+/// blob host for a delta update): end-of-central-directory (plus the ZIP64 locator), then each `PK\1\2`
+/// record. Memory is bounded by the directory size, itself bounded by the entry budget.
+package struct ZipDirectory: Sendable {
     /// One central-directory record.
-    struct Record {
+    package struct Record: Sendable {
         let name: [UInt8]
         let flags: UInt16
         let method: UInt16
@@ -34,6 +35,8 @@ struct ZipDirectory {
         /// The variable data of the PKWARE Unix extra field (0x000d), when the record carries one: the
         /// name a hard or symbolic link points to, or a device's major and minor numbers.
         let unixExtraData: [UInt8]?
+        /// The record exactly as stored (46 fixed bytes, name, extra field, comment).
+        let raw: ArraySlice<UInt8>
 
         /// General-purpose flag bit 0 (traditional or AES encryption) or bit 6 (strong encryption).
         var isEncrypted: Bool { flags & 0x0041 != 0 }
@@ -44,7 +47,7 @@ struct ZipDirectory {
     }
 
     /// Why a file cannot be read as a zip.
-    enum Failure: Error, Equatable {
+    package enum Failure: Error, Equatable {
         case notZip(String)
         case truncated(String)
         case corrupt(String)
@@ -52,13 +55,15 @@ struct ZipDirectory {
     }
 
     /// The number of entries the archive declares.
-    let entryCount: Int
+    package let entryCount: Int
     /// Where the central directory starts in the file.
     let directoryOffset: Checked<UInt64>
     /// Where the end-of-central-directory record starts in the file (its comment, if any, follows it).
     let endRecordOffset: UInt64
     /// The records, in directory order; empty when the entry count exceeded the limit given to ``read(fd:size:maxEntries:)``.
     let records: [Record]
+    /// Bytes before the archive proper (a self-extractor stub), by which every stored offset is shifted.
+    let prependedBytes: Checked<UInt64>
 
     private static let endRecordSize = 22
     private static let maxCommentSize = 0xFFFF
@@ -68,18 +73,21 @@ struct ZipDirectory {
     ///
     /// When the archive declares more than `maxEntries` entries only the count is read.
     static func read(fd: Int32, size: UInt64, maxEntries: Int) -> Result<ZipDirectory, Failure> {
-        Result { try readDirectory(fd: fd, size: size, maxEntries: maxEntries) }.mapError {
+        Result { try parse(FileBytes(fd: fd), size: size, maxEntries: maxEntries) }.mapError {
             $0 as? Failure ?? .ioError(EIO)
         }
     }
 
-    private static func readDirectory(fd: Int32, size: UInt64, maxEntries: Int) throws -> ZipDirectory {
+    /// Reads the directory of the zip of `size` bytes that `source` gives bytes of.
+    ///
+    /// - Throws: ``Failure``, or what `source` throws (``ZipBytesMissing`` for a source still being fetched).
+    package static func parse(_ source: some ZipByteSource, size: UInt64, maxEntries: Int) throws -> ZipDirectory {
         if size == 0 { throw Failure.notZip("the file is empty") }
         let tailSize = Int(min(size, UInt64(endRecordSize + maxCommentSize)))
         let tailStart = Checked(size - UInt64(tailSize))
-        let tail = try readBytes(fd: fd, at: tailStart, count: tailSize)
+        let tail = try source.bytes(at: tailStart, count: tailSize)
         guard let end = findEndRecord(in: tail) else {
-            let head = try readBytes(fd: fd, at: Checked(0), count: Int(min(size, 4)))
+            let head = try source.bytes(at: Checked(0), count: Int(min(size, 4)))
             if head == [0x50, 0x4B, 0x03, 0x04] {
                 throw Failure.truncated(
                     "the file starts like a zip but its central directory is missing (it was cut off)")
@@ -94,7 +102,7 @@ struct ZipDirectory {
             count: Checked(UInt64(tail.uint16(at: end + 10))), size: Checked(UInt64(tail.uint32(at: end + 12))),
             offset: Checked(UInt64(tail.uint32(at: end + 16))), end: endOffset)
         if bounds.count.value == 0xFFFF || bounds.size.value == 0xFFFF_FFFF || bounds.offset.value == 0xFFFF_FFFF {
-            bounds = try readZip64End(fd: fd, endOffset: bounds.end)
+            bounds = try readZip64End(source, endOffset: bounds.end)
         }
         // Bytes prepended to the archive (a self-extractor stub) shift every offset by the same amount.
         guard let start = bounds.end.minus(bounds.size) else {
@@ -106,15 +114,16 @@ struct ZipDirectory {
         guard bounds.count.value <= UInt64(maxEntries) else {
             return ZipDirectory(
                 entryCount: Int(clamping: bounds.count.value), directoryOffset: start, endRecordOffset: endOffset.value,
-                records: [])
+                records: [], prependedBytes: shift)
         }
         guard bounds.size.value <= maxDirectorySize else {
             throw Failure.corrupt("the central directory is implausibly large")
         }
-        let bytes = try readBytes(fd: fd, at: start, count: Int(bounds.size.value))
+        let bytes = try source.bytes(at: start, count: Int(bounds.size.value))
         let records = try parseRecords(bytes, count: Int(bounds.count.value), shift: shift)
         return ZipDirectory(
-            entryCount: records.count, directoryOffset: start, endRecordOffset: endOffset.value, records: records)
+            entryCount: records.count, directoryOffset: start, endRecordOffset: endOffset.value, records: records,
+            prependedBytes: shift)
     }
 
     /// What an end record (or its ZIP64 form) declares: the entry count, the directory's size and offset,
@@ -141,15 +150,16 @@ struct ZipDirectory {
         return nil
     }
 
-    private static func readZip64End(fd: Int32, endOffset: Checked<UInt64>) throws -> DirectoryBounds {
+    private static func readZip64End(_ source: some ZipByteSource, endOffset: Checked<UInt64>) throws -> DirectoryBounds
+    {
         guard let locatorOffset = endOffset.minus(20) else { throw Failure.corrupt("the ZIP64 end record is missing") }
-        let locator = try readBytes(fd: fd, at: locatorOffset, count: 20)
+        let locator = try source.bytes(at: locatorOffset, count: 20)
         guard locator.uint32(at: 0) == 0x0706_4B50 else { throw Failure.corrupt("the ZIP64 end locator is missing") }
         let recordOffset = Checked(locator.uint64(at: 8))
         guard let recordEnd = recordOffset.plus(56), recordEnd <= locatorOffset else {
             throw Failure.corrupt("the ZIP64 end record points past the file")
         }
-        let record = try readBytes(fd: fd, at: recordOffset, count: 56)
+        let record = try source.bytes(at: recordOffset, count: 56)
         guard record.uint32(at: 0) == 0x0606_4B50 else { throw Failure.corrupt("the ZIP64 end record is damaged") }
         return DirectoryBounds(
             count: Checked(record.uint64(at: 32)), size: Checked(record.uint64(at: 40)),
@@ -185,7 +195,8 @@ struct ZipDirectory {
                     method: bytes.uint16(at: offset + 10), crc32: bytes.uint32(at: offset + 16),
                     compressedSize: Checked(compressed), uncompressedSize: Checked(uncompressed),
                     localHeaderOffset: localHeaderOffset, versionMadeBy: bytes.uint16(at: offset + 4),
-                    externalAttributes: bytes.uint32(at: offset + 38), unixExtraData: unixExtraData(extra)))
+                    externalAttributes: bytes.uint32(at: offset + 38), unixExtraData: unixExtraData(extra),
+                    raw: bytes[offset..<next]))
             offset = next
         }
         return records
@@ -225,32 +236,13 @@ struct ZipDirectory {
     /// The CRC-32 the local header at `offset` declares, or `nil` when no local header can be read there
     /// (libarchive reports that entry).
     static func localHeaderCRC(fd: Int32, at offset: Checked<UInt64>) -> UInt32? {
-        guard let header = try? readBytes(fd: fd, at: offset, count: 30), header.uint32(at: 0) == 0x0403_4B50 else {
+        guard let header = try? FileBytes(fd: fd).bytes(at: offset, count: 30), header.uint32(at: 0) == 0x0403_4B50
+        else {
             return nil
         }
         return header.uint32(at: 14)
     }
 
-    /// `count` bytes at `offset`; a position beyond what `pread(2)` can address is a corrupt archive.
-    private static func readBytes(fd: Int32, at offset: Checked<UInt64>, count: Int) throws -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: count)
-        var done = 0
-        while done < count {
-            guard let position = offset.plus(done)?.exactly(off_t.self) else {
-                throw Failure.corrupt("the zip points to a position no file can have")
-            }
-            let result = bytes.withUnsafeMutableBytes { buffer in
-                pread(fd, buffer.baseAddress?.advanced(by: done), count - done, position)
-            }
-            if result < 0 {
-                if errno == EINTR { continue }
-                throw Failure.ioError(errno)
-            }
-            if result == 0 { throw Failure.truncated("the file ends inside the zip's directory") }
-            done += result
-        }
-        return bytes
-    }
 }
 
 private extension Optional {
@@ -261,7 +253,7 @@ private extension Optional {
     }
 }
 
-private extension [UInt8] {
+extension [UInt8] {
     /// The little-endian 16-bit value at `offset`.
     func uint16(at offset: Int) -> UInt16 { UInt16(self[offset]) | UInt16(self[offset + 1]) << 8 }
     /// The little-endian 32-bit value at `offset`.

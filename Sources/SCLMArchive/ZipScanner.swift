@@ -94,6 +94,15 @@ struct ZipScanner {
         return nil
     }
 
+    /// The findings of the rules that need only the central directory (names, declared types, flags and
+    /// methods, declared sizes, layout), as a scan of the whole zip reports them.
+    func directoryFindings(_ directory: ZipDirectory) -> [Finding] {
+        var scan = PackageScan(policy: policy)
+        scan.entryCount = directory.entryCount
+        _ = check(directory, into: &scan)
+        return scan.findings
+    }
+
     /// Checks every record and the layout; returns the paths of the entries refused for what they
     /// declare, which the data pass then skips (libarchive would read them as something else).
     private func check(_ directory: ZipDirectory, into scan: inout PackageScan) -> Set<String> {

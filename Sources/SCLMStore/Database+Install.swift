@@ -4,13 +4,14 @@ extension Database {
     /// Records that `revision` of a presentation is installed, with its media files and its package
     /// findings, after the new folder was swapped in: `installedRevision`, `installedAt`, no `syncError`,
     /// and `syncState` 5 (or 3 when the server's revision moved on while it was installing); `findings`
-    /// replace those of the previous revision. Call inside ``write(_:)``.
+    /// replace those of the previous revision, and so does `manifest` (the installed files; `nil` leaves the
+    /// revision without one). Call inside ``write(_:)``.
     ///
     /// - Returns: whether the presentation is still stored (a concurrent sync may have removed it).
     /// - Throws: ``StoreError``.
     package func recordInstall(
         presentationId: Int64, revision: Int64, installedAt: String, mediaFileIds: [Int64],
-        findings: [PackageFindingRecord] = []
+        findings: [PackageFindingRecord] = [], manifest: [InstalledFileRecord]? = nil
     ) throws -> Bool {
         try execute(
             """
@@ -26,6 +27,11 @@ extension Database {
                 [id, presentationId])
         }
         try replacePackageFindings(findings, presentationId: presentationId, revision: revision)
+        if let manifest {
+            try replaceInstalledFiles(manifest, presentationId: presentationId, revision: revision)
+        } else {
+            try forgetInstalledFiles(presentationId: presentationId)
+        }
         return true
     }
 
@@ -116,6 +122,7 @@ extension Database {
         guard changedRowCount == 1 else { return false }
         try execute("UPDATE media_files SET installedRevision = NULL WHERE presentationId = ?", [presentationId])
         try forgetPackageFindings(presentationId: presentationId)
+        try forgetInstalledFiles(presentationId: presentationId)
         try settleSyncState(presentationId: presentationId, error: nil)
         return true
     }

@@ -16,17 +16,20 @@ package struct SyncOptions: Sendable, Equatable {
     package var metadataOnly: Bool
     /// Try again the revisions given up after their unpack was interrupted too often (``ContentPlan``).
     package var retry: Bool
+    /// Download whole packages, never a delta update (`sync --full`).
+    package var full: Bool
 
     /// Creates options.
     package init(
         clients: ClientSelection = ClientSelection(), presentations: [Int64] = [], jobs: Int = 4,
-        metadataOnly: Bool = false, retry: Bool = false
+        metadataOnly: Bool = false, retry: Bool = false, full: Bool = false
     ) {
         self.clients = clients
         self.presentations = presentations
         self.jobs = max(1, jobs)
         self.metadataOnly = metadataOnly
         self.retry = retry
+        self.full = full
     }
 }
 
@@ -156,7 +159,7 @@ package actor SyncManager {
         let phase = ContentPhase(
             store: store, home: home, service: service,
             downloader: BlobDownloader(transport: transport, retrier: retrier, logger: logger, route: route),
-            installer: installer, clock: clock, events: ContentEventSink(events))
+            installer: installer, clock: clock, events: ContentEventSink(events), forcesFull: options.full)
         var report = try await phase.run(plan, width: options.jobs)
         report.blobProxyFallback = route?.fallbackNotice
         return report

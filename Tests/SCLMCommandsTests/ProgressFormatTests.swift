@@ -1,3 +1,4 @@
+import SCLMSync
 import SCLMTestSupport
 import Testing
 
@@ -11,6 +12,16 @@ import Testing
     ])
     func bytes(_ count: Int64, _ text: String) {
         #expect(ProgressFormat.bytes(count) == text)
+    }
+
+    @Test func aDeltaUpdateSaysWhatItFetchedAndReused() {
+        let summary = DeltaSummary(
+            fetchedBytes: 217_498, packageBytes: 346_030_080, changedFiles: 3, reusedFiles: 1_361)
+        #expect(ProgressFormat.delta(summary) == "fetched 212.4 KiB of 330.0 MiB: 3 files changed, 1,361 reused")
+        let one = DeltaSummary(fetchedBytes: 10, packageBytes: 20, changedFiles: 1, reusedFiles: 0)
+        #expect(ProgressFormat.delta(one) == "fetched 10 B of 20 B: 1 file changed, 0 reused")
+        #expect(ProgressFormat.grouped(1_234_567) == "1,234,567")
+        #expect(ProgressFormat.grouped(999) == "999")
     }
 
     @Test func amountsShareTheUnitOfTheTotal() {

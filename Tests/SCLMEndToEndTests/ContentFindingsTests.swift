@@ -263,12 +263,14 @@ import Testing
         try await publish(broken)
         try #require(try await sync().status == 0)
         // Back to what an sclm with schema version 1 left: no findings table, no marker column (nor the unpack
-        // columns of version 4).
+        // columns of version 4, nor the manifest of version 5).
         do {
             let db = try harness.database()
             try db.execute(
                 script: """
                     DROP TABLE package_findings;
+                    DROP TABLE installed_files;
+                    ALTER TABLE presentations DROP COLUMN manifestRevision;
                     ALTER TABLE presentations DROP COLUMN findingsRevision;
                     ALTER TABLE presentations DROP COLUMN unpackRevision;
                     ALTER TABLE presentations DROP COLUMN interruptedRevision;
@@ -286,7 +288,7 @@ import Testing
         #expect(list.stdout.contains("unknown"), "\(list)")
         let status = try await harness.sclm(["status", "--json"])
         let object = try #require(try status.json() as? [String: Any])
-        #expect(object["schemaVersion"] as? Int == 4)
+        #expect(object["schemaVersion"] as? Int == 5)
         #expect((object["counts"] as? [String: Int])?["findingsUnknown"] == 1)
         // What show suggests works, and finds what was not recorded.
         let path = try await harness.sclm(["content", "path", "201"])

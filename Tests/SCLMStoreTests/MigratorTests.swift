@@ -6,8 +6,8 @@ import Testing
 
 @Suite(.tags(.medium)) struct MigratorTests {
     static let tables = [
-        "auth_tokens", "clients", "content_packages", "custom_events", "media_files", "package_findings", "preferences",
-        "presentations", "session_actions", "sessions", "slides", "users",
+        "auth_tokens", "clients", "content_packages", "custom_events", "installed_files", "media_files",
+        "package_findings", "preferences", "presentations", "session_actions", "sessions", "slides", "users",
     ]
 
     @Test(arguments: [true, false]) func migratesAnEmptyDatabaseToTheLatestSchema(inMemory: Bool) throws {

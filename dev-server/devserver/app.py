@@ -17,6 +17,7 @@ from .handler import Handler
 from .iot import IotHub
 from .osam import OsamStore
 from .samples import assembled_samples
+from .link import BlobLink
 from .stats import Stats
 from .synthetic import SyntheticSpec, add_synthetic
 from .tables import TableStore
@@ -47,6 +48,7 @@ class State:
     osam: OsamStore
     tables: TableStore = field(default_factory=TableStore)
     patches: dict = field(default_factory=dict)  # content route path -> JSON fields laid over its answer
+    link: BlobLink = field(default_factory=BlobLink)  # range answers and the byte-rate limit of blob responses
 
 
 class DevServer(ThreadingHTTPServer):

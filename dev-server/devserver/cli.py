@@ -56,6 +56,8 @@ def parser() -> argparse.ArgumentParser:
                    help="seconds (default 30 days)")
     p.add_argument("--sas-lifetime", type=float, default=3600, metavar="S", help="seconds (default 3600)")
     p.add_argument("--osam", type=pathlib.Path, metavar="FILE", help="OSAM answers (JSON, re-read when it changes)")
+    p.add_argument("--rate-limit", type=parse_size, default=0, metavar="BYTES",
+                   help="blob bytes per second, shared by all clients (a field link; default 0 = unlimited)")
     p.add_argument("--quiet", action="store_true", help="no per-request log lines")
     p.add_argument("--exit-with-parent", action="store_true",
                    help="stop when the process that started the server exits (test harnesses)")
@@ -93,6 +95,8 @@ def fault_actions(args: argparse.Namespace) -> list[dict]:
         actions.append(_spec(args.iot_fail_ratio, "iotFail", ["ratio", "status"], [float, int]))
     if args.iot_fail_count:
         actions.append(_spec(args.iot_fail_count, "iotFail", ["count", "status"], [int, int]))
+    if args.rate_limit:
+        actions.append({"action": "rateLimit", "bytesPerSecond": args.rate_limit})
     for text in args.control:
         try:
             actions.append(json.loads(text))

@@ -138,6 +138,18 @@ def _iot_fail(state, action):
 def _reset(state, action):
     state.faults.clear()
     state.iot.set_failures(ratio=0.0, count=0, status=503)
+    state.link.configure(ranges="honour")
+
+
+def _ranges(state, action):
+    mode = action.get("mode")
+    if not isinstance(mode, str):
+        raise ValueError("mode is required")
+    state.link.configure(ranges=mode)
+
+
+def _rate_limit(state, action):
+    state.link.configure(bytes_per_second=_number(action, "bytesPerSecond"))
 
 
 def _reset_stats(state, action):
@@ -154,5 +166,6 @@ _ACTIONS = {
     "expireTokens": _expire_tokens, "bumpRevision": _bump, "deletePresentation": _delete,
     "setPackage": _set_package, "corruptPackage": _corrupt, "expireSas": _expire_sas, "osam": _osam,
     "iotFail": _iot_fail, "reset": _reset, "resetStats": _reset_stats, "clearIot": _clear_iot,
+    "ranges": _ranges, "rateLimit": _rate_limit,
 }
 ACTION_NAMES = sorted(_ACTIONS)

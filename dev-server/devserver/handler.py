@@ -78,14 +78,17 @@ def parse_http_date(header: str | None) -> int | None:
 
 
 def parse_range(header: str, size: int) -> tuple[int, int] | None | str:
-    """(first, last) byte positions, None to ignore the header, or "unsatisfiable"."""
-    match = _RANGE.match(header.strip().replace(" ", ""))
+    """(first, last) byte positions, None to ignore the header, "unsatisfiable", or "invalid" for the forms
+    Azure Blob Storage refuses (a suffix range `bytes=-N`, several ranges)."""
+    text = header.strip().replace(" ", "")
+    if "," in text and text.startswith("bytes="):
+        return "invalid"
+    match = _RANGE.match(text)
     if not match or match.group(1) == match.group(2) == "":
-        return None  # invalid or multi-range: serve the whole body
+        return None  # not a byte range: serve the whole body
     first, last = match.group(1), match.group(2)
     if first == "":
-        suffix = int(last)
-        return (max(0, size - suffix), size - 1) if suffix > 0 and size > 0 else "unsatisfiable"
+        return "invalid"
     start = int(first)
     end = size - 1 if last == "" else min(int(last), size - 1)
     if last != "" and int(last) < start:
@@ -272,7 +275,11 @@ class Handler(BaseHTTPRequestHandler):
         validator = self.headers.get("If-Range")
         if wanted and validator is not None and validator.strip() not in (blob.etag, headers["Last-Modified"]):
             wanted = None  # the representation changed: send all of it
-        span = parse_range(wanted, blob.size) if wanted else None
+        link = self.state.link
+        span = parse_range(wanted, blob.size) if wanted and link.ranges != "ignore" else None
+        if span == "invalid":
+            return self._azure_error(416, "InvalidRange", "The range specified is invalid for the current size "
+                                     "of the resource (one range of absolute offsets: bytes=first-[last]).")
         if span == "unsatisfiable":
             headers["Content-Range"] = f"bytes */{blob.size}"
             return self._send(416, headers, b"")
@@ -280,6 +287,8 @@ class Handler(BaseHTTPRequestHandler):
         if span is not None:
             status, start, count = 206, span[0], span[1] + 1 - span[0]
             headers["Content-Range"] = f"bytes {span[0]}-{span[1]}/{blob.size}"
+            if link.ranges == "shift" and not wanted.strip().endswith("-") and span[1] + 1 < blob.size:
+                start += 1  # other bytes than the Content-Range claims
         if self.command == "HEAD":  # no body: a lazy package is not generated for a HEAD
             return self._send(status, headers, None, start, count)
         with blob.open() as handle:
@@ -442,8 +451,11 @@ class Handler(BaseHTTPRequestHandler):
                 return
             self._flush()
             end = offset + count
+            link = self.state.link
+            chunk = link.chunk or SEND_CHUNK
             while offset < end:
-                sent = os.sendfile(self.connection.fileno(), body.fileno(), offset, min(SEND_CHUNK, end - offset))
+                link.pace(min(chunk, end - offset))
+                sent = os.sendfile(self.connection.fileno(), body.fileno(), offset, min(chunk, end - offset))
                 if sent == 0:
                     raise ClientGone()
                 offset += sent

@@ -1,8 +1,10 @@
 """Blob downloads: sas signature and expiry, ETag, Range / If-Range / 206 / 200 / 416, HEAD, keep-alive."""
 import re
+import unittest
 import urllib.parse
 
 from devserver.app import Options
+from devserver.link import BlobLink
 
 from .support import ServerTestCase
 
@@ -87,8 +89,8 @@ class RangeTests(ServerTestCase):
         self.assertEqual(response.body, self.full[1000:])
         self.assertEqual(int(response.headers["Content-Length"]), self.size - 1000)
 
-    def test_closed_suffix_and_clamped_ranges(self):
-        cases = {"bytes=10-19": (10, 19), "bytes=-100": (self.size - 100, self.size - 1),
+    def test_closed_and_clamped_ranges(self):
+        cases = {"bytes=10-19": (10, 19),
                  f"bytes=5-{self.size + 500}": (5, self.size - 1), "bytes=0-0": (0, 0)}
         for header, (first, last) in cases.items():
             with self.subTest(header=header):
@@ -98,7 +100,7 @@ class RangeTests(ServerTestCase):
                 self.assertEqual(response.body, self.full[first:last + 1])
 
     def test_unsatisfiable_range_is_416(self):
-        for header in (f"bytes={self.size}-", f"bytes={self.size + 10}-{self.size + 20}", "bytes=-0"):
+        for header in (f"bytes={self.size}-", f"bytes={self.size + 10}-{self.size + 20}"):
             with self.subTest(header=header):
                 response = self.ranged(header)
                 self.assertEqual(response.status, 416)
@@ -112,12 +114,43 @@ class RangeTests(ServerTestCase):
         self.assertEqual(stale.body, self.full)
         self.assertIsNone(stale.headers["Content-Range"])
 
-    def test_invalid_and_multiple_ranges_are_ignored(self):
-        for header in ("bytes=20-10", "bytes=0-5,10-15", "items=0-5", "bytes=-"):
+    def test_invalid_ranges_are_ignored(self):
+        for header in ("bytes=20-10", "items=0-5", "bytes=-"):
             with self.subTest(header=header):
                 response = self.ranged(header)
                 self.assertEqual(response.status, 200)
                 self.assertEqual(response.body, self.full)
+
+    def test_suffix_and_multiple_ranges_are_refused_as_azure_does(self):
+        for header in ("bytes=-100", "bytes=-0", "bytes=0-5,10-15"):
+            with self.subTest(header=header):
+                response = self.ranged(header)
+                self.assertEqual(response.status, 416)
+                self.assertEqual(response.headers["x-ms-error-code"], "InvalidRange")
+
+    def test_ranges_ignored_on_request(self):
+        self.control("ranges", mode="ignore")
+        response = self.ranged("bytes=10-19")
+        self.assertEqual(response.status, 200)
+        self.assertEqual(response.body, self.full)
+
+    def test_shifted_ranges_send_other_bytes(self):
+        self.control("ranges", mode="shift")
+        response = self.ranged("bytes=10-19")
+        self.assertEqual(response.status, 206)
+        self.assertEqual(response.headers["Content-Range"], f"bytes 10-19/{self.size}")
+        self.assertEqual(response.body, self.full[11:21])
+        self.control("reset")
+        self.assertEqual(self.ranged("bytes=10-19").body, self.full[10:20])
+
+    def test_unknown_range_mode_is_refused(self):
+        self.control("ranges", expect=400, mode="sometimes")
+
+    def test_rate_limited_blob_is_complete(self):
+        self.control("rateLimit", bytesPerSecond=50 << 20)
+        self.assertEqual(self.ranged("bytes=0-199999").body, self.full[:200_000])
+        self.control("rateLimit", bytesPerSecond=0)
+
 
     def test_head_reports_size_without_body(self):
         response = self.request("HEAD", self.sas)
@@ -183,3 +216,23 @@ class ConditionalTests(ServerTestCase):
         self.control("bumpRevision", presentationId=103)
         self.assertEqual(self.request("GET", self.sas, headers={"If-None-Match": self.etag}).status, 200)
         self.assertEqual(self.request("GET", self.sas, headers={"If-Match": self.etag}).status, 412)
+
+
+class RateLimitTests(unittest.TestCase):
+    def test_pace_spaces_bytes_at_the_rate(self):
+        now, slept = [100.0], []
+        link = BlobLink(clock=lambda: now[0], sleep=slept.append)
+        link.configure(bytes_per_second=400_000)
+        link.pace(100_000)
+        link.pace(100_000)
+        self.assertEqual(slept, [0.25])
+        now[0] += 1.0  # idle time is not saved up beyond the present
+        link.pace(100_000)
+        self.assertEqual(slept, [0.25])
+        self.assertEqual(link.chunk, 16 << 10)
+
+    def test_no_limit_never_waits(self):
+        slept = []
+        link = BlobLink(clock=lambda: 0.0, sleep=slept.append)
+        link.pace(1 << 30)
+        self.assertEqual((slept, link.chunk), ([], 0))

@@ -45,6 +45,7 @@ extension SCLM {
                 .flag(
                     "--retry",
                     help: "Try again the revisions given up after sclm was stopped while unpacking them three times."),
+                .flag("--full", help: "Download whole packages, never a delta update of the installed revision."),
                 .option(
                     "--jobs", value: "n", help: "Requests and transfers in flight at once (default: sync.jobs, 4)."),
             ])
@@ -53,6 +54,7 @@ extension SCLM {
         let presentations: [Int64]
         let metadataOnly: Bool
         let retry: Bool
+        let full: Bool
         let jobs: Int?
 
         package init(parsing arguments: ParsedArguments) throws {
@@ -65,6 +67,7 @@ extension SCLM {
             }
             metadataOnly = arguments.flag("--metadata-only")
             retry = arguments.flag("--retry")
+            full = arguments.flag("--full")
             jobs = try arguments.integer("--jobs", in: ConfigKey.syncJobsLimit)
         }
 
@@ -103,7 +106,7 @@ extension SCLM {
             let options = SyncOptions(
                 clients: ClientSelection(clients), presentations: presentations, jobs: width,
                 metadataOnly: metadataOnly,
-                retry: retry)
+                retry: retry, full: full)
             let started = ContinuousClock.now
             let startedAt = context.clock.now
             let record: @Sendable (SyncReport?) async -> Void = { report in

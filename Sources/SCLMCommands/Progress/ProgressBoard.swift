@@ -81,7 +81,8 @@ struct ProgressBoard {
                 FinishedLine(
                     kind: .installed,
                     text: "✓ \(installed.name) (\(installed.presentationId)) revision \(installed.revision)\(previous)"
-                        + " · \(installed.files) files · \(received) in \(ProgressFormat.seconds(installed.seconds))"))
+                        + " · \(installed.files) files · \(received) in \(ProgressFormat.seconds(installed.seconds))"
+                        + (installed.delta.map { " (\(ProgressFormat.delta($0)))" } ?? "")))
         case .failed(let failure):
             finish(failure.presentationId)
             tally.failed += 1

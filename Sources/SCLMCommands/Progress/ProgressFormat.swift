@@ -1,10 +1,29 @@
 import Foundation
 import SCLMArchive
+import SCLMSync
 
 /// How sizes, rates, durations and bars look in sclm's progress output (pure; unit-tested).
 enum ProgressFormat {
     /// `512 B`, `26.2 KiB`, `64.0 MiB` (SCLMArchive's byte counts, so sizes read alike everywhere).
     static func bytes(_ count: Int64) -> String { ByteCount.format(max(0, count)) }
+
+    /// What a delta update saved: `fetched 212 KiB of 330 MiB: 3 files changed, 1,361 reused`.
+    static func delta(_ summary: DeltaSummary) -> String {
+        "fetched \(bytes(summary.fetchedBytes)) of \(bytes(summary.packageBytes)): "
+            + "\(grouped(summary.changedFiles)) \(summary.changedFiles == 1 ? "file" : "files") changed, "
+            + "\(grouped(summary.reusedFiles)) reused"
+    }
+
+    /// `1361` as `1,361`.
+    static func grouped(_ count: Int) -> String {
+        var text = String(count.magnitude)
+        var index = text.endIndex
+        while text.distance(from: text.startIndex, to: index) > 3 {
+            index = text.index(index, offsetBy: -3)
+            text.insert(",", at: index)
+        }
+        return (count < 0 ? "-" : "") + text
+    }
 
     /// `31.4/64.0 MiB`, or `512 KiB/64.0 MiB` when the units differ; just the amount when the total is unknown.
     static func amount(_ done: Int64, of total: Int64) -> String {

@@ -28,6 +28,11 @@ package enum Schema {
     /// `unpackInterruptions` times in a row.
     package static let version4 = Migration(version: 4, name: "interrupted unpacks", sql: version4SQL)
 
+    /// Version 5: the manifest of each installed revision (`installed_files`: path, size, CRC-32 and the
+    /// inode and times that detect a later change), and `presentations.manifestRevision`, the installed
+    /// revision it describes (`NULL`: none recorded, as for a revision installed before version 5).
+    package static let version5 = Migration(version: 5, name: "installed file manifests", sql: version5SQL)
+
     private static let version1SQL = """
         CREATE TABLE clients (
             clientId INTEGER PRIMARY KEY,
@@ -247,5 +252,20 @@ package enum Schema {
         ALTER TABLE presentations ADD COLUMN unpackRevision INTEGER;
         ALTER TABLE presentations ADD COLUMN interruptedRevision INTEGER;
         ALTER TABLE presentations ADD COLUMN unpackInterruptions INTEGER NOT NULL DEFAULT 0;
+        """
+
+    private static let version5SQL = """
+        ALTER TABLE presentations ADD COLUMN manifestRevision INTEGER;
+
+        CREATE TABLE installed_files (
+            presentationId INTEGER NOT NULL REFERENCES presentations(presentationId) ON DELETE CASCADE,
+            path TEXT NOT NULL,
+            size INTEGER NOT NULL,
+            crc32 INTEGER NOT NULL,
+            inode INTEGER NOT NULL,
+            mtimeNs INTEGER NOT NULL,
+            ctimeNs INTEGER NOT NULL,
+            PRIMARY KEY (presentationId, path)
+        ) STRICT, WITHOUT ROWID;
         """
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SCLMArchive
 import SCLMAuth
 import SCLMCore
 import SCLMHTTP
@@ -38,8 +39,10 @@ struct ContentPhase: Sendable {
     let installer: any PackageInstaller
     let clock: any WallClock
     let events: ContentEventSink
+    /// Always download whole packages (`sync --full`), never a delta update.
+    var forcesFull = false
 
-    private var cache: PackageCache { PackageCache(home: home) }
+    var cache: PackageCache { PackageCache(home: home) }
 
     /// Runs the plan.
     ///
@@ -143,23 +146,21 @@ struct ContentPhase: Sendable {
         }
         let zip = cache.packagePath(presentationId: id, revision: job.revision)
         let part = cache.packagePartPath(presentationId: id, revision: job.revision)
-        // The first download link is asked for before a transfer slot is free, so the request overlaps the
-        // downloads running; should it fail, the download asks again itself and reports what fails.
-        let service = self.service
-        let early = hasUsableZip(job, at: zip) ? nil : try? await ContentPhase.packageLink(id, service: service)
-        downloaded += try await slots.withSlot {
-            events.emit(
-                .started(
-                    .init(
-                        presentationId: id, clientId: job.clientId, name: job.summary.name, revision: job.revision,
-                        installedRevision: job.summary.installedRevision, bytes: job.package?.fileSize ?? 0,
-                        cachedBytes: FileSystem.size(of: zip) ?? FileSystem.size(of: part) ?? 0)))
-            return try await fetchPackage(job, zip: zip, part: part, firstLink: early)
+        let method = try await attemptDelta(job, target: target, folder: folder, zip: zip, part: part, slots: slots)
+        let staged: StagedContent
+        switch method {
+        case .delta(let content, let summary):
+            downloaded += summary.fetchedBytes
+            staged = content
+        case .full(_, let fetched, let announced):
+            downloaded += fetched
+            downloaded += try await download(job, zip: zip, part: part, slots: slots, announcing: !announced)
+            // A package without media files to fetch needs its zip no more once it is read: deleted before the
+            // flush, it is never written to disk. (With media files it stays until the install is recorded, so
+            // a failed media download does not cost the package again.)
+            staged = try await unpack(
+                zip, into: target, creating: folder, of: job, removingZip: job.mediaFiles.isEmpty)
         }
-        // A package without media files to fetch needs its zip no more once it is read: deleted before the
-        // flush, it is never written to disk. (With media files it stays until the install is recorded, so
-        // a failed media download does not cost the package again.)
-        let staged = try await unpack(zip, into: target, creating: folder, of: job, removingZip: job.mediaFiles.isEmpty)
         let media: (count: Int, bytes: Int64)
         do {
             media =
@@ -172,11 +173,12 @@ struct ContentPhase: Sendable {
         }
         downloaded += media.bytes
         let now = Timestamp.string(from: clock.now)
+        let manifest = await Self.manifest(of: staged)
         let isStored = try await withCancellationShield { [store] in
             try await store.write { db in
                 try db.recordInstall(
                     presentationId: id, revision: job.revision, installedAt: now,
-                    mediaFileIds: job.mediaFiles.map(\.mediaFileId), findings: staged.findings)
+                    mediaFileIds: job.mediaFiles.map(\.mediaFileId), findings: staged.findings, manifest: manifest)
             }
         }
         unlink(zip)
@@ -189,7 +191,47 @@ struct ContentPhase: Sendable {
             presentationId: id, name: job.summary.name, revision: job.revision,
             previousRevision: job.summary.installedRevision, path: target, files: staged.fileCount,
             unpackedBytes: staged.byteCount, downloadedBytes: downloaded, mediaFilesDownloaded: media.count,
-            seconds: (ContinuousClock.now - started).inSeconds, findings: PackageFindingCounts(staged.findings))
+            seconds: (ContinuousClock.now - started).inSeconds, findings: PackageFindingCounts(staged.findings),
+            delta: method.summary, full: method.fullReason)
+    }
+
+    /// Downloads the package into the cache (unless a complete zip is there), holding a transfer slot;
+    /// announces the presentation (`started`) unless the delta path already did.
+    ///
+    /// - Returns: bytes received.
+    private func download(_ job: ContentJob, zip: String, part: String, slots: TransferSlots, announcing: Bool)
+        async throws -> Int64
+    {
+        // The first download link is asked for before a transfer slot is free, so the request overlaps the
+        // downloads running; should it fail, the download asks again itself and reports what fails.
+        let (id, service) = (job.presentationId, self.service)
+        let early = hasUsableZip(job, at: zip) ? nil : try? await ContentPhase.packageLink(id, service: service)
+        return try await slots.withSlot {
+            if announcing {
+                announce(job, cachedBytes: FileSystem.size(of: zip) ?? FileSystem.size(of: part) ?? 0)
+            }
+            return try await fetchPackage(job, zip: zip, part: part, firstLink: early)
+        }
+    }
+
+    /// Emits `started` for `job`.
+    func announce(_ job: ContentJob, cachedBytes: Int64) {
+        events.emit(
+            .started(
+                .init(
+                    presentationId: job.presentationId, clientId: job.clientId, name: job.summary.name,
+                    revision: job.revision, installedRevision: job.summary.installedRevision,
+                    bytes: job.package?.fileSize ?? 0, cachedBytes: cachedBytes)))
+    }
+
+    /// The manifest of the staged package as installed now (after the swap: the `stat` that a later delta
+    /// update compares), or `nil` when the package's files are unknown.
+    private static func manifest(of staged: StagedContent) async -> [InstalledFileRecord]? {
+        let (files, target) = (staged.declaredFiles, staged.targetPath)
+        guard !files.isEmpty else { return nil }
+        return try? await BlockingWork.file("sclm.manifest") {
+            PackageManifest.record(files, in: target).map(InstalledFileRecord.init)
+        }
     }
 
     // MARK: - Steps
@@ -216,7 +258,7 @@ struct ContentPhase: Sendable {
     }
 
     /// Whether a complete zip of this revision is already cached (the size the server announces, if any).
-    private func hasUsableZip(_ job: ContentJob, at zip: String) -> Bool {
+    func hasUsableZip(_ job: ContentJob, at zip: String) -> Bool {
         guard let size = FileSystem.size(of: zip) else { return false }
         return job.package.map { $0.fileSize <= 0 || $0.fileSize == size } ?? true
     }
@@ -259,7 +301,19 @@ struct ContentPhase: Sendable {
     private func unpack(
         _ zip: String, into target: String, creating folder: String, of job: ContentJob, removingZip: Bool
     ) async throws -> StagedContent {
-        let (id, revision, events, installer) = (job.presentationId, job.revision, self.events, self.installer)
+        let installer = self.installer
+        return try await markedUnpack(job, creating: folder, dropping: zip) { progress in
+            try await installer.unpack(zipAt: zip, stagingFor: target, removingZip: removingZip, progress: progress)
+        }
+    }
+
+    /// Runs `work` (an unpack into a staging folder, given a progress callback) under the mark of an unpack
+    /// in progress; a refused or damaged package's `zip` is dropped.
+    func markedUnpack(
+        _ job: ContentJob, creating folder: String, dropping zip: String,
+        _ work: @escaping @Sendable (@escaping @Sendable (Int64, Int64) -> Void) async throws -> StagedContent
+    ) async throws -> StagedContent {
+        let (id, revision, events) = (job.presentationId, job.revision, self.events)
         let (hook, cancellation) = (UnpackTestHook.current, CancellationFlag())
         do {
             try FileSystem.makeDirectory(folder, mode: 0o700)
@@ -270,8 +324,7 @@ struct ContentPhase: Sendable {
         }
         do {
             let staged = try await withTaskCancellationHandler {
-                try await installer.unpack(zipAt: zip, stagingFor: target, removingZip: removingZip) {
-                    written, expected in
+                try await work { written, expected in
                     events.emit(
                         .progress(.init(presentationId: id, phase: .unpack, bytes: written, totalBytes: expected)))
                     hook?.fire(presentationId: id, cancellation: cancellation)
@@ -350,6 +403,11 @@ struct ContentPhase: Sendable {
     private static func existing(at path: String) -> MediaFileStep.Existing {
         guard FileSystem.exists(path) else { return .nothing }
         return FileSystem.isDirectory(path) ? .folder : .file(size: FileSystem.size(of: path))
+    }
+
+    /// `rename(2)`s `source` over `destination` off the cooperative pool.
+    static func renameFile(_ source: String, to destination: String) async throws {
+        try await move(source, to: destination, describedAs: "rename \(source)")
     }
 
     static func packageLink(_ id: Int64, service: SyncService) async throws -> BlobLink {

@@ -23,12 +23,16 @@ package struct InstalledPresentation: Sendable, Equatable, Encodable {
     /// The package findings stored with the revision, by severity (content findings: a safety finding
     /// refuses the package).
     package var findings: PackageFindingCounts
+    /// What a delta update fetched and reused, when the revision came by one.
+    package var delta: DeltaSummary?
+    /// Why the whole package was downloaded instead (`nothing installed yet`, `sync --full`, a fallback).
+    package var full: String?
 
     /// Creates a description of an install.
     package init(
         presentationId: Int64, name: String, revision: Int64, previousRevision: Int64?, path: String, files: Int,
         unpackedBytes: Int64, downloadedBytes: Int64, mediaFilesDownloaded: Int, seconds: Double,
-        findings: PackageFindingCounts = PackageFindingCounts()
+        findings: PackageFindingCounts = PackageFindingCounts(), delta: DeltaSummary? = nil, full: String? = nil
     ) {
         self.presentationId = presentationId
         self.name = name
@@ -41,11 +45,13 @@ package struct InstalledPresentation: Sendable, Equatable, Encodable {
         self.mediaFilesDownloaded = mediaFilesDownloaded
         self.seconds = seconds
         self.findings = findings
+        self.delta = delta
+        self.full = full
     }
 
     private enum CodingKeys: String, CodingKey {
         case presentationId, name, revision, previousRevision, path, files, unpackedBytes, downloadedBytes
-        case mediaFilesDownloaded, seconds, findings
+        case mediaFilesDownloaded, seconds, findings, delta, full
     }
 
     package func encode(to encoder: any Encoder) throws {
@@ -61,6 +67,8 @@ package struct InstalledPresentation: Sendable, Equatable, Encodable {
         try container.encode(mediaFilesDownloaded, forKey: .mediaFilesDownloaded)
         try container.encode(seconds, forKey: .seconds)
         try container.encode(findings, forKey: .findings)
+        try container.encodeIfPresent(delta, forKey: .delta)
+        try container.encodeIfPresent(full, forKey: .full)
     }
 }
 

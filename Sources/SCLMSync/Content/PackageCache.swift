@@ -17,6 +17,7 @@ import SCLMStore
 /// 101_rev4.zip.part          the package of presentation 101 at revision 4, downloading
 /// 101_rev4.zip.part.json     its ResumeRecord (ETag, size, blob id)
 /// 101_rev4.zip               downloaded and size-checked, waiting to be installed
+/// 101_rev4.zip.delta         a delta update to revision 4 in progress (changed entries only, sparse)
 /// 101_media118_rev0.part     media file 118 of presentation 101 (+ .part.json)
 /// ```
 ///
@@ -63,6 +64,12 @@ package struct PackageCache: Sendable, Equatable {
         packagePath(presentationId: presentationId, revision: revision) + ".part"
     }
 
+    /// The partial zip of a delta update to that revision (sparse: the changed entries at their offsets,
+    /// then a directory of them).
+    package func deltaPath(presentationId: Int64, revision: Int64) -> String {
+        packagePath(presentationId: presentationId, revision: revision) + ".delta"
+    }
+
     /// The partial download of a media file.
     package func mediaPartPath(presentationId: Int64, mediaFileId: Int64, revision: Int64) -> String {
         "\(directory)/\(presentationId)_media\(mediaFileId)_rev\(revision).part"
@@ -77,9 +84,9 @@ package struct PackageCache: Sendable, Equatable {
         return names.compactMap(PackageCache.parse).sorted { $0.name < $1.name }
     }
 
-    /// Parses a cache file name: `<id>_rev<r>.zip[.part[.json]]` or `<id>_media<m>_rev<r>.part[.json]`.
+    /// Parses a cache file name: `<id>_rev<r>.zip[.part[.json]]`, `<id>_rev<r>.zip.delta` or `<id>_media<m>_rev<r>.part[.json]`.
     package static func parse(_ name: String) -> Entry? {
-        let suffixes = [".zip", ".zip.part", ".zip.part.json", ".part", ".part.json"]
+        let suffixes = [".zip", ".zip.part", ".zip.part.json", ".zip.delta", ".part", ".part.json"]
         guard let suffix = suffixes.filter({ name.hasSuffix($0) }).max(by: { $0.count < $1.count }) else {
             return nil
         }

@@ -1,3 +1,4 @@
+import SCLMArchive
 import SCLMStore
 
 /// A package unpacked into a staging folder beside its target, not yet swapped in.
@@ -13,16 +14,22 @@ package struct StagedContent: Sendable, Equatable {
     /// What the package policy found without refusing the package (warnings, and content errors unless
     /// `sync.contentPolicy` is `refuse`), stored with the installed revision.
     package var findings: [PackageFindingRecord]
+    /// The package's regular files as its directory declares them, for the manifest recorded with the
+    /// revision (empty when unknown: no manifest is recorded then).
+    package var declaredFiles: [PackageManifest.DeclaredFile]
 
     /// Creates a description of staged content.
     package init(
-        stagingPath: String, targetPath: String, fileCount: Int, byteCount: Int64, findings: [PackageFindingRecord] = []
+        stagingPath: String, targetPath: String, fileCount: Int, byteCount: Int64,
+        findings: [PackageFindingRecord] = [],
+        declaredFiles: [PackageManifest.DeclaredFile] = []
     ) {
         self.stagingPath = stagingPath
         self.targetPath = targetPath
         self.fileCount = fileCount
         self.byteCount = byteCount
         self.findings = findings
+        self.declaredFiles = declaredFiles
     }
 }
 
@@ -53,6 +60,25 @@ package protocol PackageInstaller: Sendable {
         progress: @escaping @Sendable (Int64, Int64) -> Void
     ) async throws -> StagedContent
 
+    /// The package policy the installer applies (a delta update checks the new directory with it first).
+    var policy: Policy { get }
+
+    /// Whether ``unpackDelta(partialZipAt:plan:stagingFor:progress:)`` is implemented (else every update is a
+    /// full download).
+    var supportsDelta: Bool { get }
+
+    /// Builds the new revision of a delta update in a new staging folder next to `targetPath`, exactly as
+    /// ``unpack(zipAt:stagingFor:removingZip:progress:)`` of the whole new revision would: the fetched entries
+    /// from the partial zip at `partialPath` (``DeltaPlan/directoryTail(at:)`` appended), the unchanged files
+    /// from the installed revision in `targetPath`, the content rules over the result.
+    ///
+    /// - Returns: the staged content, and how many reused files were reflinked, hard-linked or copied.
+    /// - Throws: as ``unpack(zipAt:stagingFor:removingZip:progress:)``.
+    func unpackDelta(
+        partialZipAt partialPath: String, plan: DeltaPlan, stagingFor targetPath: String,
+        progress: @escaping @Sendable (Int64, Int64) -> Void
+    ) async throws -> (StagedContent, [ReuseMethod: Int])
+
     /// Swaps the staged folder in as its target with `rename(2)`.
     ///
     /// - Throws: a storage error; the target then still holds the previous content.
@@ -63,4 +89,17 @@ package protocol PackageInstaller: Sendable {
     ///
     /// - Throws: a storage error.
     func repair(target targetPath: String) throws
+}
+
+extension PackageInstaller {
+    package var policy: Policy { .standard }
+
+    package var supportsDelta: Bool { false }
+
+    package func unpackDelta(
+        partialZipAt partialPath: String, plan: DeltaPlan, stagingFor targetPath: String,
+        progress: @escaping @Sendable (Int64, Int64) -> Void
+    ) async throws -> (StagedContent, [ReuseMethod: Int]) {
+        throw DeltaFallback("this installer has no delta path")
+    }
 }

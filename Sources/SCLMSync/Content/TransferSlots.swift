@@ -16,7 +16,13 @@ final class TransferSlots: Sendable {
     private let state: Mutex<State>
 
     /// `count` slots (at least one).
-    init(_ count: Int) { state = Mutex(State(free: max(1, count))) }
+    /// The number of slots.
+    let width: Int
+
+    init(_ count: Int) {
+        width = max(1, count)
+        state = Mutex(State(free: width))
+    }
 
     /// Runs `body` holding a slot, waiting for one first.
     ///
