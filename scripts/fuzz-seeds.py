@@ -205,7 +205,8 @@ def zip_seeds():
         "empty": build_zip([]),
     }
     for name, data in seeds.items():
-        write("zip", name + ".zip", data)
+        for target in ("zip", "delta-directory"):  # the delta path parses the same zips from fetched ranges
+            write(target, name + ".zip", data)
 
 
 if __name__ == "__main__":

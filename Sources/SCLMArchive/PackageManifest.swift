@@ -29,6 +29,12 @@ package enum PackageManifest {
     package struct Content: Sendable, Equatable {
         package let size: Int64
         package let crc32: UInt32
+
+        /// A file of `size` bytes with CRC-32 `crc32`.
+        package init(size: Int64, crc32: UInt32) {
+            self.size = size
+            self.crc32 = crc32
+        }
     }
 
     private static let blockSize = 256 << 10

@@ -19,13 +19,13 @@ import SCLMCore
 package struct ZipDirectory: Sendable {
     /// One central-directory record.
     package struct Record: Sendable {
-        let name: [UInt8]
+        package let name: [UInt8]
         let flags: UInt16
         let method: UInt16
         /// The CRC-32 of the entry's uncompressed data.
-        let crc32: UInt32
+        package let crc32: UInt32
         let compressedSize: Checked<UInt64>
-        let uncompressedSize: Checked<UInt64>
+        package let uncompressedSize: Checked<UInt64>
         /// Where the entry's local header starts in the file (any prepended bytes already added).
         let localHeaderOffset: Checked<UInt64>
         /// "Version made by": the upper byte names the host system (3 is Unix).
@@ -61,7 +61,7 @@ package struct ZipDirectory: Sendable {
     /// Where the end-of-central-directory record starts in the file (its comment, if any, follows it).
     let endRecordOffset: UInt64
     /// The records, in directory order; empty when the entry count exceeded the limit given to ``read(fd:size:maxEntries:)``.
-    let records: [Record]
+    package let records: [Record]
     /// Bytes before the archive proper (a self-extractor stub), by which every stored offset is shifted.
     let prependedBytes: Checked<UInt64>
 

@@ -28,6 +28,7 @@ package struct FuzzTarget: Sendable {
         FuzzTarget("slide-meta", SlideMetaTarget.fuzz),
         FuzzTarget("folder", PackageFolderTarget.fuzz),
         FuzzTarget("zip", ZipReaderTarget.fuzz),
+        FuzzTarget("delta-directory", DeltaDirectoryTarget.fuzz),
     ]
 
     /// The target called `name`, if there is one.
