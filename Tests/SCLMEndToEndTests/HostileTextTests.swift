@@ -34,7 +34,7 @@ import Testing
     }
 
     private func sclm(_ arguments: [String]) async throws -> ProcessResult {
-        try await ProcessRunner.sclmInBackground(arguments, home: home, environment: server.environment)
+        try await ProcessRunner.sclm(arguments, home: home, environment: server.environment)
     }
 
     /// The scalars of `text` that could steer a terminal (the output's own line feeds aside).
@@ -103,7 +103,7 @@ import Testing
 
 /// A package's text (references in its HTML, entry names) in `sclm validate`'s text report is escaped too.
 @Suite(.tags(.large)) struct HostilePackageTextTests {
-    @Test func validateEscapesPackageTextInTheTextReportAndJSONKeepsIt() throws {
+    @Test func validateEscapesPackageTextInTheTextReportAndJSONKeepsIt() async throws {
         let folder = TemporaryDirectory()
         var zip = ZipBuilder()
         zip.file("index.html", "<html><body><img src=\"img/a\u{1B}]0;pwned\u{07}\u{202E}.png\"></body></html>")
@@ -111,14 +111,14 @@ import Testing
         let path = folder.appending("hostile.zip")
         try zip.write(to: path)
 
-        let text = try ProcessRunner.sclm(["validate", path])
+        let text = try await ProcessRunner.sclm(["validate", path])
         #expect(text.status == 1, "\(text)")
         #expect(!(text.stdout + text.stderr).unicodeScalars.contains { $0 != "\n" && TerminalText.isUnsafe($0) })
         #expect(text.stdout.contains("img/a\\u{1b}]0;pwned\\u{7}\\u{202e}.png"), "\(text)")
         // Entry names arrive as raw bytes and are already shown printable by the archive reader.
         #expect(text.stdout.contains(#"evil\x1B[2J\r\nforged.txt"#), "\(text)")
 
-        let json = try ProcessRunner.sclm(["validate", path, "--format", "json"])
+        let json = try await ProcessRunner.sclm(["validate", path, "--format", "json"])
         let report = try #require(try json.json() as? [String: Any])
         let findings = (report["packages"] as? [[String: Any]])?.first?["findings"] as? [[String: Any]] ?? []
         #expect(

@@ -20,7 +20,7 @@ extension ChromiumTests {
             }
 
             func play(_ arguments: [String] = [], timeout: TimeInterval = 40) async throws -> ProcessResult {
-                try await ProcessRunner.sclmInBackground(
+                try await ProcessRunner.sclm(
                     ["--json", "play", "--presentation", String(fixture.presentationId), "--headless"] + arguments,
                     home: home.root, timeout: timeout)
             }
