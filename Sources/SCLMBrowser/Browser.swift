@@ -25,19 +25,25 @@ package final class Browser: Sendable {
     /// The options it was started with.
     package let options: BrowserOptions
     let connection: DevToolsConnection
+    /// Attaches to every target the browser creates.
+    let targets: TargetAttacher
     private let closed = Latch<String>()
 
     private init(options: BrowserOptions, connection: DevToolsConnection) {
         self.options = options
         self.connection = connection
+        targets = TargetAttacher(connection: connection, viewport: options.viewport)
     }
 
     /// Runs `body` with a started browser and always tears it down afterwards.
     ///
     /// When sclm runs as root, the browser runs as `nobody` through `setpriv` (Chromium's sandbox
     /// refuses root); without `setpriv` or `nobody` it runs with `--no-sandbox` and a warning is logged.
+    /// It runs in a network namespace of its own (``BrowserSandbox``), and every target it creates is
+    /// intercepted (``TargetAttacher``).
     ///
-    /// - Throws: ``BrowserError`` (`.unavailable`) when no browser can be started, and what `body` throws.
+    /// - Throws: ``BrowserError`` (`.unavailable`) when no browser can be found, a kiosk has no display,
+    ///   or the browser will not start (in its own words), and what `body` throws.
     package static func withBrowser<T>(
         _ options: BrowserOptions, environment: [String: String] = ProcessInfo.processInfo.environment,
         logger: Logger = Logger(), isolation: isolated (any Actor)? = #isolation, _ body: (Browser) async throws -> T
@@ -45,23 +51,35 @@ package final class Browser: Sendable {
         signal(SIGPIPE, SIG_IGN)
         let executable = try options.resolvedExecutable(path: environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin")
         let sandbox = BrowserSandbox.current()
-        if let warning = sandbox.warning { logger.warning(warning) }
+        if let problem = options.displayProblem(environment: environment, isolatesNetwork: sandbox.isolatesNetwork) {
+            throw BrowserError(.unavailable, problem)
+        }
+        for warning in sandbox.warnings { logger.warning(warning) }
+        logger.debug("starting the browser: \((sandbox.prefix + [executable]).joined(separator: " "))")
         let profile = try makeProfile(owner: sandbox.owner)
         defer { try? FileManager.default.removeItem(atPath: profile) }
         if let kept = options.keptStorage { try KeptStorage.restore(from: kept, into: profile, owner: sandbox.owner) }
         let process = try await BrowserProcess.spawn(
-            sandbox.prefix + [executable] + sandbox.flags + options.flags + [
-                "--user-data-dir=\(profile)", "about:blank",
-            ],
+            sandbox.prefix + [executable] + sandbox.flags + options.flags
+                + (sandbox.isolatesNetwork ? [] : BrowserOptions.networkOffFlags) + [
+                    "--user-data-dir=\(profile)", "about:blank",
+                ],
             environment: browserEnvironment(environment, profile: profile), showLogs: options.showsBrowserLogs)
         let browser = Browser(options: options, connection: DevToolsConnection(commands: process.commands))
-        browser.connection.start(reading: process.messages) { [closed = browser.closed] reason in closed.fire(reason) }
+        browser.connection.start(reading: process.messages) { [closed = browser.closed, targets = browser.targets] in
+            closed.fire($0)
+            targets.close()
+        }
         do {
-            do {
-                _ = try await browser.connection.call("Browser.getVersion")
-            } catch {
-                throw BrowserError.notFound("\(executable) did not start a DevTools session (\(error.userMessage))")
-            }
+            _ = try await browser.connection.call("Browser.getVersion")
+        } catch {
+            await process.kill()
+            if error is CancellationError { throw error }
+            let reason = await process.log.reason() ?? error.userMessage
+            throw BrowserError(.unavailable, "\(executable) did not start: \(reason)")
+        }
+        do {
+            try await browser.targets.start()
             let result = try await body(browser)
             await browser.end(process, profile: profile, logger: logger)
             return result
@@ -71,8 +89,8 @@ package final class Browser: Sendable {
         }
     }
 
-    /// Opens a new tab (`about:blank`) attached in flatten mode, in browser context `context` (the default
-    /// one when `nil`; see ``withContext(isolation:_:)``).
+    /// Opens a new tab (`about:blank`) in browser context `context` (the default one when `nil`; see
+    /// ``withContext(isolation:_:)``), attached in flatten mode by ``TargetAttacher``.
     ///
     /// - Throws: ``BrowserError``.
     package func newPage(in context: String? = nil) async throws -> BrowserPage {
@@ -82,12 +100,14 @@ package final class Browser: Sendable {
         guard let targetId = created["targetId"]?.stringValue else {
             throw BrowserError(.protocolError, "Target.createTarget returned no targetId")
         }
-        let attached = try await connection.call(
-            "Target.attachToTarget", ["targetId": .string(targetId), "flatten": true])
-        guard let sessionId = attached["sessionId"]?.stringValue else {
-            throw BrowserError(.protocolError, "Target.attachToTarget returned no sessionId")
+        guard let sessionId = await targets.claim(targetId) else {
+            throw BrowserError(.crashed, "the browser exited")
         }
-        return BrowserPage(connection: connection, targetId: targetId, sessionId: sessionId, viewport: options.viewport)
+        // Paused on start like every new target (``TargetAttacher``); `about:blank` needs nothing more.
+        connection.send("Runtime.runIfWaitingForDebugger", session: sessionId)
+        return BrowserPage(
+            connection: connection, targetId: targetId, sessionId: sessionId, viewport: options.viewport,
+            targets: targets)
     }
 
     /// Waits until the browser's pipe ends (it exited or crashed) and returns why.
@@ -99,9 +119,15 @@ package final class Browser: Sendable {
     package var isClosed: Bool { closed.isFired }
 
     /// A fresh profile folder (0700, owned by whoever runs the browser); profiles of killed runs are swept.
+    ///
+    /// It goes in `$TMPDIR`, unless the browser's user (`nobody`, when sclm runs as root) cannot get
+    /// there — a `TMPDIR` inside a 0700 folder, say — when it goes in `/tmp`, where it can.
     private static func makeProfile(owner: (uid: uid_t, gid: gid_t)?) throws -> String {
-        let path = try ScratchFolder.make(prefix: "sclm-browser-")
+        var base = ScratchFolder.temporaryDirectory
+        if let owner, !FolderAccess.canTraverse(base, uid: owner.uid, gid: owner.gid) { base = "/tmp" }
+        let path = try ScratchFolder.make(prefix: "sclm-browser-", in: base)
         if let owner { _ = chown(path, owner.uid, owner.gid) }
+        BrowserPreferences.write(into: path, owner: owner)
         return path
     }
 

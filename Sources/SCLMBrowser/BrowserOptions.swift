@@ -69,7 +69,8 @@ package struct BrowserOptions: Sendable, Equatable {
             "--disable-background-networking",
             "--disable-component-update", "--disable-default-apps", "--disable-extensions", "--disable-sync",
             "--disable-crash-reporter", "--disable-breakpad", "--password-store=basic", "--use-mock-keychain",
-            "--autoplay-policy=no-user-gesture-required", "--disable-features=Translate,MediaRouter",
+            // Prerendered pages would lack the bridge (a tablet's WebView has none either).
+            "--autoplay-policy=no-user-gesture-required", "--disable-features=Translate,MediaRouter,Prerender2",
             // Renders run several tabs at once; background tabs must not have their timers throttled.
             "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
             "--disable-backgrounding-occluded-windows",
@@ -85,6 +86,33 @@ package struct BrowserOptions: Sendable, Equatable {
             ]
         }
         return flags
+    }
+
+    /// Switches that turn the browser's own networking off, for when it cannot have a network namespace
+    /// of its own: every host name resolves to nothing and every connection goes to a proxy that is not
+    /// there (loopback too, which Chromium otherwise never proxies). Prerendering is always off (see
+    /// ``flags``); the profile's ``BrowserPreferences`` turn off network prediction and WebRTC's UDP.
+    static let networkOffFlags = [
+        "--host-resolver-rules=MAP * ~NOTFOUND", "--proxy-server=http://0.0.0.0:9", "--proxy-bypass-list=<-loopback>",
+    ]
+
+    /// Checks that a kiosk can open a window.
+    ///
+    /// - Parameters:
+    ///   - environment: sclm's environment (`DISPLAY`, `WAYLAND_DISPLAY`).
+    ///   - isolatesNetwork: the browser runs in a network namespace of its own, where an X server over
+    ///     TCP (`DISPLAY=host:0`) cannot be reached; local X (through its socket in `/tmp/.X11-unix`)
+    ///     and Wayland (through its socket) can.
+    /// - Returns: why it cannot, or `nil` (always `nil` headless).
+    func displayProblem(environment: [String: String], isolatesNetwork: Bool) -> String? {
+        guard mode == .kiosk, environment["WAYLAND_DISPLAY"]?.isEmpty ?? true else { return nil }
+        guard let display = environment["DISPLAY"], !display.isEmpty else {
+            return "no X or Wayland display: set DISPLAY (or WAYLAND_DISPLAY), or use --headless"
+        }
+        let host = display.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)[0]
+        guard isolatesNetwork, !host.isEmpty, host != "unix", !host.hasPrefix("/") else { return nil }
+        return "DISPLAY=\(display) is an X server over TCP, which the browser cannot reach from its own network "
+            + "namespace (it has no network): use a local display such as :0, or --headless"
     }
 
     /// The executable to run.

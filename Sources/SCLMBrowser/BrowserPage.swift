@@ -10,12 +10,18 @@ package final class BrowserPage: Sendable {
     /// The size the page is laid out and captured at.
     package let viewport: BrowserOptions.Viewport
     let connection: DevToolsConnection
+    /// What attaches to the iframes and workers the tab creates (`nil` for such a target itself).
+    let targets: TargetAttacher?
 
-    init(connection: DevToolsConnection, targetId: String, sessionId: String, viewport: BrowserOptions.Viewport) {
+    init(
+        connection: DevToolsConnection, targetId: String, sessionId: String, viewport: BrowserOptions.Viewport,
+        targets: TargetAttacher? = nil
+    ) {
         self.connection = connection
         self.targetId = targetId
         self.sessionId = sessionId
         self.viewport = viewport
+        self.targets = targets
     }
 
     /// Sends `method` in this tab's session and returns its result, failing after `deadline` (30 s when `nil`).
@@ -31,6 +37,14 @@ package final class BrowserPage: Sendable {
     /// Routes this tab's events to `handler` (on the DevTools reader thread; it must not block).
     package func onEvent(_ handler: @escaping @Sendable (_ method: String, _ params: JSONValue) -> Void) {
         connection.subscribe(session: sessionId, handler)
+    }
+
+    /// Routes the events of the tab's out-of-process iframes and workers to `handler`, with the target
+    /// they came from (answer its requests there); without a handler their requests are refused.
+    package func onSecondaryEvent(
+        _ handler: @escaping @Sendable (_ method: String, _ params: JSONValue, _ target: BrowserPage) -> Void
+    ) {
+        targets?.handle(secondaryOf: sessionId, handler)
     }
 
     /// Starts loading `url` in the tab.
@@ -80,6 +94,7 @@ package final class BrowserPage: Sendable {
     /// Closes the tab and stops routing its events.
     package func close() async {
         connection.unsubscribe(session: sessionId)
+        targets?.handle(secondaryOf: sessionId, nil)
         _ = try? await connection.call("Target.closeTarget", ["targetId": .string(targetId)], deadline: .seconds(5))
     }
 }

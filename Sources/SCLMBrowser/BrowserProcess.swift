@@ -12,8 +12,8 @@ import SCLMCore
 /// `posix_spawn` maps the two pipe ends onto 3 and 4 (Foundation's `Process` cannot hand a child extra
 /// descriptors). The child leads its own process group, so ``kill()`` reaches the renderers too, and
 /// when `setpriv` exists it runs the browser with `--pdeathsig KILL`, so the browser dies with sclm even
-/// after a `kill -9`; Chromium also quits when its command pipe closes. stdin is `/dev/null` and the
-/// browser's own logs go to `/dev/null` unless `showLogs`.
+/// after a `kill -9`; Chromium also quits when its command pipe closes. stdin is `/dev/null`; the
+/// browser's stdout and stderr go to a ``BrowserLog``, which passes them on only when `showLogs`.
 ///
 /// The parent-death signal fires when the *thread* that spawned the child ends, and the threads of
 /// Swift's cooperative pool come and go; so the browser is spawned by a thread of its own, which then
@@ -25,13 +25,16 @@ final class BrowserProcess: Sendable {
     let commands: Int32
     /// The read end of the browser's message pipe (its fd 4).
     let messages: Int32
+    /// The browser's own output.
+    let log: BrowserLog
 
     private let exited = Latch<Void>()
 
-    private init(pid: pid_t, commands: Int32, messages: Int32) {
+    private init(pid: pid_t, commands: Int32, messages: Int32, log: BrowserLog) {
         self.pid = pid
         self.commands = commands
         self.messages = messages
+        self.log = log
     }
 
     /// Starts `argv` (the first element is the program path) from a thread that then reaps it.
@@ -60,16 +63,13 @@ final class BrowserProcess: Sendable {
     {
         let toBrowser = try makePipe()
         let fromBrowser = try makePipe()
+        let output = try makePipe()
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        if showLogs {
-            posix_spawn_file_actions_adddup2(&actions, 2, 1)
-        } else {
-            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        }
+        posix_spawn_file_actions_adddup2(&actions, output.write, 1)
+        posix_spawn_file_actions_adddup2(&actions, output.write, 2)
         posix_spawn_file_actions_adddup2(&actions, toBrowser.read, 3)
         posix_spawn_file_actions_adddup2(&actions, fromBrowser.write, 4)
         var arguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
@@ -82,12 +82,16 @@ final class BrowserProcess: Sendable {
         }
         close(toBrowser.read)
         close(fromBrowser.write)
+        close(output.write)
         guard code == 0 else {
             close(toBrowser.write)
             close(fromBrowser.read)
+            close(output.read)
             throw BrowserError.notFound("cannot start \(argv[0]): \(String(cString: strerror(code)))")
         }
-        return BrowserProcess(pid: pid, commands: toBrowser.write, messages: fromBrowser.read)
+        let log = BrowserLog()
+        log.start(reading: output.read, echo: showLogs)
+        return BrowserProcess(pid: pid, commands: toBrowser.write, messages: fromBrowser.read, log: log)
     }
 
     /// Kills the browser's process group, waits until it is reaped and closes the pipe ends.

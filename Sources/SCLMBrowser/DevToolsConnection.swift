@@ -23,11 +23,14 @@ import Synchronization
 final class DevToolsConnection: Sendable {
     /// Receives one event: its method and params.
     typealias EventHandler = @Sendable (_ method: String, _ params: JSONValue) -> Void
+    /// Receives one event of a given method from any session: the session (`""` for the browser) and params.
+    typealias SessionObserver = @Sendable (_ session: String, _ params: JSONValue) -> Void
 
     private struct State {
         var nextId = 1
         var waiting: [Int: CheckedContinuation<JSONValue, any Error>] = [:]
         var handlers: [String: EventHandler] = [:]
+        var observers: [String: SessionObserver] = [:]
         var closedReason: String?
     }
 
@@ -61,6 +64,12 @@ final class DevToolsConnection: Sendable {
     /// Routes the events of `session` (`""` for the browser) to `handler`, replacing an earlier one.
     func subscribe(session: String, _ handler: @escaping EventHandler) {
         state.withLock { $0.handlers[session] = handler }
+    }
+
+    /// Hands every `method` event of any session to `observer` (before the session's own handler),
+    /// replacing an earlier observer of that method.
+    func observe(_ method: String, _ observer: @escaping SessionObserver) {
+        state.withLock { $0.observers[method] = observer }
     }
 
     /// Stops routing the events of `session`.
@@ -249,7 +258,8 @@ final class DevToolsConnection: Sendable {
             }
         } else if let method = object["method"]?.stringValue {
             let session = object["sessionId"]?.stringValue ?? ""
-            let handler = state.withLock { $0.handlers[session] }
+            let (handler, observer) = state.withLock { ($0.handlers[session], $0.observers[method]) }
+            observer?(session, object["params"] ?? [:])
             handler?(method, object["params"] ?? [:])
         }
     }

@@ -108,6 +108,7 @@ package final class PageBridge: Sendable {
     package func attach(serving site: PackageSite) async throws {
         self.site.withLock { $0 = site }
         page.onEvent { [weak self] method, params in self?.handle(method, params) }
+        page.onSecondaryEvent { [weak self] method, params, target in self?.handle(method, params, of: target) }
         try await page.call("Runtime.addBinding", ["name": .string(PageScript.binding)])
         try await page.call("Runtime.addBinding", ["name": .string(PageScript.errorBinding)])
         try await page.call("Page.addScriptToEvaluateOnNewDocument", ["source": .string(PageScript.source)])
@@ -214,6 +215,20 @@ package final class PageBridge: Sendable {
         report(issue)
         if failsOnUncaughtError, case .uncaughtError(let message, let url, let line) = issue {
             outcome.fire(.failed("uncaught page error: \(message) (\(url ?? "?"):\(line.map(String.init) ?? "?"))"))
+        }
+    }
+
+    /// One event of an out-of-process iframe or a worker of the page: its requests are answered as the
+    /// page's are, its errors reported.
+    private func handle(_ method: String, _ params: JSONValue, of target: BrowserPage) {
+        switch method {
+        case "Fetch.requestPaused":
+            touch()
+            site.withLock { $0 }.answer(params, on: target, report: report)
+        case "Runtime.exceptionThrown":
+            uncaught(PageErrors.uncaught(params))
+        default:
+            break
         }
     }
 

@@ -15,11 +15,10 @@ package enum ScratchFolder {
     /// The file inside each folder that holds its owner's process id.
     static let ownerFile = "owner.pid"
 
-    /// Creates a fresh folder.
+    /// Creates a fresh folder in `base` (by default `$TMPDIR`, else `/tmp`).
     ///
     /// - Throws: `SCLMError` (`.storage`) when it cannot be created.
-    package static func make(prefix: String) throws -> String {
-        let base = temporaryDirectory
+    package static func make(prefix: String, in base: String = temporaryDirectory) throws -> String {
         sweep(base, prefix: prefix)
         var template = Array((base + "/" + prefix + "XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else {
@@ -32,7 +31,7 @@ package enum ScratchFolder {
     }
 
     /// `$TMPDIR`, else `/tmp`.
-    static var temporaryDirectory: String {
+    package static var temporaryDirectory: String {
         guard let variable = ProcessInfo.processInfo.environment["TMPDIR"], !variable.isEmpty else { return "/tmp" }
         return variable
     }

@@ -59,6 +59,24 @@ package enum MountNamespace {
         }
     }
 
+    /// Runs `sclm` with `arguments` while each file of `files` reads as its replacement (a bind mount over it,
+    /// such as a `/etc/resolv.conf` naming a resolver the test owns); `asNobody` runs it as the user
+    /// `nobody` (65534), as an ordinary user would.
+    ///
+    /// - Throws: when the process cannot be started.
+    package static func sclm(
+        _ arguments: [String], replacing files: [String: String], asNobody: Bool = false,
+        environment: [String: String] = [:], timeout: TimeInterval = 60
+    ) async throws -> ProcessResult {
+        let user = asNobody ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
+        let command = (user + [ProcessRunner.sclmPath] + arguments).map(quoted).joined(separator: " ")
+        let mounts = files.sorted { $0.key < $1.key }.map { "mount --bind \(quoted($0.value)) \(quoted($0.key))" }
+        let script = (mounts + ["exec " + command]).joined(separator: " && ")
+        return try await ProcessRunner.runInBackground(
+            "/usr/bin/unshare", ["-m", "--propagation", "private", "sh", "-c", script], environment: environment,
+            timeout: timeout)
+    }
+
     /// `text` in single quotes for `sh`.
     static func quoted(_ text: String) -> String {
         "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"

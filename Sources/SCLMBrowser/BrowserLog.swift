@@ -1,0 +1,97 @@
+import Foundation
+import SCLMCore
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The browser's own stdout and stderr: passed through to sclm's stderr when asked (`-v`), and the last
+/// lines kept, so a browser that will not start is explained by its own words.
+///
+/// Chromium's lines look like `[pid:tid:date:FATAL:base/path_service.cc:264] Failed to get the path…`;
+/// ``reason(_:)`` picks what says why it stopped: the `FATAL` line, else its last `ERROR` lines that are
+/// not D-Bus noise (`dbus/…`) (`Missing X server or $DISPLAY; The platform failed to initialize.  Exiting.`), else
+/// the last line (a launcher's own, such as `unshare: …`).
+final class BrowserLog: Sendable {
+    /// How many lines are kept.
+    static let keptLines = 40
+    /// The longest line kept, in bytes.
+    static let maximumLine = 400
+
+    private let lines = Mutex<[String]>([])
+    private let ended = Latch<Void>()
+
+    /// Starts a thread reading `fileDescriptor` until end of file (it then closes it); with `echo`,
+    /// every byte also goes to sclm's stderr.
+    func start(reading fileDescriptor: Int32, echo: Bool) {
+        let thread = Thread { [self] in
+            read(fileDescriptor, echo: echo)
+            close(fileDescriptor)
+            ended.fire(())
+        }
+        thread.name = "sclm-browser-log"
+        thread.start()
+    }
+
+    private func read(_ fileDescriptor: Int32, echo: Bool) {
+        var buffer = [UInt8](repeating: 0, count: 1 << 14)
+        var pending: [UInt8] = []
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(fileDescriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            if echo {
+                buffer.withUnsafeBytes { _ = FileSystem.writeAll(2, UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+            }
+            pending.append(contentsOf: buffer[0..<count])
+            while let newline = pending.firstIndex(of: 0x0A) {
+                keep(pending[..<newline])
+                pending.removeSubrange(...newline)
+            }
+            if pending.count > Self.maximumLine {
+                keep(pending[...])
+                pending.removeAll()
+            }
+        }
+        if !pending.isEmpty { keep(pending[...]) }
+    }
+
+    private func keep(_ bytes: ArraySlice<UInt8>) {
+        let line = String(decoding: bytes.prefix(Self.maximumLine), as: UTF8.self)
+        guard !line.allSatisfy(\.isWhitespace) else { return }
+        lines.withLock { lines in
+            lines.append(line)
+            if lines.count > Self.keptLines { lines.removeFirst() }
+        }
+    }
+
+    /// Why the browser stopped, in its own words, once its output ended (or after `patience`, should a
+    /// child still hold it open); `nil` when it said nothing.
+    func reason(patience: Duration = .seconds(2)) async -> String? {
+        let timer = Task { [ended] in
+            try? await Task.sleep(for: patience)
+            ended.fire(())
+        }
+        await ended.wait()
+        timer.cancel()
+        return Self.reason(lines.withLock { $0 })
+    }
+
+    /// The lines that say why the browser stopped (see the type's description).
+    static func reason(_ lines: [String]) -> String? {
+        let logged = lines.compactMap { line -> (level: String, source: String, message: String)? in
+            guard line.hasPrefix("["), let end = line.firstIndex(of: "]") else { return nil }
+            let fields = line[line.index(after: line.startIndex)..<end].split(separator: ":")
+            guard fields.count >= 5 else { return nil }
+            let message = line[line.index(after: end)...].trimmingCharacters(in: .whitespaces)
+            return (String(fields[3]), String(fields[4]), message)
+        }
+        if let fatal = logged.last(where: { $0.level == "FATAL" }) { return fatal.message }
+        let errors = logged.filter { $0.level == "ERROR" && !$0.source.hasPrefix("dbus/") }
+        if !errors.isEmpty { return errors.suffix(2).map(\.message).joined(separator: "; ") }
+        return lines.last
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import SCLMTestSupport
+import Testing
+
+@testable import SCLMBrowser
+
+/// What explains a browser that will not start, and which displays a kiosk can use.
+@Suite(.tags(.small))
+struct BrowserLaunchCheckTests {
+    @Test func chromiumsFatalLineIsQuotedOverItsErrors() {
+        let lines = [
+            "/usr/bin/chromium: 9: [: 25276502016: unexpected operator",
+            "[1:2:1202/055038.955155:ERROR:third_party/crashpad/util/file/filesystem_posix.cc:63] mkdir : No such file",
+            "[1:1:1202/055039.019612:FATAL:base/path_service.cc:264] Failed to get the path for 1001",
+        ]
+        #expect(BrowserLog.reason(lines) == "Failed to get the path for 1001")
+    }
+
+    @Test func withoutAFatalLineTheLastErrorsAreQuotedButNotDBus() {
+        let lines = [
+            "[6:7:1202/055038.591302:ERROR:dbus/bus.cc:405] Failed to connect to the bus: no socket",
+            "[6:6:1202/055038.671031:ERROR:ui/ozone/platform/x11/ozone_platform_x11.cc:257] Missing X server or $DISPLAY",
+            "[6:6:1202/055038.671067:ERROR:ui/aura/env.cc:253] The platform failed to initialize.  Exiting.",
+            "[6:7:1202/055038.691302:ERROR:dbus/bus.cc:405] Failed to connect to the bus: no socket",
+        ]
+        #expect(
+            BrowserLog.reason(lines) == "Missing X server or $DISPLAY; The platform failed to initialize.  Exiting.")
+    }
+
+    @Test func aLaunchersOwnLineIsQuotedWhenChromiumSaidNothing() {
+        #expect(BrowserLog.reason(["unshare: unshare failed: Operation not permitted"])?.hasPrefix("unshare:") == true)
+        #expect(BrowserLog.reason([]) == nil)
+    }
+
+    @Test func aKioskNeedsALocalXOrAWaylandDisplay() {
+        let kiosk = BrowserOptions(mode: .kiosk)
+        #expect(kiosk.displayProblem(environment: [:], isolatesNetwork: true)?.hasPrefix("no X or Wayland") == true)
+        #expect(kiosk.displayProblem(environment: ["DISPLAY": ":0"], isolatesNetwork: true) == nil)
+        #expect(kiosk.displayProblem(environment: ["DISPLAY": "unix:1.0"], isolatesNetwork: true) == nil)
+        #expect(kiosk.displayProblem(environment: ["WAYLAND_DISPLAY": "wayland-0"], isolatesNetwork: true) == nil)
+        #expect(
+            kiosk.displayProblem(environment: ["DISPLAY": "host:0"], isolatesNetwork: true)?.contains("TCP") == true)
+        #expect(kiosk.displayProblem(environment: ["DISPLAY": "localhost:10.0"], isolatesNetwork: false) == nil)
+        #expect(BrowserOptions().displayProblem(environment: [:], isolatesNetwork: true) == nil)
+    }
+
+    @Test func aFolderInsideA0700FolderOfAnotherUserCannotBeTraversed() throws {
+        let folder = TemporaryDirectory(prefix: "sclm-access")
+        let inner = folder.appending("inner")
+        try FileManager.default.createDirectory(atPath: inner, withIntermediateDirectories: false)
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: folder.path)
+        let owner = getuid()
+        #expect(FolderAccess.canTraverse(inner, uid: owner, gid: getgid()))
+        #expect(!FolderAccess.canTraverse(inner, uid: owner + 4242, gid: 4242))
+        try FileManager.default.setAttributes([.posixPermissions: 0o711], ofItemAtPath: folder.path)
+        #expect(FolderAccess.canTraverse(inner, uid: owner + 4242, gid: 4242))
+    }
+}

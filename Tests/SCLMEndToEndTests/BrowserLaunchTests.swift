@@ -1,0 +1,74 @@
+import Foundation
+import SCLMCore
+import SCLMTestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A browser that cannot start is explained as it is: no display for a kiosk, an X server over TCP that
+/// the browser's network namespace cannot reach, Chromium's own fatal line — and the install hint only
+/// when there is no browser. As root, a `TMPDIR` the sandbox user cannot reach still works.
+extension ChromiumTests {
+    @Suite(.serialized, .timeLimit(.minutes(1)))
+    struct BrowserLaunchTests {
+        /// `sclm play --kiosk` of a one-slide presentation with `environment`.
+        static func kiosk(_ environment: [String: String]) async throws -> ProcessResult {
+            let play = try PlayTests.PlayHome(DeckFiles.librarySlide("StoryCLM.Presentation.Close(1);"))
+            return try await ProcessRunner.sclmInBackground(
+                ["play", "--presentation", String(play.fixture.presentationId), "--kiosk", "--timeout", "20"],
+                home: play.home.root, environment: environment, timeout: 40)
+        }
+
+        /// A kiosk on a local X server (Xvfb, when installed) reaches it through its socket in
+        /// `/tmp/.X11-unix` from inside the browser's network namespace, and runs to the end.
+        @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/Xvfb")))
+        func aKioskOnALocalXServerRuns() async throws {
+            let server = try RunningProcess(
+                "/usr/bin/Xvfb", ["-displayfd", "1", "-nolisten", "tcp", "-screen", "0", "1024x768x24"], stdin: Data(),
+                environment: [:])
+            defer { server.send(SIGKILL) }
+            #expect(try await server.waitForOutput { $0.hasSuffix("\n") }, "Xvfb said which display it opened")
+            let display = server.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            let result = try await Self.kiosk(["DISPLAY": ":" + display])
+            #expect(result.status == 0, "\(result)")
+        }
+
+        @Test func aKioskWithoutADisplaySaysSo() async throws {
+            let result = try await Self.kiosk([:])
+            #expect(result.status == 69, "\(result)")
+            #expect(
+                result.stderr.contains("no X or Wayland display: set DISPLAY (or WAYLAND_DISPLAY), or use --headless"),
+                "\(result)")
+            #expect(!result.stderr.contains("apt-get"))
+        }
+
+        @Test func aKioskOnAnXServerOverTCPSaysTheBrowserCannotReachIt() async throws {
+            let result = try await Self.kiosk(["DISPLAY": "display-host.sclm-test.example:0"])
+            #expect(result.status == 69, "\(result)")
+            #expect(result.stderr.contains("is an X server over TCP"), "\(result)")
+            #expect(!result.stderr.contains("apt-get"))
+        }
+
+        @Test func aKioskWhoseXServerIsNotThereQuotesChromium() async throws {
+            let result = try await Self.kiosk(["DISPLAY": ":97"])
+            #expect(result.status == 69, "\(result)")
+            #expect(result.stderr.contains("Missing X server or $DISPLAY"), "Chromium's own words: \(result)")
+            #expect(!result.stderr.contains("apt-get"))
+        }
+
+        @Test(.enabled(if: geteuid() == 0)) func asRootATemporaryFolderNobodyCanReachStillRenders() async throws {
+            let folder = TemporaryDirectory(prefix: "sclm-private")
+            let temporary = folder.appending("tmp")
+            try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: false)
+            #expect(chmod(folder.path, 0o700) == 0)
+            let deck = try ChromiumTests.ValidateRenderTests.deck(in: folder, script: "document.title = 'ok';")
+            let result = try await ProcessRunner.sclmInBackground(
+                ["validate", "--render", deck, "--format", "json"],
+                environment: ["TMPDIR": temporary])
+            #expect(result.status == 0, "\(result)")
+            #expect(try ChromiumTests.ValidateRenderTests.findings(result).isEmpty, "\(result)")
+        }
+    }
+}
