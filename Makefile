@@ -13,7 +13,7 @@ MANDIR = $(DESTDIR)$(PREFIX)/share/man/man1
 SHAREDIR = $(DESTDIR)$(PREFIX)/share
 INSTALL_BUILD = $(if $(filter command line environment,$(origin BIN)),,release)
 
-.PHONY: deps build release samples test soak lint-sql lint-format test-swift test-fleet test-readme test-js test-dev-server demo bench clean install uninstall
+.PHONY: deps build release samples test soak lint-sql lint-format test-swift test-fleet test-readme test-js test-dev-server demo bench clean install uninstall install-systemd
 
 deps:
 	@scripts/ensure-deps.sh
@@ -90,6 +90,29 @@ install: $(INSTALL_BUILD)
 	$(BIN) completions fish > $(SHAREDIR)/fish/vendor_completions.d/sclm.fish
 	chmod 0644 $(MANDIR)/sclm.1 $(SHAREDIR)/bash-completion/completions/sclm $(SHAREDIR)/zsh/site-functions/_sclm \
 		$(SHAREDIR)/fish/vendor_completions.d/sclm.fish
+
+# `make install-systemd [PREFIX=/usr/local] [DESTDIR=]` installs what a Debian package would: the units of
+# contrib/systemd (their binary path set to $(PREFIX)/bin/sclm) in $(PREFIX)/lib/systemd/system, the sclm
+# user (sysusers.d) and its folders (tmpfiles.d); then, like a package's postinst and only without DESTDIR,
+# creates the user and folders and reloads systemd when it runs. Enabling the units is left to the admin
+# (docs/fleet.md). systemd searches /usr/local/lib/{systemd/system,sysusers.d,tmpfiles.d} too.
+UNITDIR = $(DESTDIR)$(PREFIX)/lib/systemd/system
+SYSUSERSDIR = $(DESTDIR)$(PREFIX)/lib/sysusers.d
+TMPFILESDIR = $(DESTDIR)$(PREFIX)/lib/tmpfiles.d
+UNITS = sclm-sync.service sclm-sync.timer sclm-play.service
+
+install-systemd:
+	install -d $(UNITDIR) $(SYSUSERSDIR) $(TMPFILESDIR)
+	for unit in $(UNITS); do \
+		sed 's|/usr/local/bin/sclm|$(PREFIX)/bin/sclm|g' contrib/systemd/$$unit > $(UNITDIR)/$$unit && \
+		chmod 0644 $(UNITDIR)/$$unit || exit 1; \
+	done
+	install -m 0644 contrib/systemd/sclm.sysusers $(SYSUSERSDIR)/sclm.conf
+	install -m 0644 contrib/systemd/sclm.tmpfiles $(TMPFILESDIR)/sclm.conf
+	if [ -z "$(DESTDIR)" ]; then \
+		systemd-sysusers $(SYSUSERSDIR)/sclm.conf && systemd-tmpfiles --create $(TMPFILESDIR)/sclm.conf && \
+		if [ -d /run/systemd/system ]; then systemctl daemon-reload; fi; \
+	fi
 
 uninstall:
 	rm -f $(BINDIR)/sclm $(MANDIR)/sclm.1 $(SHAREDIR)/bash-completion/completions/sclm \

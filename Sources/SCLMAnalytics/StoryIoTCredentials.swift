@@ -50,11 +50,11 @@ package struct StoryIoTCredentials: Sendable, CustomStringConvertible {
                 .notConfigured,
                 "iot.endpoint '\(text)' is not an http(s) URL; fix it with `sclm config set iot.endpoint URL`")
         }
-        guard let seconds = configuration.integer(.iotExpiration), seconds >= 1 else {
-            throw AnalyticsError(
-                .notConfigured,
-                "iot.expiration must be a whole number of seconds of at least 1, got '\(configuration.value(.iotExpiration) ?? "")'"
-            )
+        let seconds: Int
+        do {
+            seconds = try configuration.wholeNumber(.iotExpiration) ?? 180
+        } catch let error as SCLMError {
+            throw AnalyticsError(.notConfigured, error.description)
         }
         return StoryIoTCredentials(
             endpoint: endpoint, hub: values[1].1, key: values[2].1, secret: values[3].1, expiration: .seconds(seconds))

@@ -68,8 +68,8 @@ package struct HostEnvironment: Sendable, Equatable {
             device: [release["PRETTY_NAME"] ?? release["NAME"] ?? "Linux", machine].filter { !$0.isEmpty }
                 .joined(separator: " "),
             userId: login?.subject, userName: login?.userName, isPasswordLogin: login?.grant == .password,
-            latitude: configuration.value(.bridgeLatitude) ?? "",
-            longitude: configuration.value(.bridgeLongitude) ?? "",
+            latitude: try configuration.checked(.bridgeLatitude) ?? "",
+            longitude: try configuration.checked(.bridgeLongitude) ?? "",
             address: configuration.value(.bridgeAddress) ?? "")
     }
 

@@ -54,16 +54,12 @@ struct APIServices {
     /// `http.proxy` (with `http.proxyCredentials` and `http.noProxy`) when set, replacing the proxy variables;
     /// else what libcurl reads from them.
     ///
-    /// - Throws: `SCLMError` (`.usage`) for a proxy URL that carries a user or password: `http.proxy` is not
-    ///   a secret setting (`sclm config` shows it), so credentials belong in `http.proxyCredentials`.
+    /// - Throws: `SCLMError` (`.usage`) for a proxy URL that carries a user or password (``ConfigValueFormat/proxyURL``):
+    ///   `http.proxy` is not a secret setting (`sclm config` shows it), so credentials belong in
+    ///   `http.proxyCredentials`.
     static func proxyChoice(in configuration: Configuration) throws -> ProxyChoice {
-        guard let url = configuration.value(.proxy), !url.isEmpty else { return .environment }
-        if let components = URLComponents(string: url), components.user != nil || components.password != nil {
-            throw SCLMError(
-                .usage,
-                "http.proxy must not carry a user or password (it is shown by `sclm config`); set the proxy URL "
-                    + "without them and give them with `sclm config set http.proxyCredentials -` on stdin")
-        }
+        // The value's format refuses a user or password in it (they belong in http.proxyCredentials).
+        guard let url = try configuration.checked(.proxy), !url.isEmpty else { return .environment }
         return .server(
             ProxyServer(
                 url: url, credentials: configuration.value(.proxyCredentials),
@@ -72,10 +68,15 @@ struct APIServices {
 
     /// The site cache of `sync.blobProxy`, if one is set.
     ///
-    /// - Throws: `SCLMError` (`.usage`) for a value that is not an http(s) URL without a query.
+    /// - Throws: `SCLMError` (`.usage`) for a value that is not an http(s) URL without a query, or a fallback
+    ///   setting out of its range.
     static func blobProxy(in configuration: Configuration) throws -> BlobProxy? {
         guard let text = configuration.value(.syncBlobProxy), !text.isEmpty else { return nil }
-        guard let url = URL(string: text), let proxy = BlobProxy(base: url) else {
+        let fallbackAllowed = try configuration.choice(.syncBlobProxyFallback) != "false"
+        let delay = Duration.seconds(try configuration.wholeNumber(.syncBlobProxyFallbackDelay) ?? 0)
+        guard let url = URL(string: text),
+            let proxy = BlobProxy(base: url, fallbackAllowed: fallbackAllowed, fallbackDelay: delay)
+        else {
             throw SCLMError(
                 .usage,
                 "sync.blobProxy must be an http(s) URL without a query, e.g. http://cache.site:8080, got '\(text)'; "

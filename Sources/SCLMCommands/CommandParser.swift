@@ -27,6 +27,11 @@ package struct CommandParser: Sendable {
         package let error: ValidationError
     }
 
+    /// Whether `argv` asks for `--json` (before any `--`), for reporting a command line that does not parse.
+    package static func asksForJSON(_ argv: [String]) -> Bool {
+        argv.prefix { $0 != "--" }.contains("--json")
+    }
+
     /// Parses `argv` (without the program name).
     ///
     /// - Throws: ``CleanExit`` for help and version, ``Failure`` for usage errors.

@@ -21,7 +21,7 @@ package enum CommandRunner {
         do {
             invocation = try parser.parse(argv)
         } catch {
-            return report(parseError: error, parser: parser)
+            return report(parseError: error, parser: parser, wantsJSON: CommandParser.asksForJSON(argv))
         }
         let context = CommandContext(
             globals: invocation.globals, environment: environment, commandPath: invocation.path, terminal: terminal)
@@ -38,7 +38,7 @@ package enum CommandRunner {
         }
     }
 
-    private static func report(parseError error: any Error, parser: CommandParser) -> Int32 {
+    private static func report(parseError error: any Error, parser: CommandParser, wantsJSON: Bool) -> Int32 {
         switch error {
         case CleanExit.version:
             StandardStream.standardOutput.writeLine("sclm \(SCLMVersion.current)")
@@ -49,9 +49,11 @@ package enum CommandRunner {
             return 0
         case let failure as CommandParser.Failure:
             printUsageError(failure.error, command: parser.command(at: failure.path) ?? parser.root, path: failure.path)
+            if wantsJSON { printJSON(ErrorReport(failure.error.message, category: .usage)) }
             return ErrorCategory.usage.exitCode
         default:
             printError(error.userMessage)
+            if wantsJSON { printJSON(ErrorReport(error.userMessage, category: .internal)) }
             return ErrorCategory.internal.exitCode
         }
     }
@@ -62,18 +64,19 @@ package enum CommandRunner {
             return exit.status
         case let validation as ValidationError:
             printUsageError(validation, command: invocation.command, path: invocation.path)
+            if context.wantsJSON { context.printJSON(ErrorReport(validation.message, category: .usage)) }
             return ErrorCategory.usage.exitCode
         default:
             let category = error.category
-            let message = error.userMessage
-            printError(message)
-            if context.wantsJSON {
-                context.printJSON(
-                    ErrorReport(
-                        error: .init(category: category.rawValue, message: message, exitCode: category.exitCode)))
-            }
+            printError(error.userMessage)
+            if context.wantsJSON { context.printJSON(ErrorReport(error.userMessage, category: category)) }
             return category.exitCode
         }
+    }
+
+    /// A failure's `--json` line on stdout, before a command (and its context) exists.
+    private static func printJSON(_ report: ErrorReport) {
+        StandardStream.standardOutput.writeLine(JSONOutput.line(report))
     }
 
     /// The one place an error reaches the terminal: `Error: <message>` on stderr, the message escaped as a
@@ -97,6 +100,11 @@ package enum CommandRunner {
             let exitCode: Int32
         }
         let error: Details
+
+        /// The report of a failure with `message` in `category`.
+        init(_ message: String, category: ErrorCategory) {
+            error = Details(category: category.rawValue, message: message, exitCode: category.exitCode)
+        }
     }
 }
 

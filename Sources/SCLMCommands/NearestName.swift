@@ -15,16 +15,23 @@ enum NearestName {
         return "\(message); did you mean `\(name)`?"
     }
 
-    /// The Levenshtein distance (insertions, deletions, substitutions) between `a` and `b`.
+    /// The edit distance between `a` and `b` counting insertions, deletions, substitutions and swaps of two
+    /// neighbouring characters (optimal string alignment), so `snyc` is one edit from `sync`.
     static func distance(_ a: String, _ b: String) -> Int {
         let source = Array(a)
         let target = Array(b)
+        var beforePrevious: [Int] = []
         var previous = Array(0...target.count)
         for (i, character) in source.enumerated() {
             var current = [i + 1]
             for (j, other) in target.enumerated() {
-                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (character == other ? 0 : 1)))
+                var best = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (character == other ? 0 : 1))
+                if i > 0, j > 0, character == target[j - 1], source[i - 1] == other {
+                    best = min(best, beforePrevious[j - 1] + 1)
+                }
+                current.append(best)
             }
+            beforePrevious = previous
             previous = current
         }
         return previous[target.count]

@@ -49,6 +49,30 @@ struct Player: Sendable {
         }
     }
 
+    /// Returns once the presentation is installed; until then (a kiosk before its first sync) says so once
+    /// and looks again every `interval`, instead of failing into a restart loop.
+    ///
+    /// - Throws: store errors other than "not installed", `CancellationError`.
+    func waitUntilInstalled(checkingEvery interval: Duration = .seconds(5)) async throws {
+        let (store, home, id) = (try services.store(), context.home, presentationId)
+        var announced = false
+        while true {
+            do {
+                _ = try await store.read { db in try InstalledPresentation.load(id, from: db, home: home) }
+                if announced { context.logger.info("presentation \(id) is installed; starting") }
+                return
+            } catch let error as SCLMError where error.category == .notFound {
+                if !announced {
+                    context.logger.warning(
+                        "waiting for presentation \(id) to be installed by `sclm sync` (sclm-sync.service): "
+                            + error.userMessage)
+                    announced = true
+                }
+            }
+            try await Task.sleep(for: interval)
+        }
+    }
+
     /// The private origin's host of a presentation.
     static func siteHost(of presentationId: Int64) -> String { "presentation-\(presentationId).sclm.invalid" }
 

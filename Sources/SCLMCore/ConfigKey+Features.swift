@@ -8,11 +8,13 @@ extension ConfigKey {
         "app.version", help: "Application version reported to content and analytics.", default: SCLMVersion.current)
     /// Latitude reported by the bridge's `getGeoLocationInfo` and stored with sessions.
     package static let bridgeLatitude = ConfigKey(
-        "bridge.latitude", help: "Latitude the bridge reports to content (getGeoLocationInfo) and stores with sessions."
-    )
+        "bridge.latitude",
+        help: "Latitude the bridge reports to content (getGeoLocationInfo) and stores with sessions.",
+        format: .decimal(-90...90))
     /// Longitude reported by the bridge (StoryCLM's `longtitude` key).
     package static let bridgeLongitude = ConfigKey(
-        "bridge.longitude", help: "Longitude the bridge reports to content (sent as both longtitude and longitude).")
+        "bridge.longitude", help: "Longitude the bridge reports to content (sent as both longtitude and longitude).",
+        format: .decimal(-180...180))
     /// Street address reported by the bridge.
     package static let bridgeAddress = ConfigKey(
         "bridge.address", help: "Address the bridge reports to content and stores with sessions.")

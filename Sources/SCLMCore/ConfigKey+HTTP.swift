@@ -3,23 +3,23 @@ extension ConfigKey {
     /// Seconds DNS, TCP and TLS may take together.
     package static let connectTimeout = ConfigKey(
         "http.connectTimeout", help: "Seconds DNS, TCP and TLS may take together.", default: "30",
-        format: .wholeNumber(atLeast: 0))
+        format: .wholeNumber(atLeast: 0, atMost: 86_400))
     /// Seconds a transfer may receive less than a byte per second before it fails.
     package static let stallTimeout = ConfigKey(
         "http.stallTimeout", help: "Seconds a transfer may stall (under 1 byte/s) before it fails.", default: "30",
-        format: .wholeNumber(atLeast: 0))
+        format: .wholeNumber(atLeast: 0, atMost: 86_400))
     /// Seconds one API request may take in all (downloads have no total limit, only the stall limit).
     package static let requestTimeout = ConfigKey(
         "http.requestTimeout", help: "Seconds one API request may take in all (not downloads).", default: "120",
-        format: .wholeNumber(atLeast: 0))
+        format: .wholeNumber(atLeast: 0, atMost: 86_400))
     /// Retries of a request after a transient failure (connection, timeout, 429/5xx).
     package static let retries = ConfigKey(
         "http.retries", help: "Retries of a request after a transient failure, with backoff.", default: "4",
-        format: .wholeNumber(atLeast: 0))
+        format: .wholeNumber(atLeast: 0, atMost: 100))
     /// Renew the access token when it expires within this many seconds.
     package static let refreshMargin = ConfigKey(
         "auth.refreshMargin", help: "Renew the access token this many seconds before it expires.", default: "60",
-        format: .wholeNumber(atLeast: 0))
+        format: .wholeNumber(atLeast: 0, atMost: 86_400))
 
     /// The proxy every sclm request goes through (API, login, downloads), instead of what libcurl would read
     /// from `https_proxy`, `HTTPS_PROXY`, `http_proxy` and `no_proxy`.
@@ -27,7 +27,8 @@ extension ConfigKey {
         "http.proxy",
         help:
             "Proxy for sclm's own requests, e.g. http://proxy.corp:3128; set, it overrides https_proxy, HTTPS_PROXY,"
-            + " http_proxy and no_proxy (unset: libcurl reads those variables).")
+            + " http_proxy and no_proxy (unset: libcurl reads those variables); no user or password in it.",
+        format: .proxyURL)
     /// The proxy's user and password, `user:password`.
     package static let proxyCredentials = ConfigKey(
         "http.proxyCredentials", help: "User and password for http.proxy, as user:password.", secret: true)

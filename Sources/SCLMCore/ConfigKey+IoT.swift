@@ -18,12 +18,12 @@ extension ConfigKey {
     /// How long a request signature stays valid.
     package static let iotExpiration = ConfigKey(
         "iot.expiration", help: "Seconds a StoryIoT request signature stays valid.", default: "180",
-        format: .wholeNumber(atLeast: 1))
+        format: .wholeNumber(atLeast: 1, atMost: 86_400))
 
     /// Seconds between background flushes while `sclm bridge` runs; 0 (the default) turns them off.
     package static let bridgeFlushInterval = ConfigKey(
         "bridge.flushInterval", help: "Seconds between analytics flushes while `sclm bridge` runs (0: never).",
-        default: "0", environment: "SCLM_BRIDGE_FLUSH_INTERVAL", format: .wholeNumber(atLeast: 0))
+        default: "0", environment: "SCLM_BRIDGE_FLUSH_INTERVAL", format: .wholeNumber(atLeast: 0, atMost: 86_400))
 
     /// The four keys that must all be set for publishing.
     package static let iotCredentialKeys: [ConfigKey] = [iotEndpoint, iotHub, iotKey, iotSecret]

@@ -78,9 +78,12 @@ extension ConfigKey {
     package static let password = ConfigKey(
         "auth.password", help: "Password for `sclm login` (environment only; never stored).",
         environment: "SCLM_PASSWORD", secret: true, storable: false)
+    /// The parallel transfers `sclm sync` may run: the limits of `sync.jobs` and of `--jobs`.
+    package static let syncJobsLimit = 1...64
     /// Parallel package transfers of `sclm sync`.
     package static let syncJobs = ConfigKey(
-        "sync.jobs", help: "Parallel package transfers of `sclm sync`.", default: "4", format: .wholeNumber(atLeast: 0))
+        "sync.jobs", help: "Parallel package transfers of `sclm sync`.", default: "4",
+        format: .wholeNumber(atLeast: syncJobsLimit.lowerBound, atMost: syncJobsLimit.upperBound))
     /// What `sclm sync` does with a package that has content errors (safety errors always refuse it).
     package static let syncContentPolicy = ConfigKey(
         "sync.contentPolicy",
@@ -91,8 +94,26 @@ extension ConfigKey {
         "sync.blobProxy",
         help:
             "Site cache for package and media downloads: https://blobhost/path?sig is fetched as URL/blobhost/path?sig"
-            + " with an X-SCLM-Revision header (see contrib/nginx/sclm-cache.conf).",
+            + " with an X-SCLM-ETag header (see contrib/nginx/sclm-cache.conf and docs/fleet.md).",
         format: .httpURL)
+    /// Whether a sync may fetch blobs from their origin directly when the site cache cannot be reached.
+    package static let syncBlobProxyFallback = ConfigKey(
+        "sync.blobProxyFallback",
+        help:
+            "When the sync.blobProxy cache cannot be reached (no connection, time-out, its own 502/504), fetch from"
+            + " the origin directly (false: fail instead).",
+        default: "true", values: ["true", "false"])
+    /// The longest random pause before that fallback, so a whole site does not hit its uplink at once.
+    package static let syncBlobProxyFallbackDelay = ConfigKey(
+        "sync.blobProxyFallbackDelay",
+        help: "Longest random pause, in seconds, before fetching from the origin when the site cache fails (0: none).",
+        default: "30", format: .wholeNumber(atLeast: 0, atMost: 3600))
+    /// The Prometheus textfile written after every sync, for node_exporter's textfile collector.
+    package static let metricsTextfile = ConfigKey(
+        "metrics.textfile",
+        help:
+            "Prometheus text file (*.prom) written after every sync for node_exporter's textfile collector"
+            + " (unset: none; docs/fleet.md).")
     /// A custom CA bundle for TLS verification.
     package static let caBundle = ConfigKey(
         "http.caBundle",
@@ -103,7 +124,7 @@ extension ConfigKey {
     package static let all: [ConfigKey] =
         [
             apiURL, authURL, clientId, clientSecret, username, password, syncJobs, syncContentPolicy, syncBlobProxy,
-            caBundle,
+            syncBlobProxyFallback, syncBlobProxyFallbackDelay, metricsTextfile, caBundle,
         ]
         + ConfigKey.extensionKeys + ConfigKey.httpKeys + ConfigKey.osamKeys + ConfigKey.iotKeys
 

@@ -8,18 +8,30 @@ package enum ConfigValueFormat: Sendable, Equatable {
     /// One of these words, exactly or, when the reader ignores case, in any case (the reader then gets the
     /// spelling listed here).
     case choice([String], ignoringCase: Bool = false)
-    /// A whole number of at least this much.
-    case wholeNumber(atLeast: Int)
+    /// A whole number from `atLeast` to `atMost`.
+    case wholeNumber(atLeast: Int, atMost: Int = Int.max)
+    /// A decimal number within the range (a latitude, a longitude).
+    case decimal(ClosedRange<Double>)
     /// An `http://` or `https://` URL with a host.
     case httpURL
+    /// A proxy as libcurl takes it (`http://proxy.corp:3128`, `proxy.corp:3128`), without a user or password:
+    /// those go in a secret setting, never in a value that is shown.
+    case proxyURL
 
     /// The accepted form in words, e.g. "a whole number of at least 0", "IOS or ANDROID".
     package var acceptedForm: String {
         switch self {
         case .text: return "text"
         case .choice(let words, _): return words.joined(separator: " or ")
-        case .wholeNumber(let minimum): return "a whole number of at least \(minimum)"
+        case .wholeNumber(let minimum, let maximum):
+            return maximum == Int.max
+                ? "a whole number of at least \(minimum)" : "a whole number from \(minimum) to \(maximum)"
+        case .decimal(let range):
+            return "a number from \(Self.text(range.lowerBound)) to \(Self.text(range.upperBound))"
         case .httpURL: return "an http(s) URL such as https://host.example"
+        case .proxyURL:
+            return "a proxy URL without a user or password, such as http://proxy.corp:3128 (give those with "
+                + "`sclm config set http.proxyCredentials -`)"
         }
     }
 
@@ -28,8 +40,8 @@ package enum ConfigValueFormat: Sendable, Equatable {
         switch self {
         case .text: return "VALUE"
         case .choice(let words, _): return words.joined(separator: "|")
-        case .wholeNumber: return "N"
-        case .httpURL: return "URL"
+        case .wholeNumber, .decimal: return "N"
+        case .httpURL, .proxyURL: return "URL"
         }
     }
 
@@ -40,14 +52,26 @@ package enum ConfigValueFormat: Sendable, Equatable {
             return text
         case .choice(let words, let ignoringCase):
             return words.first { ignoringCase ? $0.caseInsensitiveCompare(text) == .orderedSame : $0 == text }
-        case .wholeNumber(let minimum):
-            guard let number = Int(text.trimmingCharacters(in: .whitespaces)), number >= minimum else { return nil }
+        case .wholeNumber(let minimum, let maximum):
+            guard let number = Int(text.trimmingCharacters(in: .whitespaces)), (minimum...maximum).contains(number)
+            else { return nil }
             return String(number)
+        case .decimal(let range):
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            guard let number = Double(trimmed), number.isFinite, range.contains(number) else { return nil }
+            return trimmed
+        case .proxyURL:
+            return URLPasswords.userInfo(in: text) == nil ? text : nil
         case .httpURL:
             guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
                 url.host(percentEncoded: false)?.isEmpty == false
             else { return nil }
             return text
         }
+    }
+
+    /// A bound as the accepted form shows it: `90`, `-180`, `0.5`.
+    private static func text(_ bound: Double) -> String {
+        bound == bound.rounded() ? String(Int(bound)) : String(bound)
     }
 }

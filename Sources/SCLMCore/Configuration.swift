@@ -2,6 +2,8 @@ import Foundation
 
 /// Where a configuration value came from.
 package enum ConfigSource: String, Sendable, Codable {
+    /// A file `$CREDENTIALS_DIRECTORY/<key>` (systemd's `LoadCredential=`), for secret keys only.
+    case credential
     case environment, file, `default`, unset
 }
 
@@ -63,19 +65,27 @@ package struct Configuration: Sendable, Equatable {
         resolved(key).value
     }
 
-    /// The effective value of `key` and where it came from.
+    /// The effective value of `key` and where it came from: environment, then (for a secret key) a credential
+    /// file, then `config.json`, then the default.
     package func resolved(_ key: ConfigKey) -> (value: String?, source: ConfigSource) {
         if let variable = key.environmentVariable, let value = environment[variable], !value.isEmpty {
             return (value, .environment)
         }
+        if let value = credential(key) { return (value, .credential) }
         if key.isStorable, let value = stored[key.name] { return (value, .file) }
         if let value = key.defaultValue { return (value, .default) }
         return (nil, .unset)
     }
 
-    /// The effective value of `key` parsed as an integer, if it is one.
-    package func integer(_ key: ConfigKey) -> Int? {
-        value(key).flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+    /// The secret `key`'s value from `$CREDENTIALS_DIRECTORY/<key name>` (the folder systemd fills from a
+    /// unit's `LoadCredential=`), without the line breaks around it; `nil` for another key or no such file.
+    private func credential(_ key: ConfigKey) -> String? {
+        guard key.isSecret, let folder = environment["CREDENTIALS_DIRECTORY"], folder.hasPrefix("/"),
+            let data = FileManager.default.contents(atPath: folder + "/" + key.name),
+            let text = String(data: data, encoding: .utf8)
+        else { return nil }
+        let value = text.trimmingCharacters(in: .newlines)
+        return value.isEmpty ? nil : value
     }
 
     /// The effective value of `key`, which must be one of its ``ConfigKey/allowedValues`` (when it has any),
@@ -119,17 +129,19 @@ package struct Configuration: Sendable, Equatable {
     private static func checked(_ value: String, for key: ConfigKey, from source: ConfigSource) throws -> String {
         if let normalized = key.format.normalized(value) { return normalized }
         let fix =
-            source == .environment
-            ? "fix \(key.environmentVariable ?? key.name) in the environment"
-            : "fix it with `sclm config set \(key.name) \(key.format.placeholder)`"
-        let shown = key.isSecret ? "" : ", got '\(value)'"
+            switch source {
+            case .environment: "fix \(key.environmentVariable ?? key.name) in the environment"
+            case .credential: "fix the credential file \(key.name) in $CREDENTIALS_DIRECTORY"
+            default: "fix it with `sclm config set \(key.name) \(key.format.placeholder)`"
+            }
+        let shown = key.isSecret ? "" : ", got '\(URLPasswords.redacting(value))'"
         throw SCLMError(.usage, "\(key.name) must be \(key.format.acceptedForm)\(shown); \(fix)")
     }
 
-    /// `value` as shown to a user: secrets masked, everything else as is.
+    /// `value` as shown to a user: secrets masked, the password of any URL in another value masked.
     package static func display(_ value: String?, for key: ConfigKey) -> String {
         guard let value else { return "(unset)" }
-        guard key.isSecret else { return value }
+        guard key.isSecret else { return URLPasswords.redacting(value) }
         return value.isEmpty ? "" : "********"
     }
 }

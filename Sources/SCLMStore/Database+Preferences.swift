@@ -51,4 +51,10 @@ package enum PreferenceKey {
     package static let lastSyncAt = "lastSyncAt"
     /// The result of the last `sclm sync` (`ok`, `failed`, `cancelled`).
     package static let lastSyncResult = "lastSyncResult"
+    /// When the last `sclm sync` started (ISO-8601 UTC).
+    package static let lastSyncStartedAt = "lastSyncStartedAt"
+    /// The presentations the last `sclm sync` could not sync (comma-separated ids).
+    package static let lastSyncFailedPresentations = "lastSyncFailedPresentations"
+    /// Bytes the last `sclm sync` downloaded.
+    package static let lastSyncDownloadedBytes = "lastSyncDownloadedBytes"
 }

@@ -77,7 +77,8 @@ package struct SyncError: CategorizedError {
         case .unknownPresentation:
             return "no presentation \(subject)\(detail.map { "; \($0)" } ?? "")"
         case .downloadFailed:
-            return "cannot download \(subject): \(cause?.userMessage ?? detail ?? "unknown error")"
+            let reason = cause?.userMessage ?? detail ?? "unknown error"
+            return "cannot download \(subject): \(reason)\(cause != nil ? detail.map { "; \($0)" } ?? "" : "")"
         case .badPackage:
             return "cannot install \(subject): \(detail ?? cause?.userMessage ?? "unusable server data")"
         case .inconsistentRecord:

@@ -152,11 +152,14 @@ package actor SyncManager {
         let stored = try await store.read { db in try db.presentationSummaries() }
         let plan = try ContentPlan.make(
             stored: stored, clientIds: clientIds, presentationIds: options.presentations, retry: options.retry)
+        let route = blobProxy.map(BlobRoute.init(proxy:))
         let phase = ContentPhase(
             store: store, home: home, service: service,
-            downloader: BlobDownloader(transport: transport, retrier: retrier, logger: logger, blobProxy: blobProxy),
+            downloader: BlobDownloader(transport: transport, retrier: retrier, logger: logger, route: route),
             installer: installer, clock: clock, events: ContentEventSink(events))
-        return try await phase.run(plan, width: options.jobs)
+        var report = try await phase.run(plan, width: options.jobs)
+        report.blobProxyFallback = route?.fallbackNotice
+        return report
     }
 
     /// Presentations of `clientIds` whose content is not installed at the server's

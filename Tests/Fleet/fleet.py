@@ -50,15 +50,17 @@ def render_config(shipped: str, listen: str, origin: str, cache_dir: pathlib.Pat
 
 
 class Nginx:
-    """nginx in the foreground with the shipped cache config in front of `origin` (host:port)."""
+    """nginx in the foreground with the shipped cache config (or `config`, a variant of it) in front of
+    `origin` (host:port)."""
 
-    def __init__(self, work: pathlib.Path, origin: str):
+    def __init__(self, work: pathlib.Path, origin: str, config: str | None = None):
         self.prefix = work / "nginx"
         shutil.rmtree(self.prefix, ignore_errors=True)
         (self.prefix / "cache").mkdir(parents=True)
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        site = render_config(SHIPPED_CONFIG.read_text(), f"127.0.0.1:{self.port}", origin, self.prefix / "cache")
+        site = render_config(config or SHIPPED_CONFIG.read_text(), f"127.0.0.1:{self.port}", origin,
+                             self.prefix / "cache")
         (self.prefix / "sclm-cache.conf").write_text(site)
         temp = "".join(f"    {kind}_temp_path {self.prefix}/{kind}_temp;\n"
                        for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))

@@ -88,4 +88,48 @@ import Testing
         let error = #expect(throws: SCLMError.self) { try configuration.wholeNumber(.bridgeFlushInterval) }
         #expect(error?.description.contains("fix SCLM_BRIDGE_FLUSH_INTERVAL in the environment") == true)
     }
+
+    @Test func secretKeysAreReadFromTheCredentialsDirectoryAfterTheEnvironment() throws {
+        let folder = TemporaryDirectory()
+        try Data("s3cret\n".utf8).write(to: URL(fileURLWithPath: folder.appending("auth.clientSecret")))
+        try Data("sclm-fleet\n".utf8).write(to: URL(fileURLWithPath: folder.appending("auth.clientId")))
+        try Data("http://bad\n".utf8).write(to: URL(fileURLWithPath: folder.appending("iot.secret")))
+        var configuration = Configuration(environment: ["CREDENTIALS_DIRECTORY": folder.path])
+        try configuration.set(.clientSecret, to: "from-the-file")
+        #expect(configuration.resolved(.clientSecret) == ("s3cret", .credential))
+        #expect(configuration.resolved(.clientId).source == .unset, "only secret keys come from credentials")
+        #expect(configuration.resolved(.iotKey).source == .unset)
+        let overridden = Configuration(
+            environment: ["CREDENTIALS_DIRECTORY": folder.path, "SCLM_CLIENT_SECRET": "from-the-environment"])
+        #expect(overridden.resolved(.clientSecret) == ("from-the-environment", .environment))
+        let relative = Configuration(environment: ["CREDENTIALS_DIRECTORY": "relative/folder"])
+        #expect(relative.resolved(.clientSecret).source == .unset)
+    }
+
+    @Test func rangesDecimalsAndProxyURLsAreCheckedByTheirFormat() {
+        #expect(ConfigValueFormat.wholeNumber(atLeast: 1, atMost: 64).normalized("64") == "64")
+        #expect(ConfigValueFormat.wholeNumber(atLeast: 1, atMost: 64).normalized("65") == nil)
+        #expect(ConfigValueFormat.wholeNumber(atLeast: 1, atMost: 64).acceptedForm == "a whole number from 1 to 64")
+        #expect(ConfigValueFormat.decimal(-90...90).normalized(" 48.85 ") == "48.85")
+        #expect(ConfigValueFormat.decimal(-90...90).normalized("999") == nil)
+        #expect(ConfigValueFormat.decimal(-90...90).normalized("nan") == nil)
+        #expect(ConfigValueFormat.decimal(-180...180).acceptedForm == "a number from -180 to 180")
+        #expect(ConfigValueFormat.proxyURL.normalized("http://proxy.corp:3128") == "http://proxy.corp:3128")
+        #expect(ConfigValueFormat.proxyURL.normalized("proxy.corp:3128") == "proxy.corp:3128")
+        #expect(ConfigValueFormat.proxyURL.normalized("http://user:s3cret@proxy:3128") == nil)
+        #expect(ConfigValueFormat.proxyURL.normalized("socks5h://user@proxy:1080") == nil)
+        #expect(ConfigValueFormat.proxyURL.normalized("user:pw@proxy:3128") == nil)
+    }
+
+    @Test func passwordsInsideURLsAreMaskedWhereverTheyAreShown() {
+        #expect(URLPasswords.redacting("http://user:s3cret@proxy:3128") == "http://user:********@proxy:3128")
+        #expect(URLPasswords.redacting("https://api.example/v1?a=b@c") == "https://api.example/v1?a=b@c")
+        #expect(URLPasswords.redacting("user@host") == "user@host")
+        #expect(URLPasswords.redacting("user:pw@host:1") == "user:********@host:1")
+        #expect(Configuration.display("https://a:b@api.example", for: .apiURL) == "https://a:********@api.example")
+        let configuration = Configuration(stored: ["http.proxy": "http://u:p4ss@proxy:1"])
+        let error = #expect(throws: SCLMError.self) { try configuration.checked(.proxy) }
+        #expect(error?.description.contains("http.proxyCredentials") == true)
+        #expect(error?.description.contains("p4ss") == false)
+    }
 }

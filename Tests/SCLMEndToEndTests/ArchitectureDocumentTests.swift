@@ -99,8 +99,8 @@ struct FloorTable {
 /// JavaScript and Python files declare.
 struct SourceTree {
     private var paths: [String] = []
-    /// Declared names, starting with the standard library's that the document mentions.
-    private var declarations: Set<String> = ["Range", "Decodable", "Encodable", "Sendable"]
+    /// Declared names, starting with the standard library's and HTTP's that the document mentions.
+    private var declarations: Set<String> = ["Range", "Decodable", "Encodable", "Sendable", "ETag"]
     private static var declaration: Regex<(Substring, Substring?, Substring?)> {
         #/(?:struct|class|enum|protocol|actor|typealias|func|case|var|let|extension|function|def|const)\s+([A-Za-z_][A-Za-z0-9_]*)|([A-Za-z_][A-Za-z0-9_]*): function/#
     }

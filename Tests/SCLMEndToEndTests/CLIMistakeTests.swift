@@ -13,7 +13,14 @@ import Testing
     }
 
     static let badValues = [
-        SetCase(key: "sync.jobs", value: "abc", accepted: "sync.jobs must be a whole number of at least 0"),
+        SetCase(key: "sync.jobs", value: "abc", accepted: "sync.jobs must be a whole number from 1 to 64"),
+        SetCase(key: "sync.jobs", value: "0", accepted: "sync.jobs must be a whole number from 1 to 64"),
+        SetCase(key: "sync.jobs", value: "100000", accepted: "sync.jobs must be a whole number from 1 to 64"),
+        SetCase(key: "bridge.latitude", value: "999", accepted: "bridge.latitude must be a number from -90 to 90"),
+        SetCase(key: "bridge.longitude", value: "east", accepted: "bridge.longitude must be a number from -180 to 180"),
+        SetCase(key: "http.retries", value: "1000", accepted: "http.retries must be a whole number from 0 to 100"),
+        SetCase(
+            key: "sync.blobProxyFallback", value: "maybe", accepted: "sync.blobProxyFallback must be true or false"),
         SetCase(
             key: "osam.versionCode", value: "abc", accepted: "osam.versionCode must be a whole number of at least 1"),
         SetCase(key: "osam.platform", value: "windows", accepted: "osam.platform must be IOS or ANDROID"),
@@ -71,6 +78,10 @@ import Testing
         #expect(command.stderr.contains("unknown command 'synk'; did you mean `sync`?"), "\(command)")
         let sub = try await ProcessRunner.sclm(["config", "sett"])
         #expect(sub.stderr.contains("did you mean `set`?"), "\(sub)")
+        let swapped = try await ProcessRunner.sclm(["snyc"])
+        #expect(swapped.stderr.contains("unknown command 'snyc'; did you mean `sync`?"), "\(swapped)")
+        let swappedSub = try await ProcessRunner.sclm(["config", "gte"])
+        #expect(swappedSub.stderr.contains("did you mean `get`?"), "\(swappedSub)")
         let help = try await ProcessRunner.sclm(["--home", "/nonexistent", "help", "vaildate"])
         #expect(help.stderr.contains("did you mean `validate`?"), "\(help)")
         let option = try await ProcessRunner.sclm(["sync", "--jbs", "2"])
@@ -98,5 +109,58 @@ import Testing
         #expect(
             paths.count >= 5 && paths.contains("cardiora-detail-aid") && !paths.contains("clients.json"), "\(paths)")
         #expect(result.stderr.contains("/clients.json: not a package"), "\(result)")
+    }
+
+    @Test func aProxyURLWithAPasswordIsRefusedWhenSetAndNeverShown() async throws {
+        let folder = TemporaryDirectory()
+        let home = folder.appending("home")
+        let refused = try await ProcessRunner.sclm(
+            ["config", "set", "http.proxy", "http://user:s3cret@proxy:3128"], home: home)
+        #expect(refused.status == 64, "\(refused)")
+        #expect(refused.stderr.contains("http.proxyCredentials"), "\(refused)")
+        #expect(!refused.stderr.contains("s3cret"), "\(refused)")
+        #expect(
+            try await ProcessRunner.sclm(["config", "set", "http.proxy", "http://proxy:3128"], home: home).status == 0)
+        // A hand-edited config.json and the environment are shown without the password, and refused on use.
+        try Data(#"{"http.proxy":"http://user:s3cret@proxy:3128"}"#.utf8).write(
+            to: URL(fileURLWithPath: home + "/config.json"))
+        let environment = ["SCLM_API_URL": "https://admin:hunter2@api.example"]
+        for arguments in [["config", "get", "http.proxy"], ["config", "list"], ["config", "list", "--json"]] {
+            let shown = try await ProcessRunner.sclm(arguments, home: home, environment: environment)
+            #expect(!shown.stdout.contains("s3cret") && !shown.stdout.contains("hunter2"), "\(shown)")
+        }
+        #expect(
+            try await ProcessRunner.sclm(["config", "get", "http.proxy"], home: home).stdout
+                == "http://user:********@proxy:3128\n")
+        let used = try await ProcessRunner.sclm(["sync"], home: home)
+        #expect(used.status == 64 && used.stderr.contains("http.proxyCredentials"), "\(used)")
+    }
+
+    @Test func aHandEditedValueOutOfRangeIsRefusedWithTheFlagsLimits() async throws {
+        let folder = TemporaryDirectory()
+        let home = folder.appending("home")
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        try Data(#"{"sync.jobs":"0","api.url":"http://127.0.0.1:9"}"#.utf8).write(
+            to: URL(fileURLWithPath: home + "/config.json"))
+        let stored = try await ProcessRunner.sclm(["sync"], home: home)
+        #expect(stored.status == 64 && stored.stderr.contains("sync.jobs must be a whole number from 1 to 64"))
+        let flag = try await ProcessRunner.sclm(["sync", "--jobs", "65"], home: home)
+        #expect(flag.status == 64 && flag.stderr.contains("--jobs needs an integer 1…64"), "\(flag)")
+        try Data(#"{"osam.versionCode":"0"}"#.utf8).write(to: URL(fileURLWithPath: home + "/config.json"))
+        let osam = try await ProcessRunner.sclm(["osam", "app-info"], home: home)
+        #expect(osam.status == 64 && osam.stderr.contains("osam.versionCode must be a whole number of at least 1"))
+    }
+
+    @Test func jsonUsageErrorsPrintTheErrorObject() async throws {
+        for arguments in [
+            ["--json", "sync", "--jobs", "abc"], ["--json", "bogus"], ["config", "set", "sync.jobs", "0", "--json"],
+        ] {
+            let result = try await ProcessRunner.sclm(arguments)
+            #expect(result.status == 64, "\(result)")
+            let object = try #require(try result.json() as? [String: Any], "\(arguments): \(result)")
+            let error = try #require(object["error"] as? [String: Any])
+            #expect(error["category"] as? String == "usage" && error["exitCode"] as? Int == 64, "\(object)")
+            #expect((error["message"] as? String)?.isEmpty == false)
+        }
     }
 }

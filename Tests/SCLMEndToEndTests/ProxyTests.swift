@@ -73,7 +73,12 @@ import Testing
         let home = folder.appending("home")
         let port = configuredProxy.server.url.port ?? 0
         let url = "http://fleet:proxy-pass@127.0.0.1:\(port)"
-        #expect(try await ProcessRunner.sclm(["config", "set", "http.proxy", url], home: home).status == 0)
+        let refused = try await ProcessRunner.sclm(["config", "set", "http.proxy", url], home: home)
+        #expect(refused.status == 64 && refused.stderr.contains("http.proxyCredentials"), "\(refused)")
+        #expect(!refused.stderr.contains("proxy-pass"))
+        // Written into config.json by hand, it is refused when it is used.
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        try Data("{\"http.proxy\":\"\(url)\"}".utf8).write(to: URL(fileURLWithPath: home + "/config.json"))
         let login = try await ProcessRunner.sclm(
             ["login", "--service"], home: home,
             environment: ["SCLM_AUTH_URL": "http://127.0.0.1:9", "SCLM_CLIENT_ID": "c", "SCLM_CLIENT_SECRET": "s"])

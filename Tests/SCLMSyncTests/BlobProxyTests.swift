@@ -4,7 +4,8 @@ import SCLMSync
 import SCLMTestSupport
 import Testing
 
-/// How `sync.blobProxy` maps a signed blob URL onto the site cache, and the revision header it sends.
+/// How `sync.blobProxy` maps a signed blob URL onto the site cache, the ETag header it sends, and which
+/// failures count as the cache's own (those a sync falls back to the origin for).
 @Suite(.tags(.small)) struct BlobProxyTests {
     struct Case: Sendable, CustomTestStringConvertible {
         let name: String
@@ -48,12 +49,28 @@ import Testing
         #expect(BlobProxy(base: base) == nil)
     }
 
-    @Test func sendsTheRevisionTheCacheKeysOn() throws {
+    @Test func claimsTheOriginsETagTheCacheKeysOn() throws {
         let proxy = try #require(BlobProxy(base: URL(literal: "http://cache:8080")))
-        let link = BlobLink(
-            url: URL(literal: "https://blobs.example/p/1?sig=s"), fileSize: 10, blobId: "1", revisionTag: "101-3")
-        let request = try #require(proxy.request(for: link))
+        let request = try #require(
+            proxy.request(for: URL(literal: "https://blobs.example/p/1?sig=s"), entityTag: "\"0x8DC1\""))
         #expect(request.url.absoluteString == "http://cache:8080/blobs.example/p/1?sig=s")
-        #expect(request.headers[BlobProxy.revisionHeader] == "101-3")
+        #expect(request.headers[BlobProxy.entityTagHeader] == "\"0x8DC1\"")
+    }
+
+    @Test(
+        arguments: [
+            (HTTPError.Code.connectFailed, nil, nil, true), (.timedOut, nil, nil, true), (.offline, nil, nil, true),
+            (.status, 502, BlobProxy.ownFailureCode, true), (.status, 504, BlobProxy.ownFailureCode, true),
+            (.status, 502, nil, false), (.status, 504, "ServerBusy", false), (.status, 403, nil, false),
+            (.status, 404, nil, false), (.status, 503, BlobProxy.ownFailureCode, false),
+            (.connectionLost, nil, nil, false),
+            (.tls, nil, nil, false),
+        ] as [(HTTPError.Code, Int?, String?, Bool)])
+    func onlyTheCachesOwnFailuresAllowTheFallback(
+        _ code: HTTPError.Code, _ status: Int?, _ detail: String?, _ expected: Bool
+    ) {
+        let error = HTTPError(
+            code, method: .get, url: URL(literal: "http://cache:8080/b/p"), status: status, detail: detail)
+        #expect(BlobProxy.isCacheFailure(error) == expected)
     }
 }

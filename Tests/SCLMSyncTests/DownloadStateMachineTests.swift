@@ -151,6 +151,14 @@ import Testing
                 Step(event: done(.resumed, 1000, received: 700), part: part(1000), expected: .done),
             ], received: 1000),
         Case(
+            name: "a 412 (the blob changed since the site cache's ETag was asked for) renews the link",
+            steps: [
+                Step(event: .linked(link), part: .missing, expected: fetch(0)),
+                Step(event: .transferFailed(status: 412, budgetExceeded: false), part: .missing, expected: .renewLink),
+                Step(event: .linked(renewed), part: .missing, expected: fetch(0, renewed)),
+                Step(event: done(.complete, 1000, received: 1000), part: part(1000), expected: .done),
+            ], received: 1000),
+        Case(
             name: "a link that keeps expiring without bytes is renewed three times, then backs off",
             steps: [
                 Step(event: .linked(link), part: .missing, expected: fetch(0)),

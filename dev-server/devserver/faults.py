@@ -17,8 +17,11 @@ class Fault:
     seconds: float = 0.0
     extra_bytes: int = 0  # pad: bytes sent after a blob's body, without Content-Length
 
-    def matches(self, path: str) -> bool:
-        return self.count != 0 and (self.path is None or path.startswith(self.path))
+    def matches(self, path: str, has_body: bool = True) -> bool:
+        """Whether the fault applies to a request for `path`; one that acts after body bytes (`afterBytes`, `pad`)
+        never applies to a request answered without a body (HEAD), so a probe does not use it up."""
+        acts_on_body = self.after_bytes is not None or self.kind == "pad"
+        return self.count != 0 and (self.path is None or path.startswith(self.path)) and (has_body or not acts_on_body)
 
 
 @dataclass
@@ -45,12 +48,13 @@ class FaultBook:
         with self._lock:
             self._faults.append(fault)
 
-    def draw(self, path: str) -> RequestFaults:
-        """Consumes the first matching pending fault of each kind for a request to `path`."""
+    def draw(self, path: str, has_body: bool = True) -> RequestFaults:
+        """Consumes the first matching pending fault of each kind for a request to `path` (`has_body`: see
+        ``Fault.matches``)."""
         drawn = RequestFaults()
         with self._lock:
             for fault in self._faults:
-                if fault.kind not in drawn.faults and fault.matches(path):
+                if fault.kind not in drawn.faults and fault.matches(path, has_body):
                     drawn.faults[fault.kind] = fault
                     if fault.count > 0:
                         fault.count -= 1

@@ -1,4 +1,5 @@
 """HTTP/1.1 request handling: routing, bearer checks, fault injection, blob streaming with ranges."""
+import email.utils
 import json
 import os
 import re
@@ -56,6 +57,22 @@ def parse_query(query: str) -> dict[str, str]:
             name, _, value = part.partition("=")
             values.setdefault(urllib.parse.unquote(name), urllib.parse.unquote(value))
     return values
+
+
+def etag_listed(header: str, etag: str) -> bool:
+    """Whether an `If-Match`/`If-None-Match` value (`*` or a comma-separated list of entity tags) names
+    `etag`; a weak `W/` prefix is ignored, as the weak comparison of `If-None-Match` wants."""
+    tags = [tag.strip().removeprefix("W/") for tag in header.split(",")]
+    return "*" in tags or etag in tags
+
+
+def parse_http_date(header: str | None) -> int | None:
+    """Epoch seconds of an RFC 9110 date (`Sun, 06 Nov 1994 08:49:37 GMT`); `None` when absent or invalid."""
+    try:
+        moment = email.utils.parsedate_to_datetime(header) if header else None
+    except (TypeError, ValueError):
+        return None
+    return int(moment.timestamp()) if moment is not None and moment.tzinfo is not None else None
 
 
 def parse_range(header: str, size: int) -> tuple[int, int] | None | str:
@@ -173,7 +190,7 @@ class Handler(BaseHTTPRequestHandler):
 
     def _inject_faults(self, path: str) -> bool:
         """Applies the faults drawn for this request; True when the response was already sent."""
-        self._faults = self.state.faults.draw(path)
+        self._faults = self.state.faults.draw(path, has_body=self.command != "HEAD")
         stall = self._faults.get("stall")
         if stall and stall.after_bytes is None:
             self.server.stopping.wait(stall.seconds)
@@ -229,6 +246,13 @@ class Handler(BaseHTTPRequestHandler):
             return self._azure_error(404, "BlobNotFound", "The specified blob does not exist.")
         headers = {"Content-Type": blob.mime, "ETag": blob.etag, "Accept-Ranges": "bytes",
                    "Last-Modified": http_date(blob.modified), "x-ms-blob-type": "BlockBlob"}
+        precondition = self._precondition(blob.etag, blob.modified)
+        if precondition is not None:  # 304 or 412, as Azure Blob Storage answers; no body
+            if precondition == 304:
+                headers = {name: headers[name] for name in ("ETag", "Last-Modified")}
+                return self._send(304, headers, None, 0, 0)
+            return self._azure_error(412, "ConditionNotMet", "The condition specified using HTTP conditional "
+                                     "header(s) is not met.")
         wanted = self.headers.get("Range")
         validator = self.headers.get("If-Range")
         if wanted and validator is not None and validator.strip() not in (blob.etag, headers["Last-Modified"]):
@@ -245,6 +269,17 @@ class Handler(BaseHTTPRequestHandler):
             return self._send(status, headers, None, start, count)
         with blob.open() as handle:
             self._send(status, headers, handle, start, count, blob_id)
+
+    def _precondition(self, etag: str, modified: float) -> int | None:
+        """The status a conditional blob request gets (RFC 9110 §13.2.2, as Azure Blob Storage): 412 when
+        `If-Match` names no current ETag, 304 when `If-None-Match` names it (or, without `If-None-Match`,
+        when the blob is not newer than `If-Modified-Since`); `None` to answer normally."""
+        if (wanted := self.headers.get("If-Match")) is not None and not etag_listed(wanted, etag):
+            return 412
+        if (unwanted := self.headers.get("If-None-Match")) is not None:
+            return 304 if etag_listed(unwanted, etag) else None
+        since = parse_http_date(self.headers.get("If-Modified-Since"))
+        return 304 if since is not None and int(modified) <= since else None
 
     def _publish(self, hub: str, query: dict, body: bytes):
         headers = {name.lower(): value for name, value in self.headers.items()}

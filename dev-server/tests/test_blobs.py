@@ -141,3 +141,45 @@ class RangeTests(ServerTestCase):
         self.assertEqual(response.status, 200)
         self.assertNotEqual(response.headers["ETag"], self.etag)
         self.assertRegex(response.headers["ETag"], re.compile(r'^"[0-9a-f]{32}"$'))
+
+
+class ConditionalTests(ServerTestCase):
+    """Conditional GET and HEAD as Azure Blob Storage answers them: 304 for a current `If-None-Match` or an
+    `If-Modified-Since` not older than the blob, 412 for an `If-Match` that names another ETag."""
+
+    def setUp(self):
+        super().setUp()
+        self.sas = self.package_sas(103)
+        full = self.request("GET", self.sas)
+        self.etag, self.modified = full.headers["ETag"], full.headers["Last-Modified"]
+
+    def test_if_none_match_with_the_current_etag_is_304_without_a_body(self):
+        for method in ("GET", "HEAD"):
+            for header in (self.etag, f'"other", {self.etag}', f"W/{self.etag}", "*"):
+                with self.subTest(method=method, header=header):
+                    response = self.request(method, self.sas, headers={"If-None-Match": header})
+                    self.assertEqual(response.status, 304)
+                    self.assertEqual(response.headers["ETag"], self.etag)
+                    self.assertEqual(response.body, b"")
+        self.assertEqual(self.request("GET", self.sas, headers={"If-None-Match": '"other"'}).status, 200)
+
+    def test_if_modified_since_is_304_unless_the_blob_is_newer_and_yields_to_if_none_match(self):
+        self.assertEqual(self.request("GET", self.sas, headers={"If-Modified-Since": self.modified}).status, 304)
+        older = "Mon, 01 Jan 2001 00:00:00 GMT"
+        self.assertEqual(self.request("GET", self.sas, headers={"If-Modified-Since": older}).status, 200)
+        self.assertEqual(self.request("GET", self.sas, headers={"If-Modified-Since": "not a date"}).status, 200)
+        both = {"If-Modified-Since": self.modified, "If-None-Match": '"other"'}
+        self.assertEqual(self.request("GET", self.sas, headers=both).status, 200)
+
+    def test_if_match_with_another_etag_is_412_and_with_the_current_one_answers(self):
+        refused = self.request("GET", self.sas, headers={"If-Match": '"other"'})
+        self.assertEqual(refused.status, 412)
+        self.assertEqual(refused.headers["x-ms-error-code"], "ConditionNotMet")
+        self.assertEqual(self.request("GET", self.sas, headers={"If-Match": self.etag}).status, 200)
+        ranged = self.request("GET", self.sas, headers={"If-Match": self.etag, "Range": "bytes=0-0"})
+        self.assertEqual(ranged.status, 206)
+
+    def test_a_bumped_revision_no_longer_matches_the_old_etag(self):
+        self.control("bumpRevision", presentationId=103)
+        self.assertEqual(self.request("GET", self.sas, headers={"If-None-Match": self.etag}).status, 200)
+        self.assertEqual(self.request("GET", self.sas, headers={"If-Match": self.etag}).status, 412)

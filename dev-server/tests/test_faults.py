@@ -145,6 +145,14 @@ class StallTests(ServerTestCase):
         self.assertGreaterEqual(time.monotonic() - started, 0.25)
         self.assertEqual(len(head) + len(rest), int(response.headers["Content-Length"]))
 
+    def test_a_head_request_does_not_use_up_a_stall_after_bytes(self):
+        sas = self.package_sas(101)
+        self.control("stall", seconds=0.3, afterBytes=500, path="/blobs/")
+        connection = self.connection()
+        connection.request("HEAD", sas.split(self.base)[1])
+        connection.getresponse().read()
+        self.assertEqual([fault["kind"] for fault in self.get_json("/_control")["pendingFaults"]], ["stall"])
+
     def test_stopping_the_server_wakes_a_stalled_request(self):
         self.control("stall", seconds=30, path="/v1/")
         with socket.create_connection(("127.0.0.1", self.port), timeout=5) as sock:

@@ -52,11 +52,11 @@ extension SCLM.Osam {
 
         package func run(_ context: CommandContext) async throws {
             let configuration = try context.configuration()
+            let storedCode = try configuration.wholeNumber(.osamVersionCode).map(Int64.init)
             let info = AppInformation(
                 appName: appName ?? configuration.value(.appName) ?? "",
                 appVersionName: options.versionName(configuration),
-                appVersionCode: (options.versionCode ?? configuration.integer(.osamVersionCode).map(Int64.init)).map(
-                    String.init) ?? "")
+                appVersionCode: (options.versionCode ?? storedCode).map(String.init) ?? "")
             if context.wantsJSON {
                 context.printJSON(info.jsonValue)
             } else {

@@ -36,7 +36,11 @@ extension SCLM {
                     "--slide", value: "name",
                     help: "The slide to start on (default: index.html, else the server's first slide, "
                         + "or where an unfinished session stopped)."),
-                .flag("--kiosk", help: "Fullscreen on the current display; restart the browser if it dies."),
+                .flag(
+                    "--kiosk",
+                    help:
+                        "Fullscreen on the current display; wait until the presentation is installed; restart the "
+                        + "browser if it dies."),
                 .flag("--headless", help: "No window (the default)."),
                 .option("--timeout", value: "seconds", help: "Give up after this long (exit 124)."),
                 .flag("--fail-on-error", help: "End with exit 1 on an uncaught page error."),
@@ -82,6 +86,7 @@ extension SCLM {
                 let player = Player(
                     presentationId: presentationId, slide: slide, options: options, timeout: timeout,
                     failsOnError: failsOnError, services: services)
+                if isKiosk { try await player.waitUntilInstalled() }
                 var outcome = try await player.run()
                 while isKiosk, case .crashed(let reason) = outcome, !Task.isCancelled {
                     context.logger.warning("\(reason); restarting the browser")

@@ -10,13 +10,34 @@ extension SCLM {
             commandName: "status",
             abstract: "Show the sclm home, database schema, stored counts and the last sync.",
             discussion:
-                "Creates the home and an empty database when they do not exist yet; reads a read-only home without changing it."
+                """
+                Creates the home and an empty database when they do not exist yet; reads a read-only home without changing it.
+                --format prometheus prints the metrics sclm sync writes to metrics.textfile (Prometheus text format).
+                """,
+            options: [
+                .option(
+                    "--format", help: "text (default; --json for JSON) or prometheus (node_exporter's text format).",
+                    choices: ["text", "prometheus"])
+            ]
         )
 
-        package init(parsing arguments: ParsedArguments) throws {}
+        let isPrometheus: Bool
+
+        package init(parsing arguments: ParsedArguments) throws {
+            let format = arguments.value("--format") ?? "text"
+            guard ["text", "prometheus"].contains(format) else {
+                throw ValidationError("--format must be text or prometheus, got '\(format)'")
+            }
+            isPrometheus = format == "prometheus"
+        }
 
         package func run(_ context: CommandContext) async throws {
             let store = try context.readingStore()
+            if isPrometheus {
+                let metrics = try await store.read { db in try SyncMetrics.read(from: db) }
+                context.stdout.write(metrics.text)
+                return
+            }
             context.emit(try await store.read { db in try StatusReport.read(from: db, home: context.home) })
         }
     }

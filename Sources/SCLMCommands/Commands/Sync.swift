@@ -65,7 +65,7 @@ extension SCLM {
             }
             metadataOnly = arguments.flag("--metadata-only")
             retry = arguments.flag("--retry")
-            jobs = try arguments.integer("--jobs", in: 1...64)
+            jobs = try arguments.integer("--jobs", in: ConfigKey.syncJobsLimit)
         }
 
         package func validate() throws {
@@ -83,12 +83,16 @@ extension SCLM {
             if printer.style == .live { context.setNoticeWriter(printer.printAbove) }
             defer { context.setNoticeWriter(nil) }
             try await context.withServices(logger: logger) { services in
-                try await sync(with: try services.api(), printer: printer, logger: logger, context: context)
+                // Settings first: a bad sync.jobs is a usage error even before a login.
+                let width = try jobs ?? APIServices.number(.syncJobs, in: services.configuration)
+                try await sync(
+                    with: try services.api(), width: width, printer: printer, logger: logger, context: context)
             }
         }
 
         private func sync(
-            with services: APIServices, printer: SyncProgressPrinter, logger: Logger, context: CommandContext
+            with services: APIServices, width: Int, printer: SyncProgressPrinter, logger: Logger,
+            context: CommandContext
         ) async throws {
             let manager = SyncManager(
                 service: try services.syncService(clock: context.clock), store: services.store, home: context.home,
@@ -96,25 +100,33 @@ extension SCLM {
                 installer: ArchivePackageInstaller(policy: try APIServices.packagePolicy(in: services.configuration)),
                 retrier: services.retrier,
                 clock: context.clock, logger: logger, blobProxy: try APIServices.blobProxy(in: services.configuration))
-            let width = try jobs ?? min(64, max(1, APIServices.number(.syncJobs, in: services.configuration)))
             let options = SyncOptions(
                 clients: ClientSelection(clients), presentations: presentations, jobs: width,
                 metadataOnly: metadataOnly,
                 retry: retry)
             let started = ContinuousClock.now
+            let startedAt = context.clock.now
+            let record: @Sendable (SyncReport?) async -> Void = { report in
+                await SyncMetrics.record(
+                    after: report, startedAt: startedAt, store: services.store, configuration: services.configuration,
+                    logger: logger)
+            }
             let report: SyncReport
             do {
                 report = try await manager.sync(options, events: printer.handle)
             } catch is CancellationError {
                 printer.finish()
+                await withCancellationShield { await record(nil) }
                 SyncSummary.printCancelled(
                     tally: printer.tally, elapsed: ContinuousClock.now - started, context: context)
                 throw ExitCode(ErrorCategory.cancelled.exitCode)
             } catch {
                 printer.finish()
+                await record(nil)
                 throw error
             }
             printer.finish()
+            await record(report)
             for failure in report.metadata.failures { context.logger.error(failure.message) }
             SyncSummary(report: report, names: printer.names, elapsed: ContinuousClock.now - started).print(to: context)
             try await AnalyticsAfterSync.flush(services: services, context: context)

@@ -55,6 +55,7 @@ struct SyncSummary {
             lines.append(
                 "Content: \(parts.joined(separator: ", ")); \(ProgressFormat.bytes(content.downloadedBytes)) downloaded"
                     + " in \(ProgressFormat.seconds(elapsed.inSeconds)).")
+            if let notice = content.blobProxyFallback { lines.append("Note: \(notice).") }
             lines += content.installed.filter { $0.findings.total > 0 }.map { installed in
                 "  \(installed.name) (\(installed.presentationId)) installed with "
                     + "\(installed.findings.text(qualifier: "content")) (sclm show \(installed.presentationId))"

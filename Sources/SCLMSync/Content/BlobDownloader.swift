@@ -19,16 +19,12 @@ package struct BlobLink: Sendable, Equatable {
     package var fileSize: Int64
     /// The blob's id, to tell whether a partial download is of the same blob.
     package var blobId: String?
-    /// What changes whenever the blob's bytes do (`101-3`: presentation 101's package, revision 3), sent to a
-    /// site cache (``BlobProxy``), which keys on it.
-    package var revisionTag: String?
 
     /// Creates a link.
-    package init(url: URL, fileSize: Int64, blobId: String?, revisionTag: String? = nil) {
+    package init(url: URL, fileSize: Int64, blobId: String?) {
         self.url = url
         self.fileSize = fileSize
         self.blobId = blobId
-        self.revisionTag = revisionTag
     }
 }
 
@@ -42,6 +38,9 @@ package struct BlobLink: Sendable, Equatable {
 /// - The `ETag` is recorded beside the part as soon as the first bytes arrive, so a run that is killed
 ///   can be resumed by the next one.
 /// - No transfer goes past the announced size: the transport stops at the first byte beyond it.
+/// - Through a site cache, each transfer first asks the origin directly (`HEAD` on the signed URL) for the
+///   blob's strong `ETag` and size, claims that `ETag` from the cache and accepts only an answer carrying it;
+///   when the cache cannot be reached, ``BlobRoute`` decides whether the origin is used instead.
 struct BlobDownloader: Sendable {
     /// Fresh links fetched in a row without any byte arriving in between, before giving up.
     static let maxLinkRenewals = DownloadStateMachine.maxLinkRenewals
@@ -49,8 +48,8 @@ struct BlobDownloader: Sendable {
     let transport: any HTTPTransport
     let retrier: Retrier
     let logger: Logger?
-    /// The site cache blobs are fetched through, if any.
-    var blobProxy: BlobProxy? = nil
+    /// The site cache blobs are fetched through, if any, with the run's fallback state.
+    var route: BlobRoute? = nil
 
     /// Downloads the blob `link` names into `partPath`.
     ///
@@ -78,7 +77,7 @@ struct BlobDownloader: Sendable {
                 event = .linked(try await link())
             case .fetch(let current, let offset, let validator):
                 (event, cause) = try await fetch(
-                    current, into: partPath, from: offset, ifRange: validator, progress, cause)
+                    current, subject, into: partPath, from: offset, ifRange: validator, progress, cause)
             case .restart:
                 PackageCache.removePart(partPath)
                 event = .partRemoved
@@ -89,7 +88,7 @@ struct BlobDownloader: Sendable {
                 return machine.received
             case .fail(let failure):
                 if failure.dropsPart { PackageCache.removePart(partPath) }
-                throw Self.error(failure, subject: subject, cause: cause)
+                throw Self.error(failure, subject: subject, cause: cause, detail: route?.failureDetail)
             }
             action = machine.handle(event, part: Self.inspect(partPath))
         }
@@ -99,11 +98,12 @@ struct BlobDownloader: Sendable {
     ///
     /// - Throws: `CancellationError` and any error that is neither an HTTP nor a storage failure.
     private func fetch(
-        _ link: BlobLink, into partPath: String, from offset: Int64, ifRange validator: String?,
+        _ link: BlobLink, _ subject: String, into partPath: String, from offset: Int64, ifRange validator: String?,
         _ progress: @escaping @Sendable (DownloadProgress, BlobLink) -> Void, _ cause: (any Error)?
     ) async throws -> (DownloadStateMachine.Event, (any Error)?) {
         do {
-            let result = try await transfer(link, to: partPath, from: offset, ifRange: validator, progress)
+            let from = Transfer(link: link, partPath: partPath, offset: offset, validator: validator)
+            let result = try await routed(from, subject, progress)
             return (
                 .transferred(result.outcome, fileBytes: result.fileBytes, receivedBytes: result.receivedBytes), cause
             )
@@ -135,15 +135,65 @@ struct BlobDownloader: Sendable {
         (error as? HTTPError)?.summary ?? error.userMessage
     }
 
-    private func transfer(
-        _ link: BlobLink, to partPath: String, from offset: Int64, ifRange validator: String?,
+    /// One transfer's parameters.
+    private struct Transfer {
+        var link: BlobLink
+        var partPath: String
+        var offset: Int64
+        var validator: String?
+    }
+
+    /// Runs `transfer` through the site cache, falling back to the origin when the route allows, or straight
+    /// from the origin without a cache.
+    private func routed(
+        _ transfer: Transfer, _ subject: String, _ progress: @escaping @Sendable (DownloadProgress, BlobLink) -> Void
+    ) async throws -> DownloadResult {
+        guard let route, try await !route.isDirect() else {
+            return try await self.transfer(HTTPRequest(url: transfer.link.url), transfer, progress)
+        }
+        // The origin's answer: its failures are handled as those of any transfer, never as the cache's.
+        let origin = try await OriginProbe.probe(transfer.link, transport: transport, subject: subject)
+        do {
+            return try await throughCache(route.proxy, claiming: origin, transfer, subject, progress)
+        } catch let error as HTTPError where BlobProxy.isCacheFailure(error) {
+            try await route.fallBack(after: error, subject: subject)
+            logger?.debug("\(subject): \(route.fallbackNotice ?? error.summary)")
+            return try await self.transfer(HTTPRequest(url: transfer.link.url), transfer, progress)
+        }
+    }
+
+    /// Fetches the blob from `proxy` claiming the origin's `ETag` (from ``OriginProbe``). A blob without a
+    /// strong `ETag` is fetched from the origin: the cache could not verify what it stores.
+    ///
+    /// - Throws: ``SyncError`` (`.badPackage`) when the cache answers with another `ETag` (the part is
+    ///   dropped); what the transfers throw.
+    private func throughCache(
+        _ proxy: BlobProxy, claiming origin: String?, _ transfer: Transfer, _ subject: String,
         _ progress: @escaping @Sendable (DownloadProgress, BlobLink) -> Void
     ) async throws -> DownloadResult {
-        // Through a site cache, the request goes to the cache with the revision it keys on.
-        let http = blobProxy?.request(for: link) ?? HTTPRequest(url: link.url)
+        guard let tag = origin, let request = proxy.request(for: transfer.link.url, entityTag: tag) else {
+            return try await self.transfer(HTTPRequest(url: transfer.link.url), transfer, progress)
+        }
+        let result = try await self.transfer(request, transfer, progress)
+        if case .rangeNotSatisfiable = result.outcome { return result }
+        guard result.entityTag == tag else {
+            PackageCache.removePart(transfer.partPath)
+            throw SyncError(
+                .badPackage, subject: subject,
+                detail:
+                    "the site cache sync.blobProxy sent another version (ETag \(result.entityTag ?? "none")) than the "
+                    + "origin holds (\(tag)); the bytes were discarded: check the cache's configuration")
+        }
+        return result
+    }
+
+    private func transfer(
+        _ http: HTTPRequest, _ transfer: Transfer, _ progress: @escaping @Sendable (DownloadProgress, BlobLink) -> Void
+    ) async throws -> DownloadResult {
+        let (link, partPath) = (transfer.link, transfer.partPath)
         let request = DownloadRequest(
-            http, to: partPath, resumeOffset: offset, ifRange: validator, maxFileBytes: link.fileSize)
-        let recorded = Mutex<String?>(validator)
+            http, to: partPath, resumeOffset: transfer.offset, ifRange: transfer.validator, maxFileBytes: link.fileSize)
+        let recorded = Mutex<String?>(transfer.validator)
         let logger = self.logger
         return try await transport.download(request) { update in
             if let tag = update.entityTag, recorded.withLock({ $0 }) != tag {
@@ -160,7 +210,11 @@ struct BlobDownloader: Sendable {
     }
 
     /// The error a download that gives up for `failure` throws.
-    static func error(_ failure: DownloadStateMachine.Failure, subject: String, cause: (any Error)?) -> SyncError {
+    ///
+    /// `detail` (the site cache that could not be reached either) is added to a failed transfer's error.
+    static func error(
+        _ failure: DownloadStateMachine.Failure, subject: String, cause: (any Error)?, detail: String? = nil
+    ) -> SyncError {
         switch failure {
         case .noValidSize:
             SyncError(
@@ -179,7 +233,9 @@ struct BlobDownloader: Sendable {
                 detail:
                     "the server sent \(got) bytes but announced \(announced); the download was discarded, run `sclm sync` again"
             )
-        case .gaveUp, .writeFailed:
+        case .gaveUp:
+            SyncError(.downloadFailed, subject: subject, cause: cause, detail: detail)
+        case .writeFailed:
             SyncError(.downloadFailed, subject: subject, cause: cause)
         }
     }

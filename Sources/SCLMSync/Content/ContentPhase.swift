@@ -354,24 +354,22 @@ struct ContentPhase: Sendable {
     static func packageLink(_ id: Int64, service: SyncService) async throws -> BlobLink {
         let package = try await service.contentPackage(ofPresentation: id)
         return try link(
-            package.sas, size: package.fileSize, blobId: package.blobId, revisionTag: "\(id)-\(package.revision)",
+            package.sas, size: package.fileSize, blobId: package.blobId,
             subject: "the package of presentation \(id)")
     }
 
     static func mediaLink(_ id: Int64, of presentationId: Int64, service: SyncService) async throws -> BlobLink {
         let media = try await service.mediaFile(id, of: presentationId)
         return try link(
-            media.sas, size: media.fileSize, blobId: media.blobId, revisionTag: "m\(id)-\(media.revision)",
+            media.sas, size: media.fileSize, blobId: media.blobId,
             subject: "media file \(id) of presentation \(presentationId)")
     }
 
-    private static func link(_ sas: String?, size: Int64, blobId: String?, revisionTag: String, subject: String)
-        throws -> BlobLink
-    {
+    private static func link(_ sas: String?, size: Int64, blobId: String?, subject: String) throws -> BlobLink {
         guard let sas, let url = URL(string: sas), url.isHTTP else {
             throw SyncError(.badPackage, subject: subject, detail: "the server gave no usable download URL (sas)")
         }
-        return BlobLink(url: url, fileSize: size, blobId: blobId, revisionTag: revisionTag)
+        return BlobLink(url: url, fileSize: size, blobId: blobId)
     }
 
     // MARK: - Blocking file work (off the cooperative pool)

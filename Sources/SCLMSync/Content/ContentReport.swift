@@ -81,6 +81,9 @@ package struct ContentReport: Sendable, Equatable, Encodable {
     package var downloadedBytes: Int64 = 0
     /// Stale cache files removed (old revisions, presentations no longer listed).
     package var removedCacheFiles: Int = 0
+    /// Set when the site cache (`sync.blobProxy`) could not be reached and blobs came from the origin
+    /// directly: the notice, said once per run.
+    package var blobProxyFallback: String?
 
     /// Creates an empty report.
     package init() {}

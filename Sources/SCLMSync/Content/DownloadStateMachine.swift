@@ -14,7 +14,8 @@ import SCLMHTTP
 ///   part cannot be continued: it is deleted and fetched again, once.
 /// - A finished transfer must leave exactly the announced size.
 /// - A transfer that went past the announced size fails the blob (the part is dropped).
-/// - A 403 fetches a fresh link, at most ``maxLinkRenewals`` times in a row without progress.
+/// - A 403 (an expired link) or a 412 (the blob changed since a site cache's `ETag` was asked for) fetches a
+///   fresh link, at most ``maxLinkRenewals`` times in a row without progress.
 /// - Other transfer failures back off under the retry policy; a failure after progress counts as a first
 ///   attempt again (and resets the renewals), so a long download over a flaky link still finishes.
 /// - A write that failed for lack of space fails the blob and drops the part; other write failures keep it.
@@ -119,7 +120,7 @@ struct DownloadStateMachine: Sendable, Equatable {
         case .transferFailed(let status, let budgetExceeded):
             countProgress(part)
             if budgetExceeded { return .fail(.oversize(announced: announced)) }
-            if status == 403, renewals < Self.maxLinkRenewals {
+            if status == 403 || status == 412, renewals < Self.maxLinkRenewals {
                 renewals += 1
                 return .renewLink
             }
