@@ -1,7 +1,9 @@
 #ifndef SCLM_CARCHIVE_SHIM_H
 #define SCLM_CARCHIVE_SHIM_H
 
+#include <errno.h>
 #include <fcntl.h>
+#include <string.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -10,6 +12,11 @@
 
 /// Returns `AE_IFMT`, the file-type mask of `archive_entry_filetype` (a macro Swift imports as an untyped literal).
 static inline unsigned int sclm_archive_ifmt(void) { return AE_IFMT; }
+
+/// Wraps the variadic `archive_set_error`: a client read callback failed with `errno` value `code`.
+static inline void sclm_archive_set_read_error(struct archive *archive, int code) {
+    archive_set_error(archive, code, "cannot read the zip: %s", strerror(code));
+}
 
 /// libarchive's entry types as plain constants (the `AE_IF*` macros contain casts Swift cannot import).
 enum {

@@ -39,22 +39,27 @@ final class ArchiveReader {
     }
 
     private let handle: OpaquePointer
+    /// What libarchive reads: the file up to its end record (``ZipView``); lives as long as the handle.
+    private let view: ZipView
     private var entry: OpaquePointer?
 
-    /// Opens the zip on `fd` (which stays owned by the caller) with reads of `blockSize` bytes.
+    /// Opens the zip on `fd` (which stays owned by the caller, and may be shared: reads use `pread`) whose
+    /// end-of-central-directory record lies at `endRecordOffset`, with reads of `blockSize` bytes.
     ///
     /// - Throws: ``ArchiveError`` (``ArchiveError/Code/libarchive``) when libarchive cannot be set up, or
     ///   ``ArchiveReader/OpenFailure`` with libarchive's message when the file is not readable as a zip.
-    init(fileDescriptor fd: Int32, blockSize: Int, path: String) throws {
+    init(fileDescriptor fd: Int32, endRecordOffset: UInt64, blockSize: Int, path: String) throws {
         guard let handle = archive_read_new() else {
             throw ArchiveError(.libarchive, "libarchive could not allocate a reader", archivePath: path)
         }
         self.handle = handle
+        view = ZipView(fileDescriptor: fd, endRecordOffset: endRecordOffset, blockSize: blockSize)
         try check(archive_read_support_format_zip_seekable(handle), "enable the zip reader", path: path)
         // The scanner checks every entry's CRC itself, much faster (EntryChecksums).
         try check(
             archive_read_set_format_option(handle, "zip", "ignorecrc32", "1"), "turn off its CRC check", path: path)
-        let status = ArchiveStatus(rawValue: archive_read_open_fd(handle, fd, blockSize))
+        try check(view.install(on: handle), "accept the file's reader", path: path)
+        let status = ArchiveStatus(rawValue: archive_read_open1(handle))
         if status != .ok { throw OpenFailure(message: errorMessage) }
     }
 

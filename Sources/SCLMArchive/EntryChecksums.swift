@@ -1,7 +1,8 @@
 import CISAL
 import SCLMCore
 
-/// The CRC-32 every entry's data must have, and the check libarchive would otherwise make.
+/// The CRC-32 every entry's data must have, and the check libarchive would otherwise make; also how each
+/// entry's data is stored.
 ///
 /// libarchive checks CRCs with zlib's table-driven `crc32`, which was two thirds of the CPU time of reading
 /// a package of media. The reader turns that check off (libarchive's `ignorecrc32` option) and the scanner
@@ -9,17 +10,26 @@ import SCLMCore
 /// the central directory declares; the local header's CRC must agree with it, as libarchive demands. An
 /// entry is found by where its data starts: the last local header at or before that position.
 struct EntryChecksums: Sendable {
-    /// One entry: where its local header starts and the CRC-32 the central directory declares.
+    /// One entry: where its local header starts, the CRC-32 the central directory declares, and how its data
+    /// is stored (for ``DeflateReader``).
     struct Entry: Sendable {
         let localHeaderOffset: Checked<UInt64>
         let crc32: UInt32
+        /// The compressed size the central directory declares.
+        let compressedSize: UInt64
+        /// Whether the data is deflated (method 8) and not encrypted.
+        let isDeflated: Bool
     }
 
     private let entries: [Entry]
 
     init(_ directory: ZipDirectory) {
-        entries = directory.records.map { Entry(localHeaderOffset: $0.localHeaderOffset, crc32: $0.crc32) }
-            .sorted { $0.localHeaderOffset < $1.localHeaderOffset }
+        entries = directory.records.map {
+            Entry(
+                localHeaderOffset: $0.localHeaderOffset, crc32: $0.crc32, compressedSize: $0.compressedSize.value,
+                isDeflated: $0.method == 8 && !$0.isEncrypted)
+        }
+        .sorted { $0.localHeaderOffset < $1.localHeaderOffset }
     }
 
     /// The entry whose data starts at `position` in the file, if any local header comes before it.

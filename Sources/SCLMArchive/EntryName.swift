@@ -1,3 +1,5 @@
+import SCLMCore
+
 /// An entry name as stored in a package (raw bytes), checked against the path rules and normalised.
 ///
 /// Normalising drops empty and `.` components and a trailing `/`; the result (``path``) is what the
@@ -41,7 +43,9 @@ struct EntryName {
         parts: [ArraySlice<UInt8>], policy: Policy, isValidUTF8: Bool, hasControlCharacter: Bool
     ) {
         if hasControlCharacter {
-            add(.pathControlCharacter, "the name contains a control character")
+            add(
+                .pathControlCharacter,
+                "the name contains a control, line-separator or text-direction character (shown escaped)")
         }
         if !isValidUTF8 {
             add(.pathInvalidUTF8, "the name is not valid UTF-8")
@@ -83,15 +87,19 @@ struct EntryName {
         return validator.isValid
     }
 
-    /// `bytes` as printable text: valid UTF-8 is kept, control characters become `\n`, `\t`, `\xNN`, and
-    /// in a name that is not valid UTF-8 every non-ASCII byte becomes `\xNN`.
+    /// `bytes` as printable text: valid UTF-8 is kept, ASCII control characters become `\n`, `\t`, `\xNN`,
+    /// the other unsafe characters (``TerminalText/isUnsafe(_:)``: C1 controls, U+2028/U+2029, bidirectional
+    /// controls) `\u{…}`, and in a name that is not valid UTF-8 every non-ASCII byte becomes `\xNN`.
     static func displayString(_ bytes: [UInt8]) -> String {
         displayString(bytes, isValidUTF8: isValidUTF8(bytes), hasControlCharacter: hasControlCharacter(bytes))
     }
 
-    /// Whether `bytes` hold an ASCII control character (below 0x20, or DEL).
+    /// Whether `bytes` hold a character ``TerminalText/isUnsafe(_:)`` (C0 and C1 controls, DEL, U+2028/U+2029,
+    /// bidirectional controls): such a name can forge lines or disguise a file's name (`gpj.exe` shown as
+    /// `exe.jpg`). Invalid UTF-8 sequences decode as U+FFFD, which is safe; they are refused as invalid UTF-8.
     private static func hasControlCharacter(_ bytes: [UInt8]) -> Bool {
-        bytes.contains { $0 < 0x20 || $0 == 0x7F }
+        if bytes.allSatisfy({ $0 < 0x80 }) { return bytes.contains { $0 < 0x20 || $0 == 0x7F } }
+        return String(decoding: bytes, as: UTF8.self).unicodeScalars.contains(where: TerminalText.isUnsafe)
     }
 
     private static func displayString(_ bytes: [UInt8], isValidUTF8 valid: Bool, hasControlCharacter: Bool) -> String {
@@ -101,6 +109,8 @@ struct EntryName {
             for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars {
                 if scalar.value < 0x20 || scalar.value == 0x7F {
                     text += escape(UInt8(scalar.value))
+                } else if TerminalText.isUnsafe(scalar) {
+                    text += TerminalText.escaping(String(scalar))
                 } else {
                     text.unicodeScalars.append(scalar)
                 }

@@ -5,7 +5,8 @@ import Foundation
 struct PackageScan {
     let policy: Policy
     private(set) var findings: [Finding] = []
-    private var seen: Set<FindingKey> = []
+    /// Every finding recorded, to drop an identical repeat (the same rule, target, line and message).
+    private var seen: Set<Finding> = []
     /// The entries in the package (as declared by a zip, or found in a folder).
     var entryCount = 0
     /// The bytes of file data the package declares (the zip's central directory), 0 when unknown.
@@ -32,12 +33,6 @@ struct PackageScan {
     /// Whether a finding that refuses an extraction under ``policy`` was recorded.
     private(set) var hasRefusals = false
 
-    private struct FindingKey: Hashable {
-        let rule: String
-        let path: String?
-        let line: Int?
-    }
-
     init(policy: Policy) { self.policy = policy }
 
     /// The scan of one worker of a parallel pass: it records into a journal and counts bytes against
@@ -48,14 +43,21 @@ struct PackageScan {
         self.journal = []
     }
 
-    /// Records `finding` unless an equal one (same rule, path and line) was already recorded.
+    /// Records `finding` unless an identical one (``identity(of:)``: same rule, path, line, message and fix) was
+    /// already recorded: two different problems on one line (two swipe metas, two `url()`s of a minified
+    /// stylesheet) are two findings, while the same problem seen twice (a name checked in the directory and
+    /// again in the data pass) is one.
     mutating func report(_ finding: Finding) {
-        guard seen.insert(FindingKey(rule: finding.rule.id, path: finding.path, line: finding.line)).inserted else {
-            return
-        }
+        guard seen.insert(Self.identity(of: finding)).inserted else { return }
         findings.append(finding)
         journal?.append(JournalEntry(entry: entryIndex, event: .finding(finding)))
         if policy.refuses(finding) { hasRefusals = true }
+    }
+
+    /// What makes two findings the same: all of it, except that an entry over the per-file budget is one
+    /// problem whether its declared size or its data showed it (the first message, the declared size, is kept).
+    private static func identity(of finding: Finding) -> Finding {
+        finding.rule == .budgetFileSize ? Finding(.budgetFileSize, path: finding.path, message: "") : finding
     }
 
     /// Adds the unpacked name `path` to the content index (a worker defers this to the merge, where the

@@ -32,7 +32,7 @@ final class SharedBudget: Sendable {
 
 /// How many workers read a package, and which entries each takes; one limit for the whole process.
 ///
-/// A worker is one libarchive reader over its own descriptor of the same file, reading the entries whose
+/// A worker is one libarchive reader over its own view of the same file (``ZipView``), reading the entries whose
 /// position falls in its share (a contiguous run, balanced by declared size) and skipping the others
 /// (libarchive's seekable reader seeks past their data). The thread that scans the package is always one
 /// worker; the others come from the process-wide pool of `cores - 1` helper slots, taken without waiting,

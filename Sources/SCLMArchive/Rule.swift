@@ -121,7 +121,8 @@ extension Rule {
         "An entry name contains a backslash, which Android and iOS players read as part of the file name.",
         fix: "Re-create the zip with a tool that stores `/` as the folder separator.")
     package static let pathControlCharacter = Rule(
-        "PATH-CONTROL-CHAR", .error, .path, "An entry name contains a NUL or control character.",
+        "PATH-CONTROL-CHAR", .error, .path,
+        "An entry name contains a NUL or control character (C0 or C1), a line separator (U+2028, U+2029) or a bidirectional override or isolate (U+202A–U+202E, U+2066–U+2069).",
         fix: "Rename the file using printable characters only.")
     package static let pathInvalidUTF8 = Rule(
         "PATH-INVALID-UTF8", .error, .path,

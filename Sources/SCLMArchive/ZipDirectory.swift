@@ -55,6 +55,8 @@ struct ZipDirectory {
     let entryCount: Int
     /// Where the central directory starts in the file.
     let directoryOffset: Checked<UInt64>
+    /// Where the end-of-central-directory record starts in the file (its comment, if any, follows it).
+    let endRecordOffset: UInt64
     /// The records, in directory order; empty when the entry count exceeded the limit given to ``read(fd:size:maxEntries:)``.
     let records: [Record]
 
@@ -87,9 +89,10 @@ struct ZipDirectory {
         if tail.uint16(at: end + 4) != 0 || tail.uint16(at: end + 6) != 0 {
             throw Failure.corrupt("split (multi-volume) zip archives are not supported")
         }
+        let endOffset = try tailStart.plus(end).orCorrupt("end record")
         var bounds = DirectoryBounds(
             count: Checked(UInt64(tail.uint16(at: end + 10))), size: Checked(UInt64(tail.uint32(at: end + 12))),
-            offset: Checked(UInt64(tail.uint32(at: end + 16))), end: try tailStart.plus(end).orCorrupt("end record"))
+            offset: Checked(UInt64(tail.uint32(at: end + 16))), end: endOffset)
         if bounds.count.value == 0xFFFF || bounds.size.value == 0xFFFF_FFFF || bounds.offset.value == 0xFFFF_FFFF {
             bounds = try readZip64End(fd: fd, endOffset: bounds.end)
         }
@@ -101,14 +104,17 @@ struct ZipDirectory {
             throw Failure.truncated("the central directory points past the file")
         }
         guard bounds.count.value <= UInt64(maxEntries) else {
-            return ZipDirectory(entryCount: Int(clamping: bounds.count.value), directoryOffset: start, records: [])
+            return ZipDirectory(
+                entryCount: Int(clamping: bounds.count.value), directoryOffset: start, endRecordOffset: endOffset.value,
+                records: [])
         }
         guard bounds.size.value <= maxDirectorySize else {
             throw Failure.corrupt("the central directory is implausibly large")
         }
         let bytes = try readBytes(fd: fd, at: start, count: Int(bounds.size.value))
         let records = try parseRecords(bytes, count: Int(bounds.count.value), shift: shift)
-        return ZipDirectory(entryCount: records.count, directoryOffset: start, records: records)
+        return ZipDirectory(
+            entryCount: records.count, directoryOffset: start, endRecordOffset: endOffset.value, records: records)
     }
 
     /// What an end record (or its ZIP64 form) declares: the entry count, the directory's size and offset,

@@ -1,14 +1,6 @@
 import Dispatch
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 extension ZipScanner {
     /// What one worker leaves behind: its journal, its bytes, its sink (to absorb), the error it threw.
     private struct WorkerOutcome<Sink: PackageSink>: Sendable {
@@ -18,8 +10,8 @@ extension ZipScanner {
         var error: (any Error)?
     }
 
-    /// Reads the entries with `workers` libarchive readers at once, each over its own descriptor of the
-    /// file behind `fd` and its own share of the entries, then replays what they found into `scan` in
+    /// Reads the entries with `workers` libarchive readers at once, each over its own view of the file
+    /// behind `fd` (``ZipView``: `pread`, a position of its own) and its own share of the entries, then replays what they found into `scan` in
     /// entry order (``PackageScan/merge(_:stopsAtFirstError:)``), so the findings are those of one thread.
     ///
     /// The workers share one byte budget and one stop mark (``SharedBudget``) and the cancellation flag; a
@@ -45,8 +37,8 @@ extension ZipScanner {
         let ended = Mutex<[WorkerOutcome<Sink>?]>(Array(repeating: nil, count: workers))
         DispatchQueue.concurrentPerform(iterations: workers) { index in
             let outcome = runWorker(
-                fd: fd, share: shares[index], shared: shared, declared: declared, skipping: refused,
-                checksums: checksums, sink: starting[index])
+                fd: fd, endRecordOffset: directory.endRecordOffset, share: shares[index], shared: shared,
+                declared: declared, skipping: refused, checksums: checksums, sink: starting[index])
             ended.withLock { $0[index] = outcome }
         }
         var outcomes = ended.withLock { $0.compactMap { $0 } }
@@ -56,22 +48,20 @@ extension ZipScanner {
         scan.addBytes(outcomes.reduce(0) { $0 + $1.byteCount })
     }
 
-    /// One worker: reopens the file (a descriptor of its own, so reads do not share an offset) and reads
-    /// its share into a journaled scan; `declared` is the package's declared size, for progress.
+    /// One worker: reads its share into a journaled scan; `declared` is the package's declared size, for
+    /// progress.
     private func runWorker<Sink: PackageSink>(
-        fd: Int32, share: Range<Int>, shared: SharedBudget, declared: Int64, skipping refused: Set<String>,
-        checksums: EntryChecksums, sink: Sink
+        fd: Int32, endRecordOffset: UInt64, share: Range<Int>, shared: SharedBudget, declared: Int64,
+        skipping refused: Set<String>, checksums: EntryChecksums, sink: Sink
     ) -> WorkerOutcome<Sink> {
         ParallelPlan.noteWorkerStart()
         var outcome = WorkerOutcome(sink: sink)
         var scan = PackageScan(workerOf: policy, shared: shared)
         scan.declaredBytes = declared  // what progress reports as expected
         do {
-            let own = open("/proc/self/fd/\(fd)", O_RDONLY | O_CLOEXEC)
-            guard own >= 0 else { throw ArchiveError.system(.unreadable, "reopen \(path)", path: path, errno: errno) }
-            defer { close(own) }
             try readEntries(
-                fd: own, share: share, skipping: refused, checksums: checksums, into: &scan, sink: &outcome.sink)
+                fd: fd, endRecordOffset: endRecordOffset, share: share, skipping: refused, checksums: checksums,
+                into: &scan, sink: &outcome.sink)
         } catch {
             shared.stop(at: -1)
             outcome.error = error

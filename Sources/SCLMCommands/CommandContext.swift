@@ -136,7 +136,8 @@ package final class CommandContext: Sendable {
     }
 }
 
-/// The one JSON encoding of command output: compact, sorted keys, ISO-8601 dates, unescaped slashes.
+/// The one JSON encoding of command output: compact, sorted keys, ISO-8601 dates, unescaped slashes, and
+/// every character that could steer a terminal written as a `\uXXXX` escape (``TerminalText/escapingJSON(_:)``).
 package enum JSONOutput {
     /// `value` as one line of JSON.
     package static func line(_ value: some Encodable) -> String {
@@ -147,6 +148,6 @@ package enum JSONOutput {
             try container.encode(Timestamp.string(from: date))
         }
         guard let data = try? encoder.encode(value) else { return "null" }
-        return String(decoding: data, as: UTF8.self)
+        return TerminalText.escapingJSON(String(decoding: data, as: UTF8.self))
     }
 }

@@ -8,8 +8,8 @@
 /// ``escaping(_:)`` while the literal parts (sclm's own words, layout and colour codes) pass unchanged. A plain
 /// `String` does not convert silently, so a renderer cannot forget: it interpolates the value (escaped) or says
 /// ``init(trusted:)`` for text sclm made itself. The logger and the error printer escape their whole message the
-/// same way, since a message is one line. JSON output never goes through this type and keeps the exact text
-/// (JSON escapes control characters itself).
+/// same way, since a message is one line. JSON output never goes through this type and keeps the exact text: the
+/// same characters are written there as JSON escapes (``escapingJSON(_:)``), which decode to the original.
 ///
 /// ```swift
 /// let line: TerminalText = "✓ \(presentation.name) (\(presentation.id))"   // the name is escaped
@@ -60,10 +60,11 @@ package struct TerminalText: Sendable, Hashable, CustomStringConvertible, Expres
 
     // MARK: - The sanitiser
 
-    /// `text` with every character that could steer a terminal shown as an escape: C0 controls (tab, CR and LF
-    /// included), DEL, C1 controls and the bidirectional embeddings, overrides and isolates (U+202A–U+202E,
-    /// U+2066–U+2069) become `\u{…}` with the scalar's lowercase hex value, e.g. ESC `\u{1b}`, LF `\u{a}`,
-    /// U+202E `\u{202e}`. Everything else, other non-ASCII text included, is kept.
+    /// `text` with every character that could steer a terminal or disguise text shown as an escape: C0 controls
+    /// (tab, CR and LF included), DEL, C1 controls, the line and paragraph separators (U+2028, U+2029) and the
+    /// bidirectional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069) become `\u{…}` with the
+    /// scalar's lowercase hex value, e.g. ESC `\u{1b}`, LF `\u{a}`, U+202E `\u{202e}`. Everything else, other
+    /// non-ASCII text included, is kept.
     ///
     /// The one sanitiser for text that came from a server, a package or a user and is written to a terminal or a
     /// text report. The form is Swift's, one notation for every code point; a backslash already in the text is
@@ -81,12 +82,35 @@ package struct TerminalText: Sendable, Hashable, CustomStringConvertible, Expres
         return String(escaped)
     }
 
-    /// Whether `scalar` is shown escaped by ``escaping(_:)``.
+    /// Whether `scalar` is shown escaped by ``escaping(_:)``: the one rule for unsafe characters, which package
+    /// entry names are refused for too (`PATH-CONTROL-CHAR`).
     package static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
-        case 0x00...0x1F, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: true
+        case 0x00...0x1F, 0x7F...0x9F, 0x2028...0x2029, 0x202A...0x202E, 0x2066...0x2069: true
         default: false
         }
+    }
+
+    /// `json` (JSON text from an encoder) with every unsafe scalar the encoder leaves raw (DEL, C1 controls,
+    /// U+2028/U+2029, bidirectional controls) written as a JSON `\uXXXX` escape.
+    ///
+    /// The JSON still decodes to the exact text, but its bytes carry nothing that steers a terminal or a log
+    /// viewer that shows them. These scalars can occur only inside strings (JSON's structure is printable
+    /// ASCII and whitespace), so the escape is always valid there. C0 controls are left alone: inside strings
+    /// the encoder has escaped them already, outside they are the JSON's own whitespace.
+    package static func escapingJSON(_ json: String) -> String {
+        let isRaw = { (scalar: Unicode.Scalar) in scalar.value >= 0x7F && isUnsafe(scalar) }
+        guard json.unicodeScalars.contains(where: isRaw) else { return json }
+        var escaped = String.UnicodeScalarView()
+        for scalar in json.unicodeScalars {
+            if isRaw(scalar) {
+                let hex = String(scalar.value, radix: 16)
+                escaped.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
+            } else {
+                escaped.append(scalar)
+            }
+        }
+        return String(escaped)
     }
 }
 

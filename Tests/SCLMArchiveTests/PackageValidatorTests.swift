@@ -97,6 +97,30 @@ import Testing
         #expect(report.findings.allSatisfy { $0.severity == .error && !$0.fix.isEmpty })
     }
 
+    @Test func twoProblemsOnOneLineAreTwoFindingsAndARepeatedOneIsOne() async throws {
+        let folder = TemporaryDirectory()
+        let zip = folder.appending("minified.zip")
+        var builder = ZipBuilder()
+        builder.file(
+            "index.html",
+            #"<html><head><meta name="clm-swipe-next" content="a.html"><meta name="clm-swipe-previous" content="b.html">"#
+                + #"<link rel="stylesheet" href="s.css"></head><body><img src="x.png"><img src="x.png"></body></html>"#)
+        builder.file("s.css", "a{background:url(one.png)}b{background:url(two.png)}c{background:url(one.png)}")
+        try builder.write(to: zip)
+
+        let report = try await PackageValidator().validate(zip)
+        let summary = report.findings.map { "\($0.rule.id) \($0.location) \($0.message)" }
+        // One finding per problem, the image referenced twice on the line reported once.
+        #expect(
+            summary == [
+                "REF-MISSING index.html:1 src 'x.png' is not in the package",
+                "SWIPE-TARGET-MISSING index.html:1 clm-swipe-next names slide 'a.html', which is not in the package",
+                "SWIPE-TARGET-MISSING index.html:1 clm-swipe-previous names slide 'b.html', which is not in the package",
+                "REF-MISSING s.css:1 url() 'one.png' is not in the package",
+                "REF-MISSING s.css:1 url() 'two.png' is not in the package",
+            ], "\(summary)")
+    }
+
     @Test func contentRulesReportTheUsualMistakes() async throws {
         let folder = TemporaryDirectory()
         try folder.write("<html><body><p>wrapped</p></body></html>", to: "deck/index.html")

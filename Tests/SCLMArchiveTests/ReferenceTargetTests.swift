@@ -33,37 +33,6 @@ import Testing
     }
 }
 
-@Suite(.tags(.small)) struct EntryNameTests {
-    private static func rules(_ raw: [UInt8]) -> [String] {
-        EntryName(raw: raw, policy: Policy()).findings.map(\.rule.id)
-    }
-
-    @Test(
-        arguments: [
-            ("img/a.png", [String]()), ("./img//a.png", []), ("dir/", []), ("слайд.html", []),
-            ("../a", ["PATH-TRAVERSAL"]), ("a/../../b", ["PATH-TRAVERSAL"]), ("/etc/x", ["PATH-ABSOLUTE"]),
-            ("C:/x", ["PATH-ABSOLUTE"]), ("a\\b", ["PATH-BACKSLASH"]), ("a\u{1}b", ["PATH-CONTROL-CHAR"]),
-            (String(repeating: "a", count: 256), ["PATH-TOO-LONG"]),
-            (String(repeating: "d/", count: 33) + "x", ["BUDGET-DEPTH"]),
-        ] as [(String, [String])])
-    func checksNames(_ name: String, _ expected: [String]) {
-        #expect(Self.rules(Array(name.utf8)) == expected)
-    }
-
-    @Test func invalidUTF8IsReportedAndShownEscaped() {
-        let name = EntryName(raw: Array("img/".utf8) + [0xFF, 0x0A] + Array(".png".utf8), policy: Policy())
-        #expect(name.findings.map(\.rule.id) == ["PATH-CONTROL-CHAR", "PATH-INVALID-UTF8"])
-        #expect(name.display == "img/\\xFF\\n.png")
-        #expect(name.path == "img/\u{FFFD}\n.png")
-    }
-
-    @Test func normalisesToARelativePath() {
-        let name = EntryName(raw: Array("./css/./main.css".utf8), policy: Policy())
-        #expect(name.path == "css/main.css")
-        #expect(!name.isDirectory)
-    }
-}
-
 @Suite(.tags(.small)) struct ByteCountTests {
     @Test func parsesAndFormats() {
         #expect(ByteCount.parse("500") == 500)

@@ -1,3 +1,4 @@
+import Foundation
 import SCLMCore
 import SCLMTestSupport
 import Testing
@@ -20,6 +21,7 @@ import Testing
         .init(
             name: "bidi overrides and isolates", input: "\u{202A}\u{202E}x\u{2066}\u{2069}",
             shown: "\\u{202a}\\u{202e}x\\u{2066}\\u{2069}"),
+        .init(name: "line and paragraph separators", input: "a\u{2028}b\u{2029}", shown: "a\\u{2028}b\\u{2029}"),
         .init(
             name: "ordinary text, accents and emoji kept", input: "Cardiora 10 mg — Détail ✓ 🙂",
             shown: "Cardiora 10 mg — Détail ✓ 🙂"),
@@ -27,6 +29,16 @@ import Testing
 
     @Test(arguments: cases) func escapesWhatCouldSteerATerminal(_ example: EscapeCase) {
         #expect(TerminalText.escaping(example.input) == example.shown)
+    }
+
+    @Test func jsonKeepsTheExactTextButNoRawUnsafeCharacter() throws {
+        let text = "a\u{7F}\u{85}\u{202E}\u{2028}\u{2066}é🙂\"\u{1B}"
+        let encoded = String(decoding: try JSONEncoder().encode([text]), as: UTF8.self)
+        let escaped = TerminalText.escapingJSON(encoded)
+        #expect(escaped == #"["a\u007f\u0085\u202e\u2028\u2066é🙂\"\u001b"]"#)
+        #expect(try JSONDecoder().decode([String].self, from: Data(escaped.utf8)) == [text])
+        // The JSON's own whitespace (pretty-printed output) stays as it is.
+        #expect(TerminalText.escapingJSON("[\n  \"\u{202E}\"\n]") == "[\n  \"\\u202e\"\n]")
     }
 
     @Test func interpolatedValuesAreEscapedAndLiteralsKept() {

@@ -101,27 +101,59 @@ import Testing
     }
 }
 
-/// A package's text (references in its HTML, entry names) in `sclm validate`'s text report is escaped too.
+/// A package's text (references in its HTML, entry names) in `sclm validate`'s text, JSON and JUnit reports
+/// is escaped too: no report carries a raw control, line separator or bidirectional override.
 @Suite(.tags(.large)) struct HostilePackageTextTests {
-    @Test func validateEscapesPackageTextInTheTextReportAndJSONKeepsIt() async throws {
-        let folder = TemporaryDirectory()
+    /// The scalars of `text` that could steer a terminal or disguise text (the output's own line feeds aside).
+    private static func rawUnsafe(in text: String) -> [Unicode.Scalar] {
+        text.unicodeScalars.filter { $0 != "\n" && TerminalText.isUnsafe($0) }
+    }
+
+    private static func hostilePackage(in folder: TemporaryDirectory) throws -> String {
         var zip = ZipBuilder()
         zip.file("index.html", "<html><body><img src=\"img/a\u{1B}]0;pwned\u{07}\u{202E}.png\"></body></html>")
         zip.file("evil\u{1B}[2J\r\nforged.txt", "x")
+        zip.file("photo\u{202E}gpj.exe", "x")
+        zip.file("line\u{2028}break\u{85}.png", "x")
         let path = folder.appending("hostile.zip")
         try zip.write(to: path)
+        return path
+    }
+
+    @Test func validateEscapesPackageTextInTheTextReportAndJSONKeepsIt() async throws {
+        let folder = TemporaryDirectory()
+        let path = try Self.hostilePackage(in: folder)
 
         let text = try await ProcessRunner.sclm(["validate", path])
         #expect(text.status == 1, "\(text)")
-        #expect(!(text.stdout + text.stderr).unicodeScalars.contains { $0 != "\n" && TerminalText.isUnsafe($0) })
+        #expect(Self.rawUnsafe(in: text.stdout + text.stderr).isEmpty, "\(text)")
         #expect(text.stdout.contains("img/a\\u{1b}]0;pwned\\u{7}\\u{202e}.png"), "\(text)")
         // Entry names arrive as raw bytes and are already shown printable by the archive reader.
-        #expect(text.stdout.contains(#"evil\x1B[2J\r\nforged.txt"#), "\(text)")
+        #expect(text.stdout.contains(#"PATH-CONTROL-CHAR evil\x1B[2J\r\nforged.txt"#), "\(text)")
+        #expect(text.stdout.contains(#"PATH-CONTROL-CHAR photo\u{202e}gpj.exe"#), "\(text)")
+        #expect(text.stdout.contains(#"PATH-CONTROL-CHAR line\u{2028}break\u{85}.png"#), "\(text)")
 
         let json = try await ProcessRunner.sclm(["validate", path, "--format", "json"])
+        #expect(Self.rawUnsafe(in: json.stdout).isEmpty, "\(json.stdout)")
+        #expect(json.stdout.contains(#"\u202e"#) && json.stdout.contains(#"\u001b"#), "\(json.stdout)")
         let report = try #require(try json.json() as? [String: Any])
         let findings = (report["packages"] as? [[String: Any]])?.first?["findings"] as? [[String: Any]] ?? []
         #expect(
             findings.contains { ($0["message"] as? String)?.contains("img/a\u{1B}]0;pwned\u{07}\u{202E}.png") == true })
+        let controls = findings.filter { $0["rule"] as? String == "PATH-CONTROL-CHAR" }.compactMap {
+            $0["path"] as? String
+        }
+        #expect(
+            Set(controls) == [#"evil\x1B[2J\r\nforged.txt"#, #"photo\u{202e}gpj.exe"#, #"line\u{2028}break\u{85}.png"#])
+    }
+
+    @Test func junitShowsPackageTextEscaped() async throws {
+        let folder = TemporaryDirectory()
+        let path = try Self.hostilePackage(in: folder)
+        let junit = try await ProcessRunner.sclm(["validate", path, "--format", "junit"])
+        #expect(junit.status == 1, "\(junit)")
+        #expect(Self.rawUnsafe(in: junit.stdout).isEmpty, "\(junit.stdout)")
+        #expect(junit.stdout.contains("img/a\\u{1b}]0;pwned\\u{7}\\u{202e}.png"), "\(junit.stdout)")
+        #expect(junit.stdout.contains(#"photo\u{202e}gpj.exe: the name contains"#), "\(junit.stdout)")
     }
 }

@@ -118,6 +118,27 @@ extension ChromiumTests {
             #expect(sheet.contains(#"src="northwind-vaccination/schedule.png""#))
         }
 
+        @Test func screenshotsOfPackagesNamedWithDotsStayInTheScreenshotsFolder() async throws {
+            let folder = TemporaryDirectory()
+            var zip = ZipBuilder()
+            try zip.folder(contentsOf: try Self.deck(in: folder, script: ""))
+            let packages = [folder.appending("...zip"), folder.appending("..zip")]
+            for package in packages { try zip.write(to: package) }
+            let out = folder.appending("out")
+            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: false)
+            let result = try await ProcessRunner.sclm(
+                ["validate", "--render", "--screenshots", out + "/shots", "--format", "json"] + packages)
+            #expect(result.status == 0, "\(result)")
+            // `...zip` once named its folder `..`: the images landed in `out`, beside `shots`.
+            #expect(try FileManager.default.contentsOfDirectory(atPath: out) == ["shots"])
+            let shots = try FileManager.default.contentsOfDirectory(atPath: out + "/shots").sorted()
+            #expect(shots == ["index.html", "package", "package-2"])
+            for name in ["package", "package-2"] {
+                let images = try FileManager.default.contentsOfDirectory(atPath: out + "/shots/" + name).sorted()
+                #expect(images == ["index.png", "slide1.png", "slide2.png"], "\(name)")
+            }
+        }
+
         @Test func aRenderLeavesNothingInTheTemporaryFolder() async throws {
             let folder = TemporaryDirectory()
             let scratch = folder.appending("tmp")

@@ -120,6 +120,14 @@ package struct ZipBytes {
         setUInt32(uint32(at: end + 12) + UInt32(field.count), at: end + 12)
     }
 
+    /// Replaces the archive comment (the bytes after the end-of-central-directory record, up to 65,535) with
+    /// `comment` and declares its length in the record.
+    package mutating func setComment(_ comment: [UInt8]) throws {
+        let end = try endRecord()
+        bytes.replaceSubrange((end + 22)..., with: comment)
+        setUInt16(UInt16(comment.count), at: end + 20)
+    }
+
     /// The offset of the end-of-central-directory record (the last `PK\5\6`).
     private func endRecord() throws -> Int {
         var index = bytes.count - 22

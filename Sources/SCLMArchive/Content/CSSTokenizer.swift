@@ -19,13 +19,23 @@ struct CSSTokenizer {
     }
 
     private static let maxValueLength = 8 << 10
+    private static let urlWord = packed("url")
+    private static let importWord = packed("import")
+
+    /// Up to 8 ASCII bytes of `text` packed as ``word`` holds them.
+    private static func packed(_ text: String) -> UInt64 {
+        text.utf8.prefix(8).enumerated().reduce(0) { $0 | UInt64($1.element) << (8 * $1.offset) }
+    }
 
     /// References found so far; the owner takes them with ``takeFound()``.
     private(set) var found: [Found] = []
     private(set) var line: Int
     private var state = State.normal
     private var quote: UInt8 = 0
-    private var identifier: [UInt8] = []
+    /// The current identifier's first 8 bytes, lowercased, packed little-endian (only `url` and `import`
+    /// matter), and its length (counted up to 9); kept in registers, not an array, as it changes every byte.
+    private var word: UInt64 = 0
+    private var wordLength = 0
     private var isAtKeyword = false
     private var importPending = false
     private var value: [UInt8] = []
@@ -38,6 +48,11 @@ struct CSSTokenizer {
     mutating func feed(_ bytes: some Sequence<UInt8>) {
         for byte in bytes {
             if byte == 0x0A { line += 1 }
+            // The most common byte, a name's in the normal state, without a call per byte.
+            if state == .normal, byte.isCSSNameByte {
+                appendToWord(byte)
+                continue
+            }
             while step(byte) {}
         }
     }
@@ -102,14 +117,14 @@ struct CSSTokenizer {
 
     private mutating func normal(_ byte: UInt8) -> Bool {
         if byte.isCSSNameByte {
-            if identifier.count < 16 { identifier.append(byte.lowercasedASCII) }
+            appendToWord(byte)
             return false
         }
-        let word = identifier
-        let wasAtKeyword = isAtKeyword
-        identifier.removeAll(keepingCapacity: true)
+        let isURL = !isAtKeyword && wordLength == 3 && word == Self.urlWord
+        if isAtKeyword, wordLength == 6, word == Self.importWord { importPending = true }
+        word = 0
+        wordLength = 0
         isAtKeyword = false
-        if wasAtKeyword, word.elementsEqual("import".utf8) { importPending = true }
         switch byte {
         case UInt8(ascii: "/"): state = .slash
         case UInt8(ascii: "\""), UInt8(ascii: "'"):
@@ -117,7 +132,7 @@ struct CSSTokenizer {
             state = .string
         case UInt8(ascii: "\\"): state = .escape
         case UInt8(ascii: "("):
-            if !wasAtKeyword, word.elementsEqual("url".utf8) {
+            if isURL {
                 state = .urlStart
                 valueLine = line
             }
@@ -126,6 +141,12 @@ struct CSSTokenizer {
         default: break
         }
         return false
+    }
+
+    @inline(__always)
+    private mutating func appendToWord(_ byte: UInt8) {
+        if wordLength < 8 { word |= UInt64(byte.lowercasedASCII) << (8 * wordLength) }
+        if wordLength < 9 { wordLength += 1 }
     }
 
     private mutating func urlStart(_ byte: UInt8) -> Bool {

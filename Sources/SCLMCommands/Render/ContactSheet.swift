@@ -1,5 +1,6 @@
 import Foundation
 import SCLMBrowser
+import SCLMCore
 
 /// The `index.html` of a screenshots folder: every package's slides as a grid of thumbnails.
 struct ContactSheet: Sendable {
@@ -15,10 +16,11 @@ struct ContactSheet: Sendable {
         ((slide as NSString).deletingPathExtension) + ".png"
     }
 
-    /// Adds a package and returns the sub-folder its images go to (its file name, made unique).
+    /// Adds a package and returns the sub-folder its images go to (``folderName(forPackage:)``, made unique
+    /// with `-2`, `-3`…).
     mutating func add(package path: String, slides: [String]) -> String {
-        let base = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
-        var folder = base.isEmpty ? "package" : base
+        let base = Self.folderName(forPackage: path)
+        var folder = base
         var number = 2
         while packages.contains(where: { $0.folder == folder }) {
             folder = "\(base)-\(number)"
@@ -26,6 +28,19 @@ struct ContactSheet: Sendable {
         }
         packages.append((path, folder, slides))
         return folder
+    }
+
+    /// The folder name for the images of the package at `path`: its file name without the extension, each `/`
+    /// and unsafe character (``TerminalText/isUnsafe(_:)``) replaced by `_`, and `package` for a name that
+    /// is empty or only dots. The name is one component that stays inside the screenshots folder: `...zip`
+    /// would otherwise give `..` and write the images next to that folder, not in it.
+    static func folderName(forPackage path: String) -> String {
+        let base = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        var name = String.UnicodeScalarView()
+        for scalar in base.unicodeScalars {
+            name.append(scalar == "/" || TerminalText.isUnsafe(scalar) ? "_" : scalar)
+        }
+        return name.allSatisfy { $0 == "." } ? "package" : String(name)
     }
 
     /// Writes `index.html` into `folder`.

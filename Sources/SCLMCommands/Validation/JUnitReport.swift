@@ -1,5 +1,6 @@
 import Foundation
 import SCLMArchive
+import SCLMCore
 
 /// `sclm validate --format junit`: JUnit XML as GitLab, Jenkins and GitHub test reporters read it.
 ///
@@ -8,7 +9,9 @@ import SCLMArchive
 /// findings has a `<failure>` listing them; warnings are failures only under `--strict`, otherwise they
 /// appear in the test case's `<system-out>`. A package
 /// that cannot be read is a suite with one `read` test case carrying an `<error>`; one whose render a signal
-/// cut short has a `render` test case carrying an `<error type="cancelled">`.
+/// cut short has a `render` test case carrying an `<error type="cancelled">`. Text that came from the
+/// package or the page (paths, messages) shows unsafe characters escaped, as the text report does
+/// (``TerminalText/escaping(_:)``), so a report viewer never renders a forged line or reversed text.
 struct JUnitReport {
     let outcomes: [ValidationOutcome]
     let strict: Bool
@@ -40,10 +43,10 @@ struct JUnitReport {
     }
 
     private func suite(_ outcome: ValidationOutcome) -> Suite {
-        let name = Self.escape(outcome.path)
+        let name = Self.text(outcome.path)
         let time = Self.format(outcome.seconds)
         guard let report = outcome.report else {
-            let message = Self.escape(outcome.readError ?? "unreadable")
+            let message = Self.text(outcome.readError ?? "unreadable")
             return Suite(
                 tests: 1, errors: 1,
                 lines: [
@@ -83,7 +86,8 @@ struct JUnitReport {
         let properties =
             #"      <properties><property name="class" value="\#(rule.ruleClass.rawValue)"/></properties>"#
         guard !findings.isEmpty else { return ["    <testcase \(attributes)>", properties, "    </testcase>"] }
-        let body = Self.escape(findings.map { "\($0.location): \($0.message)\nfix: \($0.fix)" }.joined(separator: "\n"))
+        let body = findings.map { "\(Self.text($0.location)): \(Self.text($0.message))\nfix: \(Self.text($0.fix))" }
+            .joined(separator: "\n")
         let count = ValidationSummary.plural(findings.count, rule.severity.rawValue)
         let element =
             fails
@@ -94,6 +98,10 @@ struct JUnitReport {
 
     /// Seconds with millisecond precision, as JUnit's `time` attribute expects.
     private static func format(_ seconds: Double) -> String { String(format: "%.3f", seconds) }
+
+    /// `value` (text from the package, the page or the file system) with unsafe characters escaped, then made
+    /// safe inside XML.
+    private static func text(_ value: String) -> String { escape(TerminalText.escaping(value)) }
 
     /// `text` safe inside XML 1.0 attributes and text: markup characters as entities, characters XML cannot
     /// carry at all (control characters other than tab, newline, return) as U+FFFD.
