@@ -13,7 +13,7 @@ MANDIR = $(DESTDIR)$(PREFIX)/share/man/man1
 SHAREDIR = $(DESTDIR)$(PREFIX)/share
 INSTALL_BUILD = $(if $(filter command line environment,$(origin BIN)),,release)
 
-.PHONY: deps build release samples test soak lint-sql lint-format test-swift test-fleet test-readme test-js test-dev-server demo bench clean install uninstall install-systemd
+.PHONY: deps build release samples test soak fuzz lint-sql lint-format test-swift test-fleet test-readme test-js test-dev-server demo bench clean install uninstall install-systemd
 
 deps:
 	@scripts/ensure-deps.sh
@@ -72,6 +72,11 @@ test-js:
 
 test-dev-server:
 	@python3 scripts/run-tests.py dev-server
+
+# libFuzzer over every parser of untrusted bytes (Sources/SCLMFuzz), one target at a time, FUZZ_SECONDS each
+# (default 180); FUZZ_TARGET=name runs one. A crash input is kept in Tests/Fuzz/Crashes/<target>/.
+fuzz: deps
+	@scripts/fuzz.sh
 
 demo: release samples
 	@scripts/demo.sh

@@ -44,6 +44,12 @@ let package = Package(
                 "SCLMBridge", "SCLMBridgeModules", "SCLMBrowser", "SCLMPolicy", "SCLMOSAM",
             ]),
 
+        // MARK: Fuzz targets (not a dependency of the executable: `make test` replays their corpus, `make fuzz`
+        // links them into libFuzzer harnesses)
+        .target(
+            name: "SCLMFuzz",
+            dependencies: ["SCLMCore", "SCLMArchive", "SCLMBridge", "SCLMBrowser", "SCLMHTTP", "SCLMSync"]),
+
         // MARK: Executable
         .executableTarget(name: "sclm", dependencies: ["SCLMCommands"]),
         .executableTarget(name: "sclm-bench", dependencies: ["SCLMCore", "SCLMStore", "SCLMArchive"]),
@@ -70,6 +76,7 @@ let package = Package(
                 "SCLMTestSupport",
             ]),
         .testTarget(name: "SCLMEndToEndTests", dependencies: ["sclm", "SCLMTestSupport", "SCLMStore", "SCLMHTTP"]),
+        .testTarget(name: "SCLMFuzzTests", dependencies: ["SCLMFuzz", "SCLMTestSupport"]),
         .testTarget(name: "SCLMPolicyTests", dependencies: ["SCLMPolicy", "SCLMTestSupport"]),
         .testTarget(
             name: "SCLMOSAMTests", dependencies: ["SCLMOSAM", "SCLMPolicy", "SCLMStore", "SCLMHTTP", "SCLMTestSupport"]),

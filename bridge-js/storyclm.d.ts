@@ -67,6 +67,22 @@ export type HttpBody = string | ArrayBuffer | ArrayBufferView | object | null | 
 export type Headers = Record<string, string>;
 export type Language = "ca" | "es" | "en" | string;
 
+/** storyclm.js's query for StoryCLM.Tables: TablesQuery().Query("[age][gt][30]").Skip(0).Take(10).Sort(1, "age"). */
+export declare class TablesQuery {
+  constructor();
+  skip: number;
+  take: number;
+  query: string;
+  sort: number;
+  sortfield: string;
+  Query(query: string): this;
+  Skip(skip: number): this;
+  Take(take: number): this;
+  Sort(sort: number, field: string): this;
+}
+export type TableEntry = Record<string, unknown> & { _id?: string };
+export interface TableInfo { id: number; name: string; schema: Array<{ k: string; t: string }>; created: string }
+
 export interface StoryCLMEvents {
   presentationOpened: { presId: number; name: string; slide: string; sessionId: string; isRestored: boolean };
   slideChanged: { slide: string; previous: string | null };
@@ -164,6 +180,18 @@ export interface StoryCLM {
     /** A base64 body (or an Http answer, or its data) as UTF-8 text. */
     DecodeBody(body: string | HttpAnswer | StoryCLMApiMessage<HttpAnswer>): string;
   };
+  /** StoryCLM Tables through the StoryCLM API (online only); Data is the API's JSON. */
+  Tables: {
+    Get: Call<[], TableInfo[]>;
+    /** count, or countByQuery with TablesQuery text or a TablesQuery. */
+    Count: Call<[tableId: number | string, query?: string | TablesQuery], { count: number }>;
+    /** An id (findById), ids (findByIds) or a TablesQuery (findByQuery, sent with its tableId). */
+    Find: Call<[tableId: number | string, query: string | string[] | TablesQuery], TableEntry | TableEntry[]>;
+    Insert: Call<[tableId: number | string, entry: TableEntry | TableEntry[]], TableEntry | TableEntry[]>;
+    Update: Call<[tableId: number | string, entry: TableEntry | TableEntry[]], TableEntry | TableEntry[]>;
+    Delete: Call<[tableId: number | string, id: string | string[]], TableEntry | TableEntry[]>;
+  };
+  TablesQuery: typeof TablesQuery;
   OSAM: {
     VersionControl: Call<[language?: Language]>;
     VersionControlAnswer: Call<[choice: "ok" | "cancel" | "dismiss", dontShowAgain?: boolean]>;

@@ -25,17 +25,19 @@
     var connect = library.connect, createClient = library.createClient, createPageClient = library.createPageClient;
     var StoryCLMApiMessage = library.StoryCLMApiMessage, StoryCLMError = library.StoryCLMError;
     var ErrorCodes = library.ErrorCodes, encodeBody = library.encodeBody, decodeBody = library.decodeBody;
-    var transports = library.transports, version = library.version;
+    var transports = library.transports, version = library.version, TablesQuery = library.TablesQuery;
     module.exports = {
       connect: connect, createClient: createClient, createPageClient: createPageClient,
       StoryCLMApiMessage: StoryCLMApiMessage, StoryCLMError: StoryCLMError, ErrorCodes: ErrorCodes,
-      encodeBody: encodeBody, decodeBody: decodeBody, transports: transports, version: version
+      encodeBody: encodeBody, decodeBody: decodeBody, transports: transports, version: version,
+      TablesQuery: TablesQuery
     };
   }
   if (root && root.document && typeof root.document.createElement === "function") {
     var client = library.createPageClient(root);
     root.StoryCLM = client;
     root.StoryCLMBridge = client.Bridge;
+    root.TablesQuery = library.TablesQuery;
   }
 }(typeof globalThis !== "undefined" ? globalThis : this, function (root) {
   "use strict";
@@ -213,6 +215,20 @@
   }
 
   /** Splits a call's arguments into the leading values and a trailing callback. */
+  /** storyclm.js's query object for StoryCLM.Tables.Find/Count: TablesQuery().Query("[age][gt][30]").Skip(0).Take(10).Sort(1, "age"). */
+  function TablesQuery() {
+    if (!(this instanceof TablesQuery)) { return new TablesQuery(); }
+    this.skip = 0;
+    this.take = 100;
+    this.query = "";
+    this.sort = -1;
+    this.sortfield = "";
+  }
+  TablesQuery.prototype.Query = function (query) { this.query = query; return this; };
+  TablesQuery.prototype.Skip = function (skip) { this.skip = skip; return this; };
+  TablesQuery.prototype.Take = function (take) { this.take = take; return this; };
+  TablesQuery.prototype.Sort = function (sort, field) { this.sort = sort; this.sortfield = field; return this; };
+
   function splitCallback(args) {
     var values = Array.prototype.slice.call(args);
     var callback;
@@ -403,6 +419,52 @@
       };
     }
 
+    /** Builds API functions whose command depends on the arguments: `pick(values)` returns {command, data} or Invalid. */
+    function routed(pick) {
+      return function () {
+        var parts = splitCallback(arguments);
+        var picked = pick.apply(null, parts.values);
+        if (picked instanceof Invalid) { return reject(parts.callback, parametersError(picked.detail)); }
+        return call(picked.command, picked.data, parts.callback);
+      };
+    }
+
+    /** StoryCLM.Tables' calls, as storyclm.js 1.7/2.2 send them (findByQuery also carries tableId). */
+    function tablesCall(single, many, key, manyKey) {
+      return routed(function (tableId, value) {
+        if (!isTableId(tableId)) { return new Invalid("tableId must be a table id"); }
+        if (value === undefined || value === null) { return new Invalid(key + " is missing"); }
+        var data = { tableId: Number(tableId) };
+        if (Array.isArray(value)) { data[manyKey] = value; return { command: many, data: data }; }
+        data[key] = value;
+        return { command: single, data: data };
+      });
+    }
+
+    function isTableId(value) {
+      return (typeof value === "number" || (typeof value === "string" && /^\d+$/.test(value))) && Number(value) >= 0;
+    }
+
+    function tablesFind(tableId, query) {
+      if (!isTableId(tableId)) { return new Invalid("tableId must be a table id"); }
+      if (typeof query === "string") { return { command: "findById", data: { tableId: Number(tableId), id: query } }; }
+      if (Array.isArray(query)) { return { command: "findByIds", data: { tableId: Number(tableId), ids: query } }; }
+      if (!isPlainObject(query) && !(query instanceof TablesQuery)) {
+        return new Invalid("query must be an id, an array of ids or a TablesQuery");
+      }
+      var data = { tableId: Number(tableId), skip: 0, take: 100, query: "", sort: -1, sortfield: "" };
+      for (var name in data) { if (name !== "tableId" && query[name] !== undefined) { data[name] = query[name]; } }
+      return { command: "findByQuery", data: data };
+    }
+
+    function tablesCount(tableId, query) {
+      if (!isTableId(tableId)) { return new Invalid("tableId must be a table id"); }
+      if (query === undefined || query === null) { return { command: "count", data: { tableId: Number(tableId) } }; }
+      var text = typeof query === "string" ? query : query && query.query;
+      if (typeof text !== "string") { return new Invalid("query must be TablesQuery text or a TablesQuery"); }
+      return { command: "countByQuery", data: { tableId: Number(tableId), query: text } };
+    }
+
     function Invalid(detail) { this.detail = detail; }
 
     function keyShape(key) {
@@ -549,6 +611,15 @@
         EncodeBody: encodeBody,
         DecodeBody: decodeBody
       },
+      Tables: {
+        Get: command("tables"),
+        Count: routed(tablesCount),
+        Find: routed(tablesFind),
+        Insert: tablesCall("insertEntry", "insertEntries", "entry", "entries"),
+        Update: tablesCall("updateEntry", "updateEntries", "entry", "entries"),
+        Delete: tablesCall("deleteById", "deleteByIds", "id", "ids")
+      },
+      TablesQuery: TablesQuery,
       OSAM: {
         VersionControl: command("osam.versionControl", languageShape),
         VersionControlAnswer: command("osam.versionControlAnswer", function (choice, dontShowAgain) {
@@ -871,6 +942,7 @@
     ErrorCodes: ErrorCodes,
     encodeBody: encodeBody,
     decodeBody: decodeBody,
+    TablesQuery: TablesQuery,
     transports: { queue: queueTransport, webkit: webkitTransport, relay: relayTransport, stdio: stdioTransport },
     version: VERSION
   };

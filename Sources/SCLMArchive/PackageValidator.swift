@@ -35,27 +35,35 @@ package struct PackageValidator: Sendable {
     ///   ``ArchiveError/Code/notFileOrFolder`` (at once, without opening it) when it is a FIFO, socket or
     ///   device; `CancellationError`.
     package func validate(_ path: String) async throws -> PackageReport {
-        let policy = policy
+        let validator = self
         return try await BlockingWork.run("sclm.validate") { cancellation in
-            var info = stat()
-            guard stat(path, &info) == 0 else {
-                throw ArchiveError.system(.unreadable, "read \(path)", path: path, errno: errno)
-            }
-            let isFolder = (info.st_mode & S_IFMT) == S_IFDIR
-            guard isFolder || (info.st_mode & S_IFMT) == S_IFREG else {
-                throw ArchiveError.notFileOrFolder(path, type: UInt32(info.st_mode & S_IFMT))
-            }
-            var scan: PackageScan
-            if isFolder {
-                scan = try FolderScanner(path: path, policy: policy, cancellation: cancellation).scan()
-            } else {
-                var sink = DiscardingSink()
-                scan = try ZipScanner(path: path, policy: policy, cancellation: cancellation).scan(into: &sink)
-            }
-            let findings = scan.finish()
-            return PackageReport(
-                path: path, kind: isFolder ? .folder : .zip, findings: findings, entryCount: scan.entryCount,
-                byteCount: scan.byteCount)
+            try validator.validate(path, cancellation: cancellation)
         }
+    }
+
+    /// Validates the zip or folder at `path` on the calling thread (what ``validate(_:)`` runs on its own
+    /// thread; the fuzz targets call it directly), stopping between blocks once `cancellation` is set.
+    ///
+    /// - Throws: as ``validate(_:)``.
+    package func validate(_ path: String, cancellation: CancellationFlag) throws -> PackageReport {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw ArchiveError.system(.unreadable, "read \(path)", path: path, errno: errno)
+        }
+        let isFolder = (info.st_mode & S_IFMT) == S_IFDIR
+        guard isFolder || (info.st_mode & S_IFMT) == S_IFREG else {
+            throw ArchiveError.notFileOrFolder(path, type: UInt32(info.st_mode & S_IFMT))
+        }
+        var scan: PackageScan
+        if isFolder {
+            scan = try FolderScanner(path: path, policy: policy, cancellation: cancellation).scan()
+        } else {
+            var sink = DiscardingSink()
+            scan = try ZipScanner(path: path, policy: policy, cancellation: cancellation).scan(into: &sink)
+        }
+        let findings = scan.finish()
+        return PackageReport(
+            path: path, kind: isFolder ? .folder : .zip, findings: findings, entryCount: scan.entryCount,
+            byteCount: scan.byteCount)
     }
 }

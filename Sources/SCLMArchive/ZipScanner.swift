@@ -90,7 +90,7 @@ struct ZipScanner {
         return nil
     }
 
-    /// Checks every record and the layout; returns the paths of the entries refused for the type they
+    /// Checks every record and the layout; returns the paths of the entries refused for what they
     /// declare, which the data pass then skips (libarchive would read them as something else).
     private func check(_ directory: ZipDirectory, into scan: inout PackageScan) -> Set<String> {
         var names = PathIndex()
@@ -118,7 +118,9 @@ struct ZipScanner {
     /// The rules one central-directory record can break on its own: its name, declared type, flags, method
     /// and declared size.
     ///
-    /// - Returns: the entry's path when its declared type refuses it.
+    /// - Returns: the entry's path when its declared type, its encryption or its compression method refuses
+    ///   it: such an entry's data is never decoded (a refused method's decoder may trust hostile parameters,
+    ///   such as an LZMA dictionary size of gigabytes).
     private func check(_ record: ZipDirectory.Record, names: inout PathIndex, into scan: inout PackageScan) -> String? {
         let name = EntryName(raw: record.name, policy: policy)
         scan.report(name.findings)
@@ -126,6 +128,7 @@ struct ZipScanner {
         if let typeFinding { scan.report(typeFinding) }
         if !name.path.isEmpty { scan.report(names.insert(name.path, isDirectory: name.isDirectory)) }
         if let junk = JunkNames.finding(name.components) { scan.report(junk) }
+        let refusesData = typeFinding != nil || record.isEncrypted || (record.method != 0 && record.method != 8)
         if record.isEncrypted {
             scan.report(Finding(.archiveEncrypted, path: name.display, message: "the entry is encrypted"))
         } else if record.method != 0 && record.method != 8 {
@@ -143,7 +146,7 @@ struct ZipScanner {
                     message: "the entry declares \(declared) (per-file budget \(ByteCount.format(policy.maxFileSize)))")
             )
         }
-        return typeFinding == nil ? nil : name.path
+        return refusesData ? name.path : nil
     }
 
     /// Entries whose stored data overlaps another's (or the directory) are the core of zip bombs and of

@@ -137,7 +137,7 @@ package struct BridgeContext: Sendable {
     }
 
     /// Emits an `{"Event":name,"Data":data}` line, e.g. what a screen would show.
-    package func emit(_ name: String, _ data: JSONValue) {
+    package func emit(_ name: BridgeEventName, _ data: JSONValue) {
         output.emit(BridgeEvent(name, data))
     }
 

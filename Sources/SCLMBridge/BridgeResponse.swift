@@ -72,6 +72,11 @@ package struct BridgeEvent: Sendable, Equatable {
         self.data = data
     }
 
+    /// Creates one of the host's own events.
+    package init(_ name: BridgeEventName, _ data: JSONValue) {
+        self.init(name.rawValue, data)
+    }
+
     /// Appends the line (without its newline) to `bytes`.
     package func write(to bytes: inout [UInt8]) {
         bytes.append(contentsOf: #"{"Event":"#.utf8)

@@ -18,27 +18,10 @@ extension BridgeServer {
     }
 
     private func dispatch(line bytes: [UInt8]) {
-        // Nearly every line is ASCII; only lines with other bytes pay for full UTF-8 validation.
-        guard bytes.allSatisfy({ $0 < 0x80 }) || String(validating: bytes, as: UTF8.self) != nil else {
-            return badLine("the line is not valid UTF-8; send UTF-8 JSON")
-        }
-        let document: JSONParser.Document
-        do {
-            document = try bytes.withUnsafeBufferPointer { utf8 throws(JSONParser.Failure) in
-                try JSONParser.parseKeepingMembers(utf8)
-            }
-        } catch {
-            return badLine("malformed JSON: \(error)")
-        }
-        switch document {
-        case .object(let members):
-            dispatch(members: members)
-        case .value(.array(let items)):
-            dispatch(batch: items)
-        case .value(let value):
-            badLine(
-                "a message must be a JSON object {\"Command\":…,\"Data\":…,\"GUID\":…} or an array of them, got \(Envelope.preview(value))"
-            )
+        switch Envelope.line(bytes) {
+        case .message(let members): dispatch(members: members)
+        case .batch(let items): dispatch(batch: items)
+        case .bad(let message): badLine(message)
         }
     }
 

@@ -238,7 +238,7 @@ package final class BridgeServer: Sendable {
 
     // MARK: - Transport commands
 
-    /// `bridge.describe`: protocol version, limits, modules and their commands.
+    /// `bridge.describe`: protocol version, limits, modules and their commands, the host's events.
     var describe: JSONValue {
         let transport: JSONValue = [
             "name": "bridge", "commands": ["bridge.cancel", "bridge.describe", "bridge.ping"],
@@ -247,6 +247,7 @@ package final class BridgeServer: Sendable {
         object["protocolVersion"] = 1
         object["limits"] = limits.json
         object["modules"] = .array([transport] + registry.descriptions)
+        object["events"] = .array(BridgeEventName.allCases.map { .string($0.rawValue) })
         return .object(object)
     }
 

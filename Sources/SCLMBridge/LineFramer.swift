@@ -1,3 +1,5 @@
+import SCLMCore
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -42,7 +44,7 @@ package struct LineFramer: Sendable {
             }
             let piece = UnsafeBufferPointer(rebasing: bytes[start..<newline])
             if isDiscarding || partial.count + piece.count > maximumLineBytes {
-                frames.append(.overlong(byteCount: discarded + partial.count + piece.count))
+                frames.append(.overlong(byteCount: Self.total(discarded, partial.count, piece.count)))
                 resetLine()
             } else if partial.isEmpty {
                 Self.emit(piece, to: &frames)
@@ -62,7 +64,7 @@ package struct LineFramer: Sendable {
     /// Ends the stream: a last line without a newline is still a line (or overlong).
     package mutating func finish(to frames: inout [Frame]) {
         if isDiscarding {
-            frames.append(.overlong(byteCount: discarded + partial.count))
+            frames.append(.overlong(byteCount: Self.total(discarded, partial.count)))
         } else if !partial.isEmpty {
             emitPartial(to: &frames)
         }
@@ -71,7 +73,7 @@ package struct LineFramer: Sendable {
 
     private mutating func accumulate(_ piece: UnsafeBufferPointer<UInt8>) {
         if isDiscarding {
-            discarded += piece.count
+            discarded = Self.total(discarded, piece.count)
         } else if partial.count + piece.count > maximumLineBytes {
             isDiscarding = true
             discarded = partial.count + piece.count
@@ -79,6 +81,12 @@ package struct LineFramer: Sendable {
         } else {
             partial.append(contentsOf: piece)
         }
+    }
+
+    /// The sum of byte counts, through ``Checked``: a peer sending an endless line (2^63 bytes, in
+    /// principle) gets `Int.max` reported, never a trap.
+    private static func total(_ counts: Int...) -> Int {
+        Checked.sum(counts.map { Checked($0) })?.value ?? Int.max
     }
 
     private mutating func resetLine() {

@@ -8,7 +8,13 @@ import Synchronization
 struct BaseModule: HostModule {
     let host: PresentationHost
     let name = "Base"
-    let commands: [BridgeCommand] = ["go", "getNavigationData", "getAppInfo", "getUserInfo", "getGeoLocationInfo"]
+    static let declarations: [BridgeCommandDeclaration<Self>] = [
+        .deferred("go", parameters: GoParameters.self) { module, parameters, _ in try await module.go(parameters) },
+        .immediate("getNavigationData") { module, _ in .ok(module.host.state.withLock { $0.navigationData }) },
+        .immediate("getAppInfo") { module, _ in .ok(module.host.environment.appInfo) },
+        .immediate("getUserInfo") { module, _ in .ok(module.host.environment.userInfo) },
+        .immediate("getGeoLocationInfo") { module, _ in .ok(module.host.environment.geoLocation) },
+    ]
 
     /// `go {slideName, data}`.
     struct GoParameters: Decodable {
@@ -16,19 +22,7 @@ struct BaseModule: HostModule {
         let data: JSONValue?
     }
 
-    func immediate(_ request: BridgeRequest) throws -> BridgeReply? {
-        switch request.command {
-        case "getNavigationData": .ok(host.state.withLock { $0.navigationData })
-        case "getAppInfo": .ok(host.environment.appInfo)
-        case "getUserInfo": .ok(host.environment.userInfo)
-        case "getGeoLocationInfo": .ok(host.environment.geoLocation)
-        default: nil
-        }
-    }
-
-    func deferred(_ request: BridgeRequest) async throws -> BridgeReply {
-        guard request.command == "go" else { throw BridgeError.unknownCommand(request.command) }
-        let parameters = try request.decode(GoParameters.self)
+    private func go(_ parameters: GoParameters) async throws -> BridgeReply {
         guard let slide = parameters.slideName?.trimmingCharacters(in: .whitespaces), !slide.isEmpty else {
             throw BridgeError(.badRequest, "navigation data is empty: send {\"slideName\":\"2.html\",\"data\":{}}")
         }

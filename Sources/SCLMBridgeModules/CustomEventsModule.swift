@@ -14,10 +14,6 @@ import Synchronization
 struct CustomEventsModule: HostModule {
     let host: PresentationHost
     let name = "CustomEvents"
-    let commands: [BridgeCommand] = [
-        "setCustomEvent", "setEventKey", "getCustomEventByKey", "deleteCustomEventByKey", "getCustomEventsObject",
-    ]
-
     /// The longest key, in characters.
     static let maximumKeyLength = 128
     /// The longest value, in characters.
@@ -40,35 +36,44 @@ struct CustomEventsModule: HostModule {
         let contentId: LenientString?
     }
 
-    func deferred(_ request: BridgeRequest) async throws -> BridgeReply {
-        switch request.command {
-        case "setCustomEvent", "setEventKey":
-            let parameters = try request.decode(SetParameters.self)
+    static let declarations: [BridgeCommandDeclaration<Self>] = [
+        .deferred("setCustomEvent", parameters: SetParameters.self) { module, parameters, _ in
+            try await module.set(parameters)
+        },
+        .deferred("setEventKey", parameters: SetParameters.self) { module, parameters, _ in
+            try await module.set(parameters)
+        },
+        .deferred("getCustomEventByKey", parameters: KeyParameters.self) { module, parameters, _ in
             let key = try Self.checkedKey(parameters.key)
-            let value = try Self.checkedValue(parameters.value?.value ?? "")
-            try await host.setCustomEvent(key: key, value: value)
-            return .ok([key: .string(value)])
-        case "getCustomEventByKey":
-            let key = try Self.checkedKey(try request.decode(KeyParameters.self).key)
-            return .ok(["value": .string(try await host.customEvent(key: key))])
-        case "deleteCustomEventByKey":
-            let key = try Self.checkedKey(try request.decode(KeyParameters.self).key)
-            try await host.deleteCustomEvent(key: key)
+            return .ok(["value": .string(try await module.host.customEvent(key: key))])
+        },
+        .deferred("deleteCustomEventByKey", parameters: KeyParameters.self) { module, parameters, _ in
+            let key = try Self.checkedKey(parameters.key)
+            try await module.host.deleteCustomEvent(key: key)
             return .ok(["key": .string(key)])
-        case "getCustomEventsObject":
-            let parameters = try request.decode(ObjectParameters.self)
-            let content = parameters.contentId.map(\.value).flatMap { $0.isEmpty ? nil : $0 }
-            let presentationId = try content.map { text in
-                guard let id = Int64(text) else {
-                    throw BridgeError(.badRequest, "contentId must be a presentation id, got '\(text)'")
-                }
-                return id
+        },
+        .deferred("getCustomEventsObject", parameters: ObjectParameters.self) { module, parameters, _ in
+            try await module.object(parameters)
+        },
+    ]
+
+    private func set(_ parameters: SetParameters) async throws -> BridgeReply {
+        let key = try Self.checkedKey(parameters.key)
+        let value = try Self.checkedValue(parameters.value?.value ?? "")
+        try await host.setCustomEvent(key: key, value: value)
+        return .ok([key: .string(value)])
+    }
+
+    private func object(_ parameters: ObjectParameters) async throws -> BridgeReply {
+        let content = parameters.contentId.map(\.value).flatMap { $0.isEmpty ? nil : $0 }
+        let presentationId = try content.map { text in
+            guard let id = Int64(text) else {
+                throw BridgeError(.badRequest, "contentId must be a presentation id, got '\(text)'")
             }
-            let sessionId = parameters.sessionId.flatMap { $0.isEmpty ? nil : $0 }
-            return .ok(try await host.customEvents(sessionId: sessionId, presentationId: presentationId))
-        default:
-            throw BridgeError.unknownCommand(request.command)
+            return id
         }
+        let sessionId = parameters.sessionId.flatMap { $0.isEmpty ? nil : $0 }
+        return .ok(try await host.customEvents(sessionId: sessionId, presentationId: presentationId))
     }
 
     /// `key` if it is a valid custom event key.

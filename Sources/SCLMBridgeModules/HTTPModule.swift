@@ -12,7 +12,7 @@ import SCLMHTTP
 /// hosts only, with it only what it lists. The module refuses a URL the rule refuses before sending; the
 /// transport, configured with the same rule, checks every redirect hop and every address it connects to.
 /// Requests run concurrently (no lane) through the module's own libcurl transport.
-package struct HTTPModule: BridgeModule {
+package struct HTTPModule: DeclaredBridgeModule {
     /// The bounds of content's HTTP requests.
     package struct Policy: Sendable, Equatable {
         /// Where content may send requests.
@@ -43,7 +43,9 @@ package struct HTTPModule: BridgeModule {
     }
 
     package let name = "HTTP"
-    package let commands: [BridgeCommand] = ["httpget", "httppost", "httpput", "httpdelete"]
+    package static let declarations: [BridgeCommandDeclaration<Self>] = [
+        .send("httpget", .get), .send("httppost", .post), .send("httpput", .put), .send("httpdelete", .delete),
+    ]
     let transport: any HTTPTransport
     let policy: Policy
 
@@ -60,16 +62,9 @@ package struct HTTPModule: BridgeModule {
         let body: String?
     }
 
-    package func handle(_ request: BridgeRequest, context: BridgeContext) async throws -> BridgeReply {
-        let method: HTTPMethod
-        switch request.command {
-        case "httpget": method = .get
-        case "httppost": method = .post
-        case "httpput": method = .put
-        case "httpdelete": method = .delete
-        default: throw BridgeError.unknownCommand(request.command)
-        }
-        let http = try makeRequest(method, from: request.decode(Parameters.self))
+    /// Sends `parameters` with `method` and answers the response as it came.
+    func send(_ method: HTTPMethod, _ parameters: Parameters) async throws -> BridgeReply {
+        let http = try makeRequest(method, from: parameters)
         let response: HTTPResponse
         do {
             response = try await transport.send(http)
@@ -181,6 +176,15 @@ package struct HTTPModule: BridgeModule {
         case 300..<400: "redirected"
         case 400..<500: "client error"
         default: "server error"
+        }
+    }
+}
+
+extension BridgeCommandDeclaration where Module == HTTPModule {
+    /// The command sending its `{url, headers, body}` with `method`.
+    fileprivate static func send(_ name: String, _ method: HTTPMethod) -> Self {
+        .deferred(name, parameters: HTTPModule.Parameters.self) { module, parameters, _ in
+            try await module.send(method, parameters)
         }
     }
 }

@@ -4,37 +4,15 @@ import SCLMCore
 import SCLMStore
 import Synchronization
 
-/// A StoryCLM module on the shared ``PresentationHost``: every one runs in the host's lane, answers its
-/// in-memory commands at once (``immediate(_:)``) and the rest (store, files) as tasks (``deferred(_:)``).
-protocol HostModule: BridgeModule {
+/// A StoryCLM module on the shared ``PresentationHost``: every one runs in the host's lane; its
+/// declarations answer in-memory commands at once (`.immediate`) and the rest (store, files) as tasks
+/// (`.deferred`).
+protocol HostModule: DeclaredBridgeModule {
     var host: PresentationHost { get }
-    /// Answers commands that only touch in-memory state; `nil` for the others. Must not block.
-    ///
-    /// - Throws: ``BridgeError``.
-    func immediate(_ request: BridgeRequest) throws -> BridgeReply?
-    /// Answers the commands ``immediate(_:)`` leaves out.
-    ///
-    /// - Throws: ``BridgeError`` or store errors.
-    func deferred(_ request: BridgeRequest) async throws -> BridgeReply
 }
 
 extension HostModule {
     var lane: String? { PresentationHost.lane }
-
-    func reply(immediatelyTo request: BridgeRequest) throws -> BridgeReply? {
-        try immediate(request)
-    }
-
-    func handle(_ request: BridgeRequest, context: BridgeContext) async throws -> BridgeReply {
-        if let reply = try immediate(request) { return reply }
-        return try await deferred(request)
-    }
-
-    func immediate(_ request: BridgeRequest) throws -> BridgeReply? { nil }
-
-    func deferred(_ request: BridgeRequest) async throws -> BridgeReply {
-        throw BridgeError.unknownCommand(request.command)
-    }
 }
 
 /// An integer that content may send as a number or as a numeric string (`"presId":"5"`).

@@ -8,15 +8,9 @@ import Synchronization
 struct MapModule: HostModule {
     let host: PresentationHost
     let name = "Map"
-    let commands: [BridgeCommand] = ["getMap", "hideMapBtn", "showMapBtn"]
-
-    func immediate(_ request: BridgeRequest) throws -> BridgeReply? {
-        switch request.command {
-        case "getMap": return .ok(try host.current().presentation.map)
-        case "hideMapBtn": host.changeUI(request.command) { $0.mapButtonHidden = true }
-        case "showMapBtn": host.changeUI(request.command) { $0.mapButtonHidden = false }
-        default: return nil
-        }
-        return .ok()
-    }
+    static let declarations: [BridgeCommandDeclaration<Self>] = [
+        .immediate("getMap") { module, _ in .ok(try module.host.current().presentation.map) },
+        .uiChange("hideMapBtn") { $0.mapButtonHidden = true },
+        .uiChange("showMapBtn") { $0.mapButtonHidden = false },
+    ]
 }

@@ -13,8 +13,19 @@ import Synchronization
 struct MediaFilesModule: HostModule {
     let host: PresentationHost
     let name = "MediaFiles"
-    let commands: [BridgeCommand] = [
-        "getMediaFiles", "openMediaFile", "openMediaLibrary", "hideMediaLibraryBtn", "showMediaLibraryBtn",
+    static let declarations: [BridgeCommandDeclaration<Self>] = [
+        .immediate("getMediaFiles") { module, _ in
+            let files = try module.host.current().presentation.mediaFiles
+            return .ok(.array(files.map { ["title": .string($0.title), "fileName": .string($0.fileName)] }))
+        },
+        .deferred("openMediaFile") { module, request, _ in try await module.openFile(request) },
+        .immediate("openMediaLibrary") { module, _ in
+            module.host.emit(
+                .mediaLibraryOpened, ["presId": .int(try module.host.current().presentation.presentationId)])
+            return .ok(["status": "close"])
+        },
+        .uiChange("hideMediaLibraryBtn") { $0.mediaLibraryButtonHidden = true },
+        .uiChange("showMediaLibraryBtn") { $0.mediaLibraryButtonHidden = false },
     ]
 
     /// The media folder inside a package.
@@ -26,23 +37,7 @@ struct MediaFilesModule: HostModule {
         let name: String?
     }
 
-    func immediate(_ request: BridgeRequest) throws -> BridgeReply? {
-        switch request.command {
-        case "getMediaFiles":
-            let files = try host.current().presentation.mediaFiles
-            return .ok(.array(files.map { ["title": .string($0.title), "fileName": .string($0.fileName)] }))
-        case "openMediaLibrary":
-            host.emit("mediaLibraryOpened", ["presId": .int(try host.current().presentation.presentationId)])
-            return .ok(["status": "close"])
-        case "hideMediaLibraryBtn": host.changeUI(request.command) { $0.mediaLibraryButtonHidden = true }
-        case "showMediaLibraryBtn": host.changeUI(request.command) { $0.mediaLibraryButtonHidden = false }
-        default: return nil
-        }
-        return .ok()
-    }
-
-    func deferred(_ request: BridgeRequest) async throws -> BridgeReply {
-        guard request.command == "openMediaFile" else { throw BridgeError.unknownCommand(request.command) }
+    private func openFile(_ request: BridgeRequest) async throws -> BridgeReply {
         guard let parameters = try? request.decode(OpenParameters.self) else {
             throw BridgeError(.badRequest, "data has wrong format: send {\"id\":-1,\"name\":\"file.pdf\"}")
         }
@@ -59,7 +54,7 @@ struct MediaFilesModule: HostModule {
         }
         let mimeType = presentation.mediaFiles.first { $0.fileName == name }?.mimeType
         host.emit(
-            "mediaFileOpened",
+            .mediaFileOpened,
             [
                 "name": .string(name), "presId": .int(presentation.presentationId), "path": .string(path),
                 "mimeType": mimeType.map { .string($0) } ?? .null,

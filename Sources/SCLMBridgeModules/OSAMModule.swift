@@ -15,7 +15,7 @@ import Synchronization
 /// waits for its answer is ERROR (`alert-pending`) without a fetch. The package, platform and installed
 /// build come from `osam.*` settings; a missing one answers 503 naming it. Commands run in order in
 /// their own lane.
-package struct OSAMModule: BridgeModule {
+package struct OSAMModule: DeclaredBridgeModule {
     /// What the configuration says about the app.
     package struct Settings: Sendable, Equatable {
         /// `osam.endpoint` is set (checks contact the backend).
@@ -43,10 +43,48 @@ package struct OSAMModule: BridgeModule {
     }
 
     package let name = "OSAM"
-    package let commands: [BridgeCommand] = [
-        "osam.versionControl", "osam.versionControlAnswer", "osam.rating", "osam.deviceInformation",
-        "osam.appInformation", "osam.changeLanguageEvent", "osam.firstTimeOrUpdateEvent", "osam.subscribeToCustomTopic",
-        "osam.unsubscribeToCustomTopic", "osam.getToken", "osam.isOnline",
+    package static let declarations: [BridgeCommandDeclaration<Self>] = [
+        .deferred("osam.versionControl", parameters: LanguageParameter.self) { module, parameters, context in
+            try await module.versionControl(parameters.value, context: context)
+        },
+        .deferred("osam.versionControlAnswer", parameters: AnswerParameters.self) { module, parameters, _ in
+            try await module.answer(parameters)
+        },
+        .deferred("osam.rating") { module, _, _ in
+            .ok(
+                try await module.service.rating(
+                    package: try module.package(), platform: try module.platform(),
+                    connectivity: try module.connectivity()
+                ).jsonValue)
+        },
+        .deferred("osam.deviceInformation") { module, _, _ in .ok(module.device.jsonValue) },
+        .deferred("osam.appInformation") { module, _, _ in
+            .ok(
+                AppInformation(
+                    appName: module.settings.appName, appVersionName: module.settings.versionName,
+                    appVersionCode: module.settings.versionCode ?? ""
+                ).jsonValue)
+        },
+        .deferred("osam.changeLanguageEvent", parameters: LanguageParameter.self) { module, parameters, _ in
+            .ok(
+                try await module.service.changeLanguage(
+                    app: try module.app(), language: parameters.value, deviceLanguage: module.deviceLanguage
+                ).jsonValue)
+        },
+        .deferred("osam.firstTimeOrUpdateEvent", parameters: LanguageParameter.self) { module, parameters, _ in
+            .ok(
+                try await module.service.firstTimeOrUpdate(
+                    app: try module.app(), language: parameters.value, deviceLanguage: module.deviceLanguage
+                ).jsonValue)
+        },
+        .deferred("osam.subscribeToCustomTopic", parameters: TopicParameter.self) { module, parameters, _ in
+            try await module.customTopic(parameters.topic, subscribe: true)
+        },
+        .deferred("osam.unsubscribeToCustomTopic", parameters: TopicParameter.self) { module, parameters, _ in
+            try await module.customTopic(parameters.topic, subscribe: false)
+        },
+        .deferred("osam.getToken") { module, _, _ in .ok(["token": .string(try await module.service.token())]) },
+        .deferred("osam.isOnline") { module, _, _ in .ok(["online": .bool(await module.service.isOnline())]) },
     ]
     package var lane: String? { "osam" }
 
@@ -88,52 +126,19 @@ package struct OSAMModule: BridgeModule {
         let topic: String
     }
 
-    package func handle(_ request: BridgeRequest, context: BridgeContext) async throws -> BridgeReply {
-        switch request.command {
-        case "osam.versionControl": return try await versionControl(request, context: context)
-        case "osam.versionControlAnswer": return try await answer(request.decode(AnswerParameters.self))
-        case "osam.rating":
-            return .ok(
-                try await service.rating(
-                    package: try package(), platform: try platform(), connectivity: try connectivity()
-                ).jsonValue)
-        case "osam.deviceInformation": return .ok(device.jsonValue)
-        case "osam.appInformation":
-            return .ok(
-                AppInformation(
-                    appName: settings.appName, appVersionName: settings.versionName,
-                    appVersionCode: settings.versionCode ?? ""
-                ).jsonValue)
-        case "osam.changeLanguageEvent":
-            let language = try request.decode(LanguageParameter.self).value
-            return .ok(
-                try await service.changeLanguage(app: try app(), language: language, deviceLanguage: deviceLanguage)
-                    .jsonValue)
-        case "osam.firstTimeOrUpdateEvent":
-            let language = try request.decode(LanguageParameter.self).value
-            return .ok(
-                try await service.firstTimeOrUpdate(app: try app(), language: language, deviceLanguage: deviceLanguage)
-                    .jsonValue)
-        case "osam.subscribeToCustomTopic", "osam.unsubscribeToCustomTopic":
-            let topic = try request.decode(TopicParameter.self).topic
-            let subscribe = request.command == "osam.subscribeToCustomTopic"
-            return .ok(try await service.customTopic(topic, subscribe: subscribe, package: try package()).jsonValue)
-        case "osam.getToken": return .ok(["token": .string(try await service.token())])
-        case "osam.isOnline": return .ok(["online": .bool(await service.isOnline())])
-        default: throw BridgeError.unknownCommand(request.command)
-        }
-    }
-
-    private func versionControl(_ request: BridgeRequest, context: BridgeContext) async throws -> BridgeReply {
-        let language = try request.decode(LanguageParameter.self).value
+    private func versionControl(_ language: Language, context: BridgeContext) async throws -> BridgeReply {
         let decision = try await service.versionControl(
             app: try app(), platform: try platform(), language: language, connectivity: try connectivity(),
             isAlertShowing: alert.isShowing)
         if let shown = decision.alert {
             alert.isShowing = true
-            context.emit("osamAlert", shown.jsonValue)
+            context.emit(.osamAlert, shown.jsonValue)
         }
         return .ok(decision.jsonValue)
+    }
+
+    private func customTopic(_ topic: String, subscribe: Bool) async throws -> BridgeReply {
+        .ok(try await service.customTopic(topic, subscribe: subscribe, package: try package()).jsonValue)
     }
 
     private func answer(_ parameters: AnswerParameters) async throws -> BridgeReply {
@@ -142,7 +147,8 @@ package struct OSAMModule: BridgeModule {
                 .badRequest, "bad Data for osam.versionControlAnswer: choice must be ok, cancel or dismiss")
         }
         let answer = try await service.answer(
-            package: try package(), choice: choice, dontShowAgain: parameters.dontShowAgain ?? false)
+            package: try package(), platform: try platform(), choice: choice,
+            dontShowAgain: parameters.dontShowAgain ?? false)
         alert.isShowing = false
         return .ok(answer.jsonValue)
     }

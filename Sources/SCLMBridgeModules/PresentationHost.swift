@@ -76,11 +76,13 @@ package final class PresentationHost: Sendable {
     /// The answer to commands that need an open presentation after `closePresentation`.
     static let nothingOpen = BridgeError(.notFound, "no presentation is open; send open with a presId")
 
-    /// The StoryCLM modules (Base, Presentation, UI, Sessions, CustomEvents, MediaFiles, Map) on this host.
+    /// The StoryCLM modules (Base, Presentation, UI, Sessions, CustomEvents, MediaFiles, Map, and the
+    /// storyclm.js 1.x names in Version1) on this host.
     package var modules: [any BridgeModule] {
         [
             BaseModule(host: self), PresentationModule(host: self), UIModule(host: self), SessionsModule(host: self),
             CustomEventsModule(host: self), MediaFilesModule(host: self), MapModule(host: self),
+            Version1Module(host: self),
         ]
     }
 
@@ -167,7 +169,7 @@ package final class PresentationHost: Sendable {
     }
 
     /// Emits an event line.
-    func emit(_ name: String, _ data: JSONValue) {
+    func emit(_ name: BridgeEventName, _ data: JSONValue) {
         output.emit(BridgeEvent(name, data))
     }
 

@@ -9,9 +9,26 @@ import Synchronization
 struct PresentationModule: HostModule {
     let host: PresentationHost
     let name = "Presentation"
-    let commands: [BridgeCommand] = [
-        "open", "closePresentation", "getPresentationInfo", "getPreviousSlide", "getNextSlide", "getBackForwardList",
-        "getBackForwardPresList", "getPresentations", "getCurrentSlideName",
+    static let declarations: [BridgeCommandDeclaration<Self>] = [
+        .deferred("open") { module, request, _ in try await module.open(request) },
+        .deferred("closePresentation", parameters: CloseParameters.self) { module, parameters, _ in
+            try await module.host.close(mode: parameters.mode?.value ?? 0)
+            return .ok()
+        },
+        .immediate("getPresentationInfo") { module, _ in .ok(try module.host.current().presentation.info) },
+        // Deferred: the slide's own meta tags are read from its file.
+        .deferred("getPreviousSlide") { module, _, _ in .ok(["slide": .string(try module.host.swipeTarget(.previous))])
+        },
+        .deferred("getNextSlide") { module, _, _ in .ok(["slide": .string(try module.host.swipeTarget(.next))]) },
+        .immediate("getBackForwardList") { module, _ in
+            .ok(.array(try module.host.current().slideHistory.map { .string($0) }))
+        },
+        .immediate("getBackForwardPresList") { module, _ in
+            let history = module.host.state.withLock { $0.presentationHistory }
+            return .ok(.array(history.map { ["name": .string($0.name), "presId": .int($0.presentationId)] }))
+        },
+        .deferred("getPresentations") { module, _, _ in .ok(try await module.host.clientPresentations()) },
+        .immediate("getCurrentSlideName") { module, _ in .ok(["slide": .string(try module.host.currentSlide())]) },
     ]
 
     /// `open {presId, slideName, data}`.
@@ -26,47 +43,21 @@ struct PresentationModule: HostModule {
         let mode: LenientInt?
     }
 
-    func immediate(_ request: BridgeRequest) throws -> BridgeReply? {
-        switch request.command {
-        case "getCurrentSlideName": return .ok(["slide": .string(try host.currentSlide())])
-        case "getPresentationInfo": return .ok(try host.current().presentation.info)
-        case "getBackForwardList": return .ok(.array(try host.current().slideHistory.map { .string($0) }))
-        case "getBackForwardPresList":
-            let history = host.state.withLock { $0.presentationHistory }
-            return .ok(.array(history.map { ["name": .string($0.name), "presId": .int($0.presentationId)] }))
-        default: return nil
+    private func open(_ request: BridgeRequest) async throws -> BridgeReply {
+        guard let parameters = try? request.decode(OpenParameters.self) else {
+            throw BridgeError(
+                .badRequest,
+                "InputData has wrong parameters presId or slideName or data: send {\"presId\":5,\"slideName\":\"\",\"data\":{}}"
+            )
         }
-    }
-
-    func deferred(_ request: BridgeRequest) async throws -> BridgeReply {
-        switch request.command {
-        case "open":
-            guard let parameters = try? request.decode(OpenParameters.self) else {
-                throw BridgeError(
-                    .badRequest,
-                    "InputData has wrong parameters presId or slideName or data: send {\"presId\":5,\"slideName\":\"\",\"data\":{}}"
-                )
-            }
-            let slide = parameters.slideName?.trimmingCharacters(in: .whitespaces)
-            if let slide, !slide.isEmpty, !ContentPath.isPlainName(slide) {
-                throw BridgeError(.badRequest, "given slide name does not match conditions: \(slide)")
-            }
-            try await host.open(
-                presentationId: parameters.presId.value, slide: slide?.isEmpty == false ? slide : nil,
-                data: parameters.data ?? [:])
-            return .ok()
-        case "closePresentation":
-            try await host.close(mode: try request.decode(CloseParameters.self).mode?.value ?? 0)
-            return .ok()
-        case "getPresentations":
-            return .ok(try await host.clientPresentations())
-        case "getPreviousSlide", "getNextSlide":
-            // Deferred: the slide's own meta tags are read from its file.
-            let direction: SwipeRule.Direction = request.command == "getNextSlide" ? .next : .previous
-            return .ok(["slide": .string(try host.swipeTarget(direction))])
-        default:
-            throw BridgeError.unknownCommand(request.command)
+        let slide = parameters.slideName?.trimmingCharacters(in: .whitespaces)
+        if let slide, !slide.isEmpty, !ContentPath.isPlainName(slide) {
+            throw BridgeError(.badRequest, "given slide name does not match conditions: \(slide)")
         }
+        try await host.open(
+            presentationId: parameters.presId.value, slide: slide?.isEmpty == false ? slide : nil,
+            data: parameters.data ?? [:])
+        return .ok()
     }
 }
 

@@ -54,17 +54,17 @@ enum ScreenEvent: Sendable, Equatable {
         switch self {
         case .opened(let open):
             BridgeEvent(
-                "presentationOpened",
+                .presentationOpened,
                 [
                     "presId": .int(open.presentation.presentationId), "name": .string(open.presentation.name),
                     "slide": .string(open.slide), "sessionId": .string(open.session.sessionId),
                     "isRestored": .bool(open.session.isRestored),
                 ])
         case .slideChanged(let slide, let previous):
-            BridgeEvent("slideChanged", ["slide": .string(slide), "previous": previous.map { .string($0) } ?? .null])
+            BridgeEvent(.slideChanged, ["slide": .string(slide), "previous": previous.map { .string($0) } ?? .null])
         case .closed(let open, let mode, let state):
             BridgeEvent(
-                "presentationClosed",
+                .presentationClosed,
                 [
                     "presId": .int(open.presentation.presentationId), "name": .string(open.presentation.name),
                     "mode": mode.map { .int($0) } ?? .null, "sessionId": .string(open.session.sessionId),

@@ -9,24 +9,21 @@ import Synchronization
 struct SessionsModule: HostModule {
     let host: PresentationHost
     let name = "Sessions"
-    let commands: [BridgeCommand] = [
-        "getSessions", "getCurrentSession", "getCurrentSessions", "getSessionById", "setSessionComplete",
+    static let declarations: [BridgeCommandDeclaration<Self>] = [
+        .deferred("getSessions") { module, _, _ in .ok(try await module.host.sessionList()) },
+        .deferred("getCurrentSession") { module, _, _ in .ok(try await module.host.currentSession()) },
+        .deferred("getCurrentSessions") { module, _, _ in .ok(try await module.host.currentSession()) },
+        .deferred("getSessionById", parameters: ByIdParameters.self) { module, parameters, _ in
+            .ok(try await module.host.sessionDetails(id: parameters.id))
+        },
+        .deferred("setSessionComplete") { module, _, _ in
+            try await module.host.completeSession()
+            return .ok()
+        },
     ]
 
     /// `getSessionById {id}`.
     struct ByIdParameters: Decodable {
         let id: String
-    }
-
-    func deferred(_ request: BridgeRequest) async throws -> BridgeReply {
-        switch request.command {
-        case "getSessions": return .ok(try await host.sessionList())
-        case "getCurrentSession", "getCurrentSessions": return .ok(try await host.currentSession())
-        case "getSessionById": return .ok(try await host.sessionDetails(id: try request.decode(ByIdParameters.self).id))
-        case "setSessionComplete":
-            try await host.completeSession()
-            return .ok()
-        default: throw BridgeError.unknownCommand(request.command)
-        }
     }
 }

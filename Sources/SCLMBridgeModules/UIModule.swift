@@ -8,15 +8,20 @@ import Synchronization
 struct UIModule: HostModule {
     let host: PresentationHost
     let name = "UI"
-    let commands: [BridgeCommand] = ["hideCloseBtn", "hideSystemBtns"]
+    static let declarations: [BridgeCommandDeclaration<Self>] = [
+        .uiChange("hideCloseBtn") { $0.closeButtonHidden = true },
+        .uiChange("hideSystemBtns") { $0.systemButtonsHidden = true },
+    ]
+}
 
-    func immediate(_ request: BridgeRequest) throws -> BridgeReply? {
-        switch request.command {
-        case "hideCloseBtn": host.changeUI(request.command) { $0.closeButtonHidden = true }
-        case "hideSystemBtns": host.changeUI(request.command) { $0.systemButtonsHidden = true }
-        default: return nil
+extension BridgeCommandDeclaration where Module: HostModule {
+    /// A command that applies `change` to the host's buttons and answers `{}` at once.
+    static func uiChange(_ name: String, _ change: @escaping @Sendable (inout PresentationHost.UIFlags) -> Void) -> Self
+    {
+        .immediate(name) { module, _ in
+            module.host.changeUI(name, change)
+            return .ok()
         }
-        return .ok()
     }
 }
 
@@ -29,6 +34,6 @@ extension PresentationHost {
         }
         var data = flags.json.objectValue ?? [:]
         data["command"] = .string(command)
-        emit("uiChanged", .object(data))
+        emit(.uiChanged, .object(data))
     }
 }

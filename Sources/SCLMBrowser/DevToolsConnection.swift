@@ -247,20 +247,19 @@ final class DevToolsConnection: Sendable {
     }
 
     private func deliver(_ bytes: [UInt8]) {
-        guard let message = try? JSONParser.parse(bytes), let object = message.objectValue else { return }
-        if let id = object["id"]?.intValue {
-            let continuation = state.withLock { $0.waiting.removeValue(forKey: Int(id)) }
-            if let error = object["error"] {
-                let text = error["message"]?.stringValue ?? error.jsonString
-                continuation?.resume(throwing: BrowserError(.protocolError, "the browser refused a command: \(text)"))
-            } else {
-                continuation?.resume(returning: object["result"] ?? [:])
-            }
-        } else if let method = object["method"]?.stringValue {
-            let session = object["sessionId"]?.stringValue ?? ""
+        switch DevToolsMessage(bytes) {
+        case .result(let id, let result)?:
+            let continuation = state.withLock { $0.waiting.removeValue(forKey: id) }
+            continuation?.resume(returning: result)
+        case .refusal(let id, let message)?:
+            let continuation = state.withLock { $0.waiting.removeValue(forKey: id) }
+            continuation?.resume(throwing: BrowserError(.protocolError, "the browser refused a command: \(message)"))
+        case .event(let method, let session, let params)?:
             let (handler, observer) = state.withLock { ($0.handlers[session], $0.observers[method]) }
-            observer?(session, object["params"] ?? [:])
-            handler?(method, object["params"] ?? [:])
+            observer?(session, params)
+            handler?(method, params)
+        case nil:
+            break
         }
     }
 }

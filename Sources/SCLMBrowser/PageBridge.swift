@@ -36,6 +36,8 @@ package final class PageBridge: Sendable {
         case failed(String)
         /// The host's time limit passed.
         case timedOut
+        /// The host's play time passed (a smoke test that ends well).
+        case elapsed
         /// The host was interrupted (Ctrl-C).
         case interrupted
     }
@@ -45,7 +47,7 @@ package final class PageBridge: Sendable {
     /// The page.
     package let page: BrowserPage
     let mode: Mode
-    let failsOnUncaughtError: Bool
+    let failsOnError: Bool
     let answersDialogs: Bool
     private let site = Mutex(PackageSite(root: "/nonexistent"))
     private let reportIssue: @Sendable (PageIssue) -> Void
@@ -66,7 +68,8 @@ package final class PageBridge: Sendable {
     /// - Parameters:
     ///   - page: the page to host the content in.
     ///   - mode: whether navigation is followed (play) or only noted (render).
-    ///   - failsOnUncaughtError: an uncaught page error ends the run as ``Outcome/failed(_:)``.
+    ///   - failsOnError: an uncaught page error or a failed load (``PageIssue/failure``) ends the run as
+    ///     ``Outcome/failed(_:)``.
     ///   - answersDialogs: `alert`, `confirm`, `prompt` and `beforeunload` are answered at once (OK, or the
     ///     prompt's default), as nobody is at the screen; otherwise they wait for the person.
     ///   - report: hears of what the page did wrong (and, in a render, its navigation requests), within a
@@ -76,14 +79,14 @@ package final class PageBridge: Sendable {
     ///     the page then serves; `nil` keeps the current one.
     /// - Throws: ``BrowserError`` when the pipes cannot be made.
     package init(
-        page: BrowserPage, mode: Mode, failsOnUncaughtError: Bool = false, answersDialogs: Bool = true,
+        page: BrowserPage, mode: Mode, failsOnError: Bool = false, answersDialogs: Bool = true,
         report: @escaping @Sendable (PageIssue) -> Void,
         observe: @escaping @Sendable (JSONValue) -> Void = { _ in },
         siteOfPresentation: @escaping @Sendable (Int64) async -> PackageSite? = { _ in nil }
     ) throws {
         self.page = page
         self.mode = mode
-        self.failsOnUncaughtError = failsOnUncaughtError
+        self.failsOnError = failsOnError
         self.answersDialogs = answersDialogs
         reportIssue = report
         self.observe = observe
@@ -141,6 +144,7 @@ package final class PageBridge: Sendable {
     /// Reports `issue` unless the slide's budget is spent.
     func report(_ issue: PageIssue) {
         if budget.withLock({ $0.admit(issue) }) { reportIssue(issue) }
+        if failsOnError, let failure = issue.failure { outcome.fire(.failed(failure)) }
     }
 
     /// Reports what the slide said beyond its budget, and starts a fresh budget for the next slide.
@@ -179,9 +183,9 @@ package final class PageBridge: Sendable {
             touch()
             if let payload = params["payload"]?.stringValue { receive(payload) }
         case "Runtime.bindingCalled" where params["name"]?.stringValue == PageScript.errorBinding:
-            if let issue = params["payload"]?.stringValue.flatMap(PageErrors.reported) { uncaught(issue) }
+            if let issue = params["payload"]?.stringValue.flatMap(PageErrors.reported) { report(issue) }
         case "Runtime.exceptionThrown":
-            uncaught(PageErrors.uncaught(params))
+            report(PageErrors.uncaught(params))
         case "Runtime.consoleAPICalled" where params["type"]?.stringValue == "error":
             report(PageErrors.console(params))
         case DevToolsConnection.oversizedEvent:
@@ -210,14 +214,6 @@ package final class PageBridge: Sendable {
         }
     }
 
-    /// Reports an uncaught page error and, when told to, ends the run on it.
-    private func uncaught(_ issue: PageIssue) {
-        report(issue)
-        if failsOnUncaughtError, case .uncaughtError(let message, let url, let line) = issue {
-            outcome.fire(.failed("uncaught page error: \(message) (\(url ?? "?"):\(line.map(String.init) ?? "?"))"))
-        }
-    }
-
     /// One event of an out-of-process iframe or a worker of the page: its requests are answered as the
     /// page's are, its errors reported.
     private func handle(_ method: String, _ params: JSONValue, of target: BrowserPage) {
@@ -226,7 +222,7 @@ package final class PageBridge: Sendable {
             touch()
             site.withLock { $0 }.answer(params, on: target, report: report)
         case "Runtime.exceptionThrown":
-            uncaught(PageErrors.uncaught(params))
+            report(PageErrors.uncaught(params))
         default:
             break
         }
@@ -315,8 +311,8 @@ package final class PageBridge: Sendable {
     }
 
     private func act(on event: String, data: JSONValue) async {
-        switch event {
-        case "slideChanged":
+        switch BridgeEventName(rawValue: event) {
+        case .slideChanged:
             guard let slide = data["slide"]?.stringValue else { return }
             let isThere = location.withLock { location in
                 location.hostSlide = slide
@@ -327,13 +323,13 @@ package final class PageBridge: Sendable {
                 activity.withLock { $0 = (nil, .now) }
                 page.send("Page.navigate", ["url": .string(site.withLock { $0 }.url(of: slide))])
             }
-        case "presentationOpened":
+        case .presentationOpened:
             if let id = data["presId"]?.intValue, let next = await siteOfPresentation(id) {
                 site.withLock { $0 = next }
                 // The page still shows the old package: whatever slide comes next must be loaded.
                 location.withLock { $0.pageSlide = nil }
             }
-        case "presentationClosed" where data["mode"]?.isNull == false:
+        case .presentationClosed where data["mode"]?.isNull == false:
             // Without a mode the host only left a presentation for another one (`open`).
             outcome.fire(.closed)
         default:

@@ -3,24 +3,24 @@ import SCLMCore
 
 /// Reads page errors out of `Runtime.exceptionThrown`, `Runtime.consoleAPICalled` and the error binding
 /// of ``PageScript``, each message cut to ``maximumMessageBytes`` with a note saying how much was cut.
-enum PageErrors {
+package enum PageErrors {
     /// The most of one page message (console text, error message, dialog text) kept, in UTF-8 bytes.
     static let maximumMessageBytes = 2_000
 
     /// An uncaught exception: its message, script URL and 1-based line.
-    static func uncaught(_ params: JSONValue) -> PageIssue {
+    package static func uncaught(_ params: JSONValue) -> PageIssue {
         let details = params["exceptionDetails"] ?? [:]
         let description = details["exception"]?["description"]?.stringValue
         let text = details["text"]?.stringValue ?? "Uncaught"
         let message = description.map { firstLine(of: $0) } ?? text
         let frame = details["stackTrace"]?["callFrames"]?.arrayValue?.first
         let url = details["url"]?.stringValue ?? frame?["url"]?.stringValue
-        let line = (details["lineNumber"]?.intValue ?? frame?["lineNumber"]?.intValue).map { Int($0) + 1 }
+        let line = oneBased(details["lineNumber"]?.intValue ?? frame?["lineNumber"]?.intValue)
         return .uncaughtError(message: capped(message), url: url, line: line)
     }
 
     /// A `console.error` call: its arguments joined, and where it was called.
-    static func console(_ params: JSONValue) -> PageIssue {
+    package static func console(_ params: JSONValue) -> PageIssue {
         let texts = (params["args"]?.arrayValue ?? []).map { argument in
             argument["value"]?.stringValue ?? argument["description"]?.stringValue ?? argument["value"]?.jsonString
                 ?? ""
@@ -35,7 +35,7 @@ enum PageErrors {
         let frame = params["stackTrace"]?["callFrames"]?.arrayValue?.first
         return .consoleError(
             message: capped(String(decoding: head, as: UTF8.self), totalBytes: total),
-            url: frame?["url"]?.stringValue, line: frame?["lineNumber"]?.intValue.map { Int($0) + 1 })
+            url: frame?["url"]?.stringValue, line: oneBased(frame?["lineNumber"]?.intValue))
     }
 
     /// An error the page's own handlers swallowed (`window.onerror` returning true, a handled
@@ -103,5 +103,10 @@ enum PageErrors {
 
     private static func firstLine(of text: String) -> String {
         text.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? text
+    }
+
+    /// A DevTools 0-based line number as a 1-based one; `nil` for none, or one past `Int`.
+    private static func oneBased(_ line: Int64?) -> Int? {
+        line.flatMap { Checked($0).plus(1)?.exactly(Int.self) }
     }
 }

@@ -58,5 +58,39 @@ package enum PageIssue: Sendable, Equatable {
         }
     }
 
+    /// Why `--fail-on-error` ends a run on this issue: an uncaught error or a failed load; `nil` for the
+    /// rest (bridge error answers, refused requests, dialogs are warnings, not errors).
+    package var failure: String? {
+        switch self {
+        case .uncaughtError: summary
+        case .missingFile(_, let path): "failed load: \(path) (the package lacks it)"
+        default: nil
+        }
+    }
+
+    /// One line for a person: what the page did (unescaped; the printer escapes it).
+    package var summary: String {
+        switch self {
+        case .missingFile(_, let path): "missing file: \(path) (answered 404)"
+        case .remoteRequest(let url): "refused request to another host: \(url)"
+        case .uncaughtError(let message, let url, let line):
+            "uncaught page error: \(message) (\(Self.place(url, line)))"
+        case .consoleError(let message, let url, let line): "console.error: \(message) (\(Self.place(url, line)))"
+        case .bridgeError(let command, let code, let message): "bridge: \(command) answered \(code): \(message)"
+        case .navigation(let command, _): "navigation: \(command)"
+        case .crashed(let reason): "crashed: \(reason)"
+        case .tooLarge(_, let path, let size, let limit):
+            "too large: \(path) (\(PackageSite.mebibytes(size))) asked whole, without Range; answered 413 "
+                + "(whole answers stop at \(PackageSite.mebibytes(limit)))"
+        case .dialog(let type, let message, let answered):
+            "dialog \(type): \(message)\(answered ? " (answered OK)" : "")"
+        case .messagesCut(let count, let bytes): "\(count) more page messages of this slide (\(bytes) bytes) were cut"
+        }
+    }
+
+    private static func place(_ url: String?, _ line: Int?) -> String {
+        "\(url ?? "?"):\(line.map(String.init) ?? "?")"
+    }
+
     private static func json(_ line: Int?) -> JSONValue { line.map { .int(Int64($0)) } ?? .null }
 }

@@ -12,10 +12,20 @@ import SCLMStore
 /// on the command's one ``Services`` scope: one curl engine across kiosk restarts); the session is left
 /// unfinished unless the content closed the presentation, so a restarted run resumes it.
 struct Player: Sendable {
+    /// A bound on a run's length.
+    enum Limit: Sendable, Equatable {
+        /// `--timeout`: past it the run ends as ``PageBridge/Outcome/timedOut``.
+        case timeout(Duration)
+        /// `--duration`: past it the run ends as ``PageBridge/Outcome/elapsed``.
+        case duration(Duration)
+    }
+
     let presentationId: Int64
     let slide: String?
     let options: BrowserOptions
-    let timeout: Duration?
+    /// How the run is bounded: `--timeout` (the content should close itself first) or `--duration` (play
+    /// that long and end well); `nil` runs until the content closes it.
+    let limit: Limit?
     let failsOnError: Bool
     /// The command's services (store, configuration, the curl engine the HTTP and OSAM modules share).
     let services: Services
@@ -31,9 +41,9 @@ struct Player: Sendable {
             browser in
             let page = try await browser.newPage()
             let bridge = try PageBridge(
-                page: page, mode: .play, failsOnUncaughtError: failsOnError,
+                page: page, mode: .play, failsOnError: failsOnError,
                 answersDialogs: options.mode == .headless, report: { issue in report(issue) },
-                observe: { event in if context.wantsJSON { context.stdout.writeLine(event.jsonString) } },
+                observe: { event in observe(event) },
                 siteOfPresentation: { id in await site(of: id) })
             return try await services.hostPage(
                 bridge, presentationId: presentationId, slide: slide, siteHost: Self.siteHost(of: presentationId),
@@ -90,9 +100,16 @@ struct Player: Sendable {
         let watchdogs = [
             Task { bridge.end(.crashed("the browser exited: \(await browser.waitUntilClosed())")) },
             Task {
-                guard let timeout else { return }
-                try await Task.sleep(for: timeout)
-                bridge.end(.timedOut)
+                switch limit {
+                case .timeout(let timeout):
+                    try await Task.sleep(for: timeout)
+                    bridge.end(.timedOut)
+                case .duration(let duration):
+                    try await Task.sleep(for: duration)
+                    bridge.end(.elapsed)
+                case nil:
+                    return
+                }
             },
         ]
         defer { for watchdog in watchdogs { watchdog.cancel() } }
@@ -103,33 +120,21 @@ struct Player: Sendable {
         }
     }
 
-    /// Prints a page issue (`--json`) or logs it.
+    /// Prints an event the host emitted: every one with `--json`, else the ones a person wants to see.
+    private func observe(_ event: JSONValue) {
+        if context.wantsJSON {
+            context.stdout.writeLine(event.jsonString)
+        } else if let line = PlayNarration.line(forEvent: event) {
+            context.print(line)
+        }
+    }
+
+    /// Prints a page issue, as JSON with `--json`, else as one escaped line.
     private func report(_ issue: PageIssue) {
         if context.wantsJSON {
             context.stdout.writeLine(issue.json.jsonString)
-            return
-        }
-        switch issue {
-        case .uncaughtError(let message, let url, let line):
-            context.logger.warning("page error: \(message) (\(url ?? "?"):\(line.map(String.init) ?? "?"))")
-        case .consoleError(let message, _, _):
-            context.logger.warning("console.error: \(message)")
-        case .missingFile(_, let path):
-            context.logger.warning("the page asked for \(path), which the package lacks (answered 404)")
-        case .remoteRequest(let url):
-            context.logger.warning("refused a request to another host: \(url)")
-        case .bridgeError(let command, let code, let message):
-            context.logger.debug("\(command) answered \(code): \(message)")
-        case .tooLarge(_, let path, let size, let limit):
-            context.logger.warning(
-                "the page asked for \(path) (\(PackageSite.mebibytes(size))) whole, without Range; "
-                    + "answered 413 (whole answers stop at \(PackageSite.mebibytes(limit)))")
-        case .dialog(let type, let message, let answered):
-            context.logger.warning("the page opened \(type): \(message)\(answered ? " (answered OK)" : "")")
-        case .messagesCut(let count, let bytes):
-            context.logger.warning("\(count) more page messages of this slide (\(bytes) bytes) were cut")
-        case .navigation, .crashed:
-            break
+        } else if let line = PlayNarration.line(for: issue) {
+            context.print(line)
         }
     }
 }

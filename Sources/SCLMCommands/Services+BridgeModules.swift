@@ -1,3 +1,5 @@
+import Foundation
+import SCLMAuth
 import SCLMBridge
 import SCLMBridgeModules
 import SCLMCore
@@ -5,7 +7,7 @@ import SCLMHTTP
 import SCLMOSAM
 
 extension Services {
-    /// The registry of a hosted presentation: `host`'s modules, HTTP and OSAM, then `external` modules.
+    /// The registry of a hosted presentation: `host`'s modules, HTTP, OSAM and Tables, then `external` modules.
     ///
     /// The one assembly of the in-process bridge modules, for every process that hosts a presentation
     /// (`sclm bridge`, a player). HTTP and OSAM run on this scope's engine, each with its own policy.
@@ -13,7 +15,21 @@ extension Services {
     /// - Throws: ``BridgeError`` when two modules claim one command; `SCLMError` (`.usage`) or
     ///   ``ValidationError`` for a malformed `bridge.*`, `http.*` or `osam.*` setting.
     func makeModuleRegistry(host: PresentationHost, external: [any BridgeModule] = []) throws -> ModuleRegistry {
-        try ModuleRegistry(host.modules + [try httpModule(), try osamModule()] + external)
+        try ModuleRegistry(host.modules + [try httpModule(), try osamModule(), tablesModule(host: host)] + external)
+    }
+
+    /// The Tables module over the StoryCLM API and its auth session; offline (every command 503 naming what
+    /// is missing) without `api.url` or login settings.
+    private func tablesModule(host: PresentationHost) -> TablesModule {
+        guard let text = configuration.value(.apiURL), let url = URL(string: text), url.isHTTP else {
+            return TablesModule(connection: .offline("api.url is not set (sclm config set api.url URL)"), host: host)
+        }
+        do {
+            let session = try api().authSession(clock: context.clock)
+            return TablesModule(connection: .online(apiURL: url, send: { try await session.send($0) }), host: host)
+        } catch {
+            return TablesModule(connection: .offline("\(error)"), host: host)
+        }
     }
 
     /// The HTTP module over a transport of its own on the engine (`http.*` timeouts and CA bundle; cookies in

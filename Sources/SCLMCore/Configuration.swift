@@ -33,6 +33,14 @@ package struct Configuration: Sendable, Equatable {
         } catch {
             throw SCLMError(.storage, "cannot read \(path): \(error.localizedDescription)")
         }
+        return try parse(data, path: path, environment: environment)
+    }
+
+    /// Reads the contents of a `config.json` (`path` names it in errors): a pure function of bytes, which the
+    /// fuzz target calls.
+    ///
+    /// - Throws: `SCLMError` (`.usage`) for malformed JSON or a setting that is not a string.
+    package static func parse(_ data: Data, path: String, environment: [String: String]) throws -> Configuration {
         guard case .object(let members) = try? JSONValue.parse(data) else {
             throw SCLMError(.usage, "\(path) is not a JSON object of settings; fix or delete it")
         }

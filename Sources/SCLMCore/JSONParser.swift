@@ -307,18 +307,17 @@ package struct JSONParser {
     /// The value of an optionally negative run of digits, or `nil` when it does not fit `Int64`.
     private static func integer(_ text: UnsafeBufferPointer<UInt8>) -> Int64? {
         let negative = text.first == UInt8(ascii: "-")
-        var magnitude: UInt64 = 0
+        var checked = Checked<UInt64>(0)
         for byte in text.dropFirst(negative ? 1 : 0) {
-            let (times10, overflow1) = magnitude.multipliedReportingOverflow(by: 10)
-            let (sum, overflow2) = times10.addingReportingOverflow(UInt64(byte - UInt8(ascii: "0")))
-            if overflow1 || overflow2 { return nil }
-            magnitude = sum
+            guard let next = checked.times(10)?.plus(byte - UInt8(ascii: "0")) else { return nil }
+            checked = next
         }
+        let magnitude = checked.value
         if negative {
-            if magnitude == UInt64(Int64.max) + 1 { return Int64.min }
-            return magnitude <= UInt64(Int64.max) ? -Int64(magnitude) : nil
+            if magnitude == Int64.min.magnitude { return Int64.min }
+            return Int64(exactly: magnitude).map { -$0 }
         }
-        return magnitude <= UInt64(Int64.max) ? Int64(magnitude) : nil
+        return Int64(exactly: magnitude)
     }
 
     private mutating func skipDigits() {

@@ -247,30 +247,15 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     private func receiveHeader(_ bytes: UnsafeRawBufferPointer) {
-        // Parsed on the bytes: this runs for every header line of every response.
-        let line = Self.trimmed(bytes[...])
-        if line.starts(with: "HTTP/".utf8) {
+        switch HTTPHeader.line(bytes) {
+        case .statusLine:
             headerFields = []  // a new response (after a redirect or 100 Continue) starts
-            return
+        case .field(let field):
+            if HTTPHeaders.same(field.name, "Set-Cookie") { receivedCookies = true }
+            headerFields.append(field)
+        case .ignored:
+            break
         }
-        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return }
-        let name = String(decoding: Self.trimmed(line[..<colon]), as: UTF8.self)
-        let value = String(decoding: Self.trimmed(line[(colon + 1)...]), as: UTF8.self)
-        // libcurl hands over a bare CR inside a value as it came; such a field is dropped, so no header
-        // value built from a response (an ETag sent back as If-Range, say) can carry one into a request.
-        guard HTTPHeaders.isSafeValue(value) else { return }
-        if HTTPHeaders.same(name, "Set-Cookie") { receivedCookies = true }
-        headerFields.append(HTTPHeader(name: name, value: value))
-    }
-
-    /// `bytes` without leading and trailing spaces, tabs, CR and LF (HTTP's optional whitespace and line end).
-    private static func trimmed(_ bytes: Slice<UnsafeRawBufferPointer>) -> Slice<UnsafeRawBufferPointer> {
-        let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D || $0 == 0x0A }
-        var start = bytes.startIndex
-        var end = bytes.endIndex
-        while start < end, isSpace(bytes[start]) { start += 1 }
-        while end > start, isSpace(bytes[end - 1]) { end -= 1 }
-        return bytes[start..<end]
     }
 
     private func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {

@@ -91,7 +91,13 @@ final class DownloadFile {
         }
         entityTag = headers["ETag"]
         if let contentLength, contentLength >= 0 {
-            expectedSize = size + contentLength
+            // The server's number: added through Checked, so a length near 2^63 is refused, not a trap.
+            guard let expected = Checked(size).plus(contentLength) else {
+                throw HTTPError(
+                    .badResponse, method: method, url: url, status: status,
+                    detail: "a Content-Length of \(contentLength) bytes after byte \(size), past any file size")
+            }
+            expectedSize = expected.value
             try checkBudget(adding: contentLength)
         }
         return true
@@ -117,7 +123,8 @@ final class DownloadFile {
     }
 
     private func checkBudget(adding count: Int64) throws {
-        guard let maxBytes, size + count > maxBytes else { return }
+        guard let maxBytes else { return }
+        if let total = Checked(size).plus(count), total.value <= maxBytes { return }
         throw HTTPError(
             .budgetExceeded, method: method, url: url, detail: "more than the expected \(maxBytes) bytes")
     }
@@ -135,12 +142,16 @@ final class DownloadFile {
 }
 
 /// A parsed `Content-Range` header: `bytes first-last/total` or `bytes */total`.
-struct ContentRange: Equatable {
-    var start: Int64?
-    var end: Int64?
-    var total: Int64?
+package struct ContentRange: Equatable {
+    /// The first byte of the part sent.
+    package var start: Int64?
+    /// The last byte of the part sent (inclusive).
+    package var end: Int64?
+    /// The size of the whole resource, when the server knows it.
+    package var total: Int64?
 
-    init?(_ header: String?) {
+    /// Parses `header`; `nil` when it is missing or not a byte range.
+    package init?(_ header: String?) {
         guard let header, header.lowercased().hasPrefix("bytes ") else { return nil }
         let spec = header.dropFirst("bytes ".count).trimmingCharacters(in: .whitespaces)
         let parts = spec.split(separator: "/", maxSplits: 1).map(String.init)

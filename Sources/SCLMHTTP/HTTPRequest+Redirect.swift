@@ -11,7 +11,7 @@ extension HTTPRequest {
     /// method and body. `Authorization` and `Cookie` headers are dropped when the scheme, host or port
     /// changes, as libcurl does since 7.83, so a redirect cannot carry credentials to another server (the
     /// cookie store still sends the new host its own cookies).
-    func redirected(to location: URL, status: Int) -> HTTPRequest {
+    package func redirected(to location: URL, status: Int) -> HTTPRequest {
         var next = self
         next.url = location
         if method == .post, [301, 302, 303].contains(status) {

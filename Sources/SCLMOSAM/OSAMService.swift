@@ -5,8 +5,8 @@ import SCLMStore
 
 /// OSAM's public calls for one home: fetch, decide with ``SCLMPolicy``, persist, log analytics.
 ///
-/// The state of each package lives in the `preferences` table (`osam:<package>`); only changed keys are
-/// written. Analytics failures are logged as warnings and never change an outcome. Used by `sclm osam …`
+/// The state of each package lives in the `preferences` table, per platform (`osam:<package>:<PLATFORM>`)
+/// but for the language and topic history (`osam:<package>`); only changed keys are written. Analytics failures are logged as warnings and never change an outcome. Used by `sclm osam …`
 /// and the bridge's OSAM module.
 package struct OSAMService: Sendable {
     /// Whether to reach for the backend.
@@ -23,13 +23,16 @@ package struct OSAMService: Sendable {
     let messaging: any MessagingProvider
     let clock: any WallClock
     let logger: Logger
+    /// The platform that state written before states were per platform (`osam.platform`) belongs to.
+    let unplatformedStateOwner: Platform?
 
     /// Creates a service; without a backend every check behaves as offline.
     package init(
         store: ContentStore, backend: (any OSAMBackend)?, analytics: any AnalyticsProvider,
         messaging: any MessagingProvider,
-        clock: any WallClock, logger: Logger
+        clock: any WallClock, logger: Logger, unplatformedStateOwner: Platform? = nil
     ) {
+        self.unplatformedStateOwner = unplatformedStateOwner
         self.store = store
         self.backend = backend
         self.analytics = analytics
@@ -58,7 +61,7 @@ package struct OSAMService: Sendable {
         }
         let input = VersionControlPolicy.Input(
             now: now, fetch: fetch, app: app, language: language, isAlertShowing: isAlertShowing)
-        let decision = try await update(app.packageName) { state in
+        let decision = try await update(app.packageName, platform: platform) { state in
             let decision = VersionControlPolicy.decide(input, state: state)
             return (decision.state, decision)
         }
@@ -71,11 +74,11 @@ package struct OSAMService: Sendable {
     ///
     /// - Throws: `SCLMError` (`.notFound`) when no alert awaits an answer, (`.usage`) when the choice does
     ///   not fit it; `StoreError`.
-    package func answer(package packageName: String, choice: AlertChoice, dontShowAgain: Bool) async throws
-        -> AlertAnswer
+    package func answer(package packageName: String, platform: Platform, choice: AlertChoice, dontShowAgain: Bool)
+        async throws -> AlertAnswer
     {
         let now = self.now
-        let answer = try await update(packageName) { state in
+        let answer = try await update(packageName, platform: platform) { state in
             do {
                 let answer = try VersionControlPolicy.answer(
                     choice, dontShowAgain: dontShowAgain, now: now, state: state)
@@ -105,7 +108,7 @@ package struct OSAMService: Sendable {
             try await backend.rating(package: packageName, platform: platform)
         }
         let now = self.now
-        let decision = try await update(packageName) { state in
+        let decision = try await update(packageName, platform: platform) { state in
             let decision = RatingPolicy.decide(now: now, fetch: fetch, state: state)
             return (decision.state, decision)
         }
@@ -121,15 +124,17 @@ package struct OSAMService: Sendable {
 
     // MARK: - Shared
 
-    /// Reads the state of `packageName`, applies `body` and writes the changed keys, in one transaction.
+    /// Reads the state of `packageName` on `platform`, applies `body` and writes the changed keys, in one
+    /// transaction; state written before states were per platform first becomes ``unplatformedStateOwner``'s.
     func update<T: Sendable>(
-        _ packageName: String, _ body: @escaping @Sendable (OSAMState) throws -> (OSAMState, T)
+        _ packageName: String, platform: Platform, _ body: @escaping @Sendable (OSAMState) throws -> (OSAMState, T)
     ) async throws -> T {
-        let date = clock.now
+        let (date, owner) = (clock.now, unplatformedStateOwner)
         return try await store.write { db in
-            let old = try db.osamState(package: packageName)
+            if let owner { try db.adoptUnplatformedOSAMState(package: packageName, as: owner, now: date) }
+            let old = try db.osamState(package: packageName, platform: platform)
             let (new, result) = try body(old)
-            try db.saveOSAMState(new, since: old, package: packageName, now: date)
+            try db.saveOSAMState(new, since: old, package: packageName, platform: platform, now: date)
             return result
         }
     }

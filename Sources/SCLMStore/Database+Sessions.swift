@@ -112,6 +112,15 @@ extension Database {
             [now, sessionId])
     }
 
+    /// Deletes a session with its slide views and custom events (storyclm.js 1.x `deletesessionbyid`).
+    ///
+    /// - Throws: ``StoreError``.
+    package func deleteSession(id sessionId: String) throws {
+        try execute("DELETE FROM session_actions WHERE sessionId = ?", [sessionId])
+        try execute("DELETE FROM custom_events WHERE sessionId = ?", [sessionId])
+        try execute("DELETE FROM sessions WHERE sessionId = ?", [sessionId])
+    }
+
     /// The slide views of a session in the order they were shown.
     ///
     /// - Throws: ``StoreError``.

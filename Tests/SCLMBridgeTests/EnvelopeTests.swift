@@ -89,4 +89,31 @@ import Testing
     func errorCategoriesMapToBridgeCodes(_ testCase: CodeCase) {
         #expect(BridgeError.Code(for: SCLMError(testCase.category, "x")).rawValue == testCase.code)
     }
+
+    @Test func linesAreReadAsAMessageABatchOrWhyNot() {
+        guard case .message(let members) = Envelope.line(Array(#"{"Command":"a","command":"b"}"#.utf8)) else {
+            Issue.record("expected a message")
+            return
+        }
+        #expect(members.map(\.key) == ["Command", "command"])
+        guard case .batch(let items) = Envelope.line(Array(#"[{"Command":"a"},1]"#.utf8)) else {
+            Issue.record("expected a batch")
+            return
+        }
+        #expect(items.count == 2)
+        for (line, reason) in [
+            ([0x7B, 0xFF, 0x7D], "the line is not valid UTF-8; send UTF-8 JSON"),
+            (Array("{\"a\":".utf8), "malformed JSON: unexpected end of text, expected a value at byte 5"),
+            (
+                Array("42".utf8),
+                "a message must be a JSON object {\"Command\":…,\"Data\":…,\"GUID\":…} or an array of them, got 42"
+            ),
+        ] as [([UInt8], String)] {
+            guard case .bad(let message) = Envelope.line(line) else {
+                Issue.record("expected a bad line for \(line)")
+                continue
+            }
+            #expect(message == reason)
+        }
+    }
 }

@@ -94,4 +94,15 @@ struct PackageSiteTests {
         #expect(MIMEType.of("noextension") == "application/octet-stream")
         #expect(MIMEType.of("folder.d/file") == "application/octet-stream")
     }
+
+    @Test func byteRangesNearTheLargestOffsetDoNotTrap() {
+        let size = Int64.max
+        #expect(
+            ByteRange.resolve("bytes=9223372036854775806-", size: size, maximumChunk: 50)
+                == .success(ByteRange(start: .max - 1, end: .max - 1)))
+        #expect(
+            ByteRange.resolve("bytes=-9223372036854775807", size: size, maximumChunk: 50)
+                == .success(ByteRange(start: 0, end: 49)))
+        #expect(ByteRange.resolve("bytes=9223372036854775808-", size: size, maximumChunk: 50) == nil)
+    }
 }

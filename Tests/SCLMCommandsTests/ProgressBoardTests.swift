@@ -80,4 +80,22 @@ import Testing
         #expect(
             board.tally.installed == 1 && board.tally.failed == 1 && board.tally.busy == 1 && board.tally.skipped == 1)
     }
+
+    @Test func packageSizesNearTheLargestNumberDoNotTrap() {
+        var board = board([
+            (.zero, .planned(.init(presentations: 2, bytes: .max, skipped: 0, upToDate: 0))),
+            (.zero, Self.started(101, "Huge", bytes: .max)),
+            (.zero, Self.started(102, "Huge too", bytes: .max)),
+            (.seconds(1), Self.progress(101, .unpack, 10 << 20, of: .max)),
+            (.seconds(1), Self.progress(102, .unpack, 10 << 20, of: .max)),
+        ])
+        #expect(board.liveLines(at: start + .seconds(2), width: 80).count == 3)
+        board.apply(
+            .failed(.init(presentationId: 101, name: "Huge", category: .archive, message: "too big")),
+            at: start + .seconds(3))
+        board.apply(
+            .failed(.init(presentationId: 102, name: "Huge too", category: .archive, message: "too big")),
+            at: start + .seconds(3))
+        #expect(board.liveLines(at: start + .seconds(4), width: 80).last?.hasPrefix("  Total 2/2") == true)
+    }
 }

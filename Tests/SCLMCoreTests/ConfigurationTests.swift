@@ -132,4 +132,13 @@ import Testing
         #expect(error?.description.contains("http.proxyCredentials") == true)
         #expect(error?.description.contains("p4ss") == false)
     }
+
+    @Test func aDeeplyNestedConfigFileIsAUsageErrorNotACrash() {
+        let deep = Data(("{\"a\":" + String(repeating: "[", count: 100_000)).utf8)
+        #expect {
+            try Configuration.parse(deep, path: "config.json", environment: [:])
+        } throws: { error in
+            (error as? SCLMError)?.category == .usage
+        }
+    }
 }

@@ -69,4 +69,24 @@ import Testing
         let text = #"{"Command":"go","Data":{"slideName":"2.html","data":{"n":[1,2,{"deep":"ok"}]}},"GUID":"GUID_1"}"#
         #expect(try JSONParser.parse(Array(text.utf8)) == (try JSONValue.parse(Data(text.utf8))))
     }
+
+    @Test func aMillionNestedArraysAreAParseErrorNotAStackOverflow() {
+        for opening in ["[", "{\"a\":"] {
+            let deep = Array(String(repeating: opening, count: 1_000_000).utf8)
+            #expect {
+                try JSONParser.parse(deep)
+            } throws: { error in
+                (error as? JSONParser.Failure)?.reason == "nesting deeper than \(JSONParser.maximumDepth) levels"
+            }
+        }
+    }
+
+    @Test func integersAtAndPastTheLimitsOfInt64() throws {
+        #expect(try JSONParser.parse(Array("9223372036854775807".utf8)) == .int(.max))
+        #expect(try JSONParser.parse(Array("-9223372036854775808".utf8)) == .int(.min))
+        #expect(try JSONParser.parse(Array("9223372036854775808".utf8)) == .double(0x1p63))
+        #expect(try JSONParser.parse(Array("-9223372036854775809".utf8)) == .double(-0x1p63))
+        #expect(try JSONParser.parse(Array("36893488147419103232".utf8)) == .double(0x1p65))
+        #expect(throws: JSONParser.Failure.self) { try JSONParser.parse(Array("1e400".utf8)) }
+    }
 }

@@ -299,7 +299,8 @@ import Testing
         let names = modules.compactMap { $0["name"] as? String }
         #expect(
             names == [
-                "bridge", "Base", "Presentation", "UI", "Sessions", "CustomEvents", "MediaFiles", "Map", "HTTP", "OSAM",
+                "bridge", "Base", "Presentation", "UI", "Sessions", "CustomEvents", "MediaFiles", "Map", "Version1",
+                "HTTP", "OSAM", "Tables",
             ])
         #expect(await bridge.process.finish() == 0)
     }

@@ -6,7 +6,8 @@ import Testing
 
 /// `sclm sync` installing the sample decks from the dev-server, through the built binary: what lands on
 /// disk, what is transferred, and what a bad package leaves behind.
-@Suite(.tags(.large), .timeLimit(.minutes(2))) struct ContentSyncTests {
+// Four minutes: one test syncs every hostile archive in turn (about 30 syncs, one of a 100,000-entry zip).
+@Suite(.tags(.large), .timeLimit(.minutes(4))) struct ContentSyncTests {
     let harness: SyncTests
 
     init() async throws { harness = try await SyncTests() }

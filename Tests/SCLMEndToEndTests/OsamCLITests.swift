@@ -39,7 +39,8 @@ import Testing
     @Test func answeringWithoutAnAlertExits1WithAClearMessage() async throws {
         let home = TemporaryDirectory()
         let result = try await ProcessRunner.sclm(
-            ["osam", "version-control-answer", "--package", "p", "--choice", "ok"], home: home.path)
+            ["osam", "version-control-answer", "--package", "p", "--platform", "IOS", "--choice", "ok"],
+            home: home.path)
         #expect(result.status == 1)
         #expect(result.stderr.contains("no version-control alert of p is waiting for an answer"))
     }

@@ -82,6 +82,44 @@ import Testing
         #expect(try await fixture.check() == ("SHOW", "armed", "LAZY"), "an admin edit re-arms")
     }
 
+    /// iOS "don't show again", then an Android FORCE check: an offline iOS check still answers from iOS's
+    /// own state (no Android alert, its "don't show again" kept).
+    @Test func androidAndIOSChecksKeepSeparateState() async throws {
+        let fixture = try await Fixture()
+        try await fixture.admin(["platform": "IOS", "version": Self.record("LAZY")])
+        #expect(try await fixture.check(["--platform", "IOS"]) == ("SHOW", "armed", "LAZY"))
+        let answer = try await fixture.sclm(
+            ["version-control-answer", "--platform", "IOS", "--choice", "ok", "--dont-show-again"])
+        #expect(answer.status == 0, "\(answer)")
+        try await fixture.admin(["version": Self.record("FORCE")])
+        #expect(try await fixture.check(["--platform", "ANDROID"]).mode == "FORCE")
+        #expect(try await fixture.check(["--offline", "--platform", "IOS"]) == ("DISMISSED", "dont-show-again", nil))
+    }
+
+    /// A home whose state predates per-platform state (all in `osam:<package>`) keeps it for the configured
+    /// platform.
+    @Test func aMigratedHomeKeepsItsState() async throws {
+        let fixture = try await Fixture()
+        try await fixture.admin(["version": Self.record("LAZY")])
+        #expect(try await fixture.check() == ("SHOW", "armed", "LAZY"))
+        _ = try await fixture.answer("ok", dontShowAgain: true)
+        let database = Home(root: fixture.home.path).databasePath
+        let script = "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(sys.argv[2]); c.commit()"
+        let moved = try ProcessRunner.run(
+            "/usr/bin/env",
+            [
+                "python3", "-c", script, database,
+                "UPDATE preferences SET scope = 'osam:\(Self.package)' WHERE scope = 'osam:\(Self.package):ANDROID'",
+            ])
+        #expect(moved.status == 0, "\(moved)")
+        #expect(
+            try ChromiumTests.PlayTests.PlayHome.sql(
+                "SELECT count(*) FROM preferences WHERE scope = 'osam:\(Self.package):ANDROID'", in: database)
+                == "[[0]]")
+        #expect(try await fixture.check(["--offline"]) == ("DISMISSED", "dont-show-again", nil))
+        #expect(try await fixture.check(["--offline", "--platform", "IOS"]).reason == "offline-never-fetched")
+    }
+
     @Test func aDeviceClockSetBackAfterAnOKDoesNotBringTheAlertBackEarly() async throws {
         let fixture = try await Fixture()
         try await fixture.admin(["version": Self.record("LAZY")])

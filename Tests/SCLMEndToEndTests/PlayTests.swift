@@ -118,6 +118,46 @@ extension ChromiumTests {
             try play.expectCompleteSessionThroughEverySlide()
         }
 
+        /// What a storyclm.js 1.7.x deck sends (through the same queue): its session and Tables calls, each
+        /// checked in the page; the deck moves on only when every answer is as expected.
+        static let version1Calls = """
+            function expect(ok, next) { if (ok) { next(); } else { document.title = "unexpected answer"; } }
+            StoryCLMBridge.Invoke("consolelog", { message: "deck ready" });
+            StoryCLMBridge.Invoke("getsessions", {}, function (list) {
+              var open = (list.Data || []).filter(function (s) { return s.presentationId === 10; })[0];
+              expect(list.Status === "Success" && open && typeof open.start === "string", function () {
+                StoryCLMBridge.Invoke("getsessionbyid", { id: open.id }, function (one) {
+                  expect(one.ErrorCode === 200 && one.Data.id === open.id, function () {
+                    one.Data.confirmed = 1;
+                    StoryCLMBridge.Invoke("sessionupdate", one.Data, function (updated) {
+                      expect(updated.ErrorCode === 200 && updated.Data.confirmed === 1, function () {
+                        StoryCLMBridge.Invoke("setPresentationComplete", {});
+                        StoryCLMBridge.Invoke("count", { tableId: 1 }, function (count) {
+                          expect(count.ErrorCode === 503 && /offline/.test(count.ErrorMessage), function () {
+                            StoryCLMBridge.Invoke("go", { slideName: "slide1.html", data: {} }, function () {});
+                          });
+                        });
+                      });
+                    });
+                  });
+                });
+              });
+            });
+            """
+
+        @Test func aVersion1DeckGetsItsSessionAndTablesAnswers() async throws {
+            var deck = Self.walkingDeck(
+                scripts: ["js/raw.js"], go: { "StoryCLMBridge.Invoke(\"go\", { slideName: \"\($0)\", data: {} });" },
+                close: "StoryCLMBridge.Invoke(\"closePresentation\", { mode: 1 });")
+            deck.add("index.html", DeckFiles.slide("index", scripts: ["js/raw.js"], body: Self.version1Calls))
+            deck.add("js/raw.js", Self.rawTransport)
+            let play = try PlayHome(deck)
+            let result = try await play.play(["--timeout", "30"])
+            #expect(result.status == 0, "\(result)")
+            #expect(try play.sql("SELECT state, complete FROM sessions") == "[[1, 1]]")
+            #expect(!result.stderr.contains("consolelog"), "\(result.stderr)")
+        }
+
         @Test func plainNavigationBetweenSlidesIsRecordedInTheSession() async throws {
             try await Self.expectLibraryDeckRunsToTheEnd { "setTimeout(function () { location.href = '\($0)'; }, 50);" }
         }
@@ -233,6 +273,48 @@ extension ChromiumTests {
             let result = try await play.play(["--fail-on-error", "--timeout", "20"])
             #expect(result.status == 1, "\(result)")
             #expect(result.stdout.contains("broken slide"))
+        }
+
+        /// `--duration` in text mode on the demo deck: ends well, printing the slide it showed and no warning.
+        @Test func durationPlaysTheDemoDeckCleanAndPrintsItsSlides() async throws {
+            let play = try PlayHome(DeckFiles())
+            let sources = play.fixture.sourcesDirectory(in: play.home)
+            try FileManager.default.createDirectory(atPath: sources, withIntermediateDirectories: true)
+            let demo = try SampleContent.assembledPath + "/cardiora-detail-aid"
+            _ = try ProcessRunner.run("/bin/cp", ["-R", demo + "/.", sources])
+            let result = try await ProcessRunner.sclm(
+                [
+                    "play", "--presentation", String(play.fixture.presentationId), "--headless", "--duration", "5",
+                    "--fail-on-error",
+                ], home: play.home.root, timeout: 40)
+            #expect(result.status == 0, "\(result)")
+            #expect(result.stdout.contains("slide: index.html"), "\(result)")
+            #expect(!result.stdout.contains("warning:") && !result.stdout.contains("error:"), "\(result)")
+        }
+
+        /// `--duration` with `--fail-on-error`: a page error ends the run at once with exit 1, the error printed.
+        @Test func durationWithFailOnErrorEndsOnAPageErrorAndPrintsIt() async throws {
+            var deck = DeckFiles()
+            deck.add("index.html", DeckFiles.slide("index", scripts: [], body: "throw new Error('broken slide');"))
+            let play = try PlayHome(deck)
+            let result = try await ProcessRunner.sclm(
+                [
+                    "play", "--presentation", String(play.fixture.presentationId), "--duration", "30",
+                    "--fail-on-error",
+                ], home: play.home.root, timeout: 40)
+            #expect(result.status == 1, "\(result)")
+            #expect(result.stdout.contains("error: uncaught page error:"), "\(result)")
+            #expect(result.stdout.contains("broken slide"), "\(result)")
+        }
+
+        /// Without `--fail-on-error`, the same deck plays its `--duration` out and ends well (`"Play":"played"`).
+        @Test func durationWithoutFailOnErrorEndsWell() async throws {
+            var deck = DeckFiles()
+            deck.add("index.html", DeckFiles.slide("index", scripts: [], body: "throw new Error('broken slide');"))
+            let play = try PlayHome(deck)
+            let result = try await play.play(["--duration", "2"])
+            #expect(result.status == 0, "\(result)")
+            #expect(result.stdout.contains(#""Play":"played""#), "\(result)")
         }
 
         @Test func videoFromThePackagePlaysThroughRangeRequests() async throws {

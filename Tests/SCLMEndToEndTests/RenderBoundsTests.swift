@@ -179,14 +179,14 @@ extension ChromiumTests {
 
         @Test func hugeConsoleMessagesGiveASmallReport() async throws {
             let folder = TemporaryDirectory()
-            // 100 MB messages are skipped unread (Chromium takes seconds to send each, so three of them); 1 MiB
+            // A 100 MB message is skipped unread (Chromium takes seconds to send one, so one of them); 1 MiB
             // ones are read, cut, and counted past the slide's budget.
             let loud = try Self.deck(
                 "loud", in: folder,
                 slides: [
                     "index.html": """
                     var big = new Array(100 * 1024 * 1024 + 1).join("x");
-                    for (var i = 0; i < 3; i++) { console.error(i + big); }
+                    console.error(0 + big);
                     """
                 ])
             let medium = try Self.deck(

@@ -251,9 +251,10 @@ import Testing
     @Test func aRatioBombStopsWithBoundedMemory() throws {
         let folder = TemporaryDirectory()
         let zip = folder.appending("bomb.zip")
-        var base = ZipBuilder()
-        base.file("index.html", "<html></html>")
-        try Bzip2Bomb.writeZip(to: zip, expandingToAtLeast: 1 << 30, base: base)
+        var bomb = ZipBuilder()
+        bomb.file("index.html", "<html></html>")
+        bomb.zeros("mediafiles/zeros.bin", count: 256 << 20)
+        try bomb.write(to: zip)
         // Python's getrusage reports the child's peak RSS (KiB) without adding its own memory to it. The
         // child's report comes first on stdout, then a last line "EXIT-CODE PEAK-KIB".
         let script = """

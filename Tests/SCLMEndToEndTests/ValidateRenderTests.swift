@@ -118,6 +118,19 @@ extension ChromiumTests {
             #expect(sheet.contains(#"src="northwind-vaccination/schedule.png""#))
         }
 
+        /// Every demo deck renders with no finding, warnings included, in a throwaway home with no settings.
+        @Test(.timeLimit(.minutes(4))) func everyDemoDeckRendersStrictClean() async throws {
+            let root = try SampleContent.assembledPath
+            let decks = try FileManager.default.contentsOfDirectory(atPath: root).sorted().filter {
+                FileManager.default.fileExists(atPath: root + "/" + $0 + "/index.html")
+            }
+            try #require(!decks.isEmpty, "sample-content holds no decks")
+            let result = try await ProcessRunner.sclm(
+                ["validate", "--render", "--strict"] + decks.map { root + "/" + $0 }, timeout: 220)
+            #expect(result.status == 0, "\(result)")
+            #expect(result.stdout.contains("\(decks.count) packages checked: \(decks.count) passed"), "\(result)")
+        }
+
         @Test func screenshotsOfPackagesNamedWithDotsStayInTheScreenshotsFolder() async throws {
             let folder = TemporaryDirectory()
             var zip = ZipBuilder()

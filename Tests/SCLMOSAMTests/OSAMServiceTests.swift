@@ -16,15 +16,16 @@ import Testing
         #expect(harness.backend.recorded == ["isOnline", "version cat.bcn.demo ANDROID 100"])
 
         let reopened = try ContentStore(path: harness.store.path)
-        let state = try await reopened.read { db in try db.osamState(package: "cat.bcn.demo") }
+        let state = try await reopened.read { db in try db.osamState(package: "cat.bcn.demo", platform: .android) }
         #expect(state.pendingAlert?.mode == .lazy)
-        #expect(try await harness.preferences("osam:cat.bcn.demo")["CHECKBOX_DONT_SHOW_AGAIN_ACTIVE"] == "true")
+        #expect(
+            try await harness.preferences("osam:cat.bcn.demo:ANDROID")["CHECKBOX_DONT_SHOW_AGAIN_ACTIVE"] == "true")
 
         let answer = try await harness.service(at: Harness.now + 10).answer(
-            package: "cat.bcn.demo", choice: .ok, dontShowAgain: true)
+            package: "cat.bcn.demo", platform: .android, choice: .ok, dontShowAgain: true)
         #expect(answer.response == .accepted)
         #expect(answer.openURL == "https://apps.example/demo")
-        let after = try await harness.preferences("osam:cat.bcn.demo")
+        let after = try await harness.preferences("osam:cat.bcn.demo:ANDROID")
         #expect(after["CHECKBOX_DONT_SHOW_AGAIN_ACTIVE"] == "false")
         #expect(after["LAST_TIME_USER_CLICKED_ON_ACCEPT_BUTTON"] == String(Harness.now + 10))
         #expect(after["SCLM_PENDING_ALERT"] == nil)
@@ -70,7 +71,8 @@ import Testing
     @Test func answeringWithoutAnAlertIsNotFound() async throws {
         let harness = try Harness()
         let error = try await #require(throws: SCLMError.self) {
-            try await harness.service().answer(package: "cat.bcn.demo", choice: .ok, dontShowAgain: false)
+            try await harness.service().answer(
+                package: "cat.bcn.demo", platform: .ios, choice: .ok, dontShowAgain: false)
         }
         #expect(error.category == .notFound)
         #expect(error.message.contains("run a version-control check first"))
@@ -83,10 +85,45 @@ import Testing
         var other = Harness.app
         other.packageName = "cat.bcn.other"
         let error = try await #require(throws: SCLMError.self) {
-            try await harness.service().answer(package: other.packageName, choice: .ok, dontShowAgain: false)
+            try await harness.service().answer(
+                package: other.packageName, platform: .ios, choice: .ok, dontShowAgain: false)
         }
         #expect(error.category == .notFound)
-        #expect(try await harness.preferences("osam:cat.bcn.other").isEmpty)
+        #expect(try await harness.preferences("osam:cat.bcn.other:IOS").isEmpty)
+    }
+
+    /// Android then iOS: each platform keeps its own alert, "don't show again" and throttle.
+    @Test func eachPlatformKeepsItsOwnState() async throws {
+        let harness = try Harness(.init(version: .fetched(Harness.record(.lazy))))
+        _ = try await harness.service().versionControl(
+            app: Harness.app, platform: .ios, language: .en, connectivity: .probe)
+        _ = try await harness.service().answer(
+            package: "cat.bcn.demo", platform: .ios, choice: .ok, dontShowAgain: true)
+        harness.backend.set { $0.version = .fetched(Harness.record(.force)) }
+        let android = try await harness.service().versionControl(
+            app: Harness.app, platform: .android, language: .en, connectivity: .probe)
+        #expect(android.reason == .force)
+        let ios = try await harness.service().versionControl(
+            app: Harness.app, platform: .ios, language: .en, connectivity: .offline)
+        #expect(ios.result != .show, "iOS keeps its own cache and its don't-show-again: \(ios)")
+        #expect(try await harness.preferences("osam:cat.bcn.demo:IOS")["CHECKBOX_DONT_SHOW_AGAIN_ACTIVE"] == "false")
+        #expect(try await harness.preferences("osam:cat.bcn.demo:ANDROID")["SCLM_PENDING_ALERT"] != nil)
+    }
+
+    /// State written before states were per platform becomes the configured platform's, once.
+    @Test func unplatformedStateBecomesTheConfiguredPlatforms() async throws {
+        let harness = try Harness(.init(rating: .fetched(RatingRecord(minutes: 1, numAperture: 100))))
+        try await harness.store.write { db in
+            try db.setPreference(scope: "osam:cat.bcn.demo", key: "NUM_APERTURES", value: "2")
+            try db.setPreference(scope: "osam:cat.bcn.demo", key: "SELECTED_LANGUAGE", value: "ca")
+        }
+        let service = harness.service(unplatformedStateOwner: .ios)
+        _ = try await service.rating(package: "cat.bcn.demo", platform: .android, connectivity: .probe)
+        #expect(try await harness.preferences("osam:cat.bcn.demo:IOS")["NUM_APERTURES"] == "2")
+        #expect(try await harness.preferences("osam:cat.bcn.demo:ANDROID")["NUM_APERTURES"] == "1")
+        #expect(try await harness.preferences("osam:cat.bcn.demo") == ["SELECTED_LANGUAGE": "ca"])
+        _ = try await service.rating(package: "cat.bcn.demo", platform: .ios, connectivity: .probe)
+        #expect(try await harness.preferences("osam:cat.bcn.demo:IOS")["NUM_APERTURES"] == "3")
     }
 
     @Test func ratingCountsOpeningsAcrossServicesAndRequestsThePrompt() async throws {
@@ -107,14 +144,15 @@ import Testing
         let decision = try await harness.service().rating(
             package: "cat.bcn.demo", platform: .android, connectivity: .probe)
         #expect(decision.response == .error)
-        #expect(try await harness.preferences("osam:cat.bcn.demo")["NUM_APERTURES"] == "1")
+        #expect(try await harness.preferences("osam:cat.bcn.demo:ANDROID")["NUM_APERTURES"] == "1")
     }
 
     @Test func analyticsEventsBecomeCustomEventsOfOneUnpublishedSession() async throws {
         let harness = try Harness(.init(version: .fetched(Harness.record(.lazy))))
         _ = try await harness.service().versionControl(
             app: Harness.app, platform: .ios, language: .ca, connectivity: .probe)
-        _ = try await harness.service().answer(package: "cat.bcn.demo", choice: .cancel, dontShowAgain: false)
+        _ = try await harness.service().answer(
+            package: "cat.bcn.demo", platform: .ios, choice: .cancel, dontShowAgain: false)
         let events = try await harness.customEvents()
         #expect(events.map(\.key) == ["version_control_popup_showed", "version_control_popup_cancelled"])
         let value = try JSONValue.parse(Data(events[0].value.utf8))

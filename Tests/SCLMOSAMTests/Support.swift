@@ -76,12 +76,14 @@ struct Harness {
         backend = FakeBackend(script)
     }
 
-    func service(at now: Int64 = Harness.now, messaging: (any MessagingProvider)? = nil) -> OSAMService {
+    func service(
+        at now: Int64 = Harness.now, messaging: (any MessagingProvider)? = nil, unplatformedStateOwner: Platform? = nil
+    ) -> OSAMService {
         let clock = FixedClock(epochMilliseconds: now)
         return OSAMService(
             store: store, backend: backend, analytics: StoreAnalyticsProvider(store: store),
             messaging: messaging ?? StoreMessagingProvider(store: store, clock: clock), clock: clock,
-            logger: Logger(minimumLevel: .error))
+            logger: Logger(minimumLevel: .error), unplatformedStateOwner: unplatformedStateOwner)
     }
 
     func customEvents() async throws -> [(key: String, value: String, sessionId: String)] {

@@ -7,7 +7,7 @@ const assert = require("node:assert/strict");
 const fs = require("fs");
 const http = require("http");
 const path = require("path");
-const { connect, ErrorCodes } = require("../storyclm.js");
+const { connect, ErrorCodes, TablesQuery } = require("../storyclm.js");
 const { installedHome, allowHosts, bridgeBinary, removeHome } = require("./home.js");
 
 const binary = bridgeBinary();
@@ -213,6 +213,13 @@ if (binary.skip) {
         assert.match(error.message, /unknown command/);
       }
       assert.equal((await clm.SendCommand("  getCurrentSlideName ")).data.slide, "efficacy.html", "commands are trimmed");
+    });
+
+    await t.test("Tables calls without a login to the StoryCLM API answer 503, saying tables are online only", async () => {
+      for (const call of [() => clm.Tables.Get(), () => clm.Tables.Find(1, TablesQuery().Query("[a][eq][b]")), () => clm.Tables.Count(1)]) {
+        const error = await failsWith(call(), 503);
+        assert.match(error.message, /not available offline/);
+      }
     });
 
     await t.test("many calls at once each get their own answer", async () => {

@@ -3,7 +3,7 @@
 // callback and Promise mapping of answers, client-side errors and time limits, Event dispatch.
 const test = require("node:test");
 const assert = require("node:assert/strict");
-const { createClient, StoryCLMApiMessage, StoryCLMError, ErrorCodes, encodeBody, decodeBody } = require("../storyclm.js");
+const { createClient, StoryCLMApiMessage, StoryCLMError, ErrorCodes, encodeBody, decodeBody, TablesQuery } = require("../storyclm.js");
 const { recordingTransport, delay } = require("./support.js");
 
 const clients = [];
@@ -92,6 +92,20 @@ test("each API call sends StoryCLM's command and data", () => {
       { url: "http://127.0.0.1/x", headers: { "Content-Type": "text/plain" }, body: Buffer.from("héllo").toString("base64") }],
     [() => clm.Http.Put("http://127.0.0.1/x", { a: [1] }, () => {}), "httpput",
       { url: "http://127.0.0.1/x", headers: {}, body: Buffer.from("{\"a\":[1]}").toString("base64") }],
+    [() => clm.Tables.Get(() => {}), "tables", {}],
+    [() => clm.Tables.Count(1, () => {}), "count", { tableId: 1 }],
+    [() => clm.Tables.Count("1", "[age][gt][30]", () => {}), "countByQuery", { tableId: 1, query: "[age][gt][30]" }],
+    [() => clm.Tables.Count(1, TablesQuery().Query("[a][eq][b]"), () => {}), "countByQuery", { tableId: 1, query: "[a][eq][b]" }],
+    [() => clm.Tables.Find(1, "5822", () => {}), "findById", { tableId: 1, id: "5822" }],
+    [() => clm.Tables.Find(1, ["a", "b"], () => {}), "findByIds", { tableId: 1, ids: ["a", "b"] }],
+    [() => clm.Tables.Find(1, TablesQuery().Query("[age][gt][30]").Take(10).Sort(1, "age"), () => {}), "findByQuery",
+      { tableId: 1, skip: 0, take: 10, query: "[age][gt][30]", sort: 1, sortfield: "age" }],
+    [() => clm.Tables.Insert(2, { q: 1 }, () => {}), "insertEntry", { tableId: 2, entry: { q: 1 } }],
+    [() => clm.Tables.Insert(2, [{ q: 1 }], () => {}), "insertEntries", { tableId: 2, entries: [{ q: 1 }] }],
+    [() => clm.Tables.Update(2, { _id: "x", q: 2 }, () => {}), "updateEntry", { tableId: 2, entry: { _id: "x", q: 2 } }],
+    [() => clm.Tables.Update(2, [{ _id: "x" }], () => {}), "updateEntries", { tableId: 2, entries: [{ _id: "x" }] }],
+    [() => clm.Tables.Delete(2, "x", () => {}), "deleteById", { tableId: 2, id: "x" }],
+    [() => clm.Tables.Delete(2, ["x", "y"], () => {}), "deleteByIds", { tableId: 2, ids: ["x", "y"] }],
     [() => clm.OSAM.VersionControl("es", () => {}), "osam.versionControl", { language: "es" }],
     [() => clm.OSAM.VersionControl(() => {}), "osam.versionControl", {}],
     [() => clm.OSAM.VersionControlAnswer("cancel", true, () => {}), "osam.versionControlAnswer", { choice: "cancel", dontShowAgain: true }],
@@ -213,9 +227,12 @@ test("wrong parameters fail on this side with -3 Error Parameters and send nothi
   clm.OSAM.VersionControlAnswer("maybe", (message) => failures.push(message));
   clm.OSAM.SubscribeToCustomTopic("", (message) => failures.push(message));
   clm.SendCommand("", (message) => failures.push(message));
+  clm.Tables.Find("one", "x", (message) => failures.push(message));
+  clm.Tables.Find(1, 42, (message) => failures.push(message));
+  clm.Tables.Insert(1, (message) => failures.push(message));
   assert.equal(failures.length, 0, "parameter errors are reported asynchronously, as answers are");
   await delay(10);
-  assert.equal(failures.length, 12);
+  assert.equal(failures.length, 15);
   for (const failure of failures) {
     assert.equal(failure.status, "Failure");
     assert.equal(failure.errorCode, ErrorCodes.PARAMETERS);

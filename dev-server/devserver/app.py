@@ -19,6 +19,7 @@ from .osam import OsamStore
 from .samples import assembled_samples
 from .stats import Stats
 from .synthetic import SyntheticSpec, add_synthetic
+from .tables import TableStore
 
 
 @dataclass
@@ -44,6 +45,7 @@ class State:
     stats: Stats
     iot: IotHub
     osam: OsamStore
+    tables: TableStore = field(default_factory=TableStore)
     patches: dict = field(default_factory=dict)  # content route path -> JSON fields laid over its answer
 
 

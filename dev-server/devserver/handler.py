@@ -13,7 +13,7 @@ import uuid
 from http.server import BaseHTTPRequestHandler
 from xml.sax.saxutils import escape
 
-from . import __version__, control
+from . import __version__, control, tables
 from .auth import DEMO_IDENTITY, TokenError
 from .blobs import SasError
 from .catalog import NotFound
@@ -32,6 +32,8 @@ _CONTENT_ROUTES = [
     (re.compile(r"^/v1/mediafiles/(\d+)/?$"), lambda h, i: h.state.catalog.media_json(i, h.server.base_url)),
     (re.compile(r"^/v1/contentpackages/(\d+)/?$"), lambda h, i: h.state.catalog.package_json(i, h.server.base_url)),
 ]
+_TABLES = re.compile(r"^/v1/tables/(\d+)/(tables|find|findbyid/[^/]+|findbyids|insert|insertmany|update|updatemany"
+                     r"|count|delete/[^/]+|deletemany)/?$")
 _BLOB = re.compile(r"^/blobs/(packages|mediafiles)/([0-9A-Za-z-]+)$")
 _PUBLISH = re.compile(r"^/([^/]+)/publish/?$")
 _OSAM_VERSION = re.compile(r"^/api/version/([^/]+)/([^/]+)/([^/]+)/?$")
@@ -153,6 +155,8 @@ class Handler(BaseHTTPRequestHandler):
         method = self.command
         if path == "/connect/token":
             return self._only(("POST",)) and self._token(body)
+        if match := _TABLES.match(path):
+            return self._tables(match.group(1), match.group(2), body)
         if path.startswith("/v1/"):
             return self._only(("GET", "HEAD")) and self._content(path)
         if match := _BLOB.match(path):
@@ -233,6 +237,17 @@ class Handler(BaseHTTPRequestHandler):
                 except NotFound as missing:
                     return self._json(404, {"error": "not_found", "message": f"no {missing}"})
         return self._json(404, {"error": "not_found", "message": f"no content route {path}"})
+
+    def _tables(self, number: str, operation: str, body: bytes):
+        if self.state.tokens.authenticate(self._auth()) is None:
+            return self._json(401, {"error": "invalid_token", "error_description": "missing, unknown or expired "
+                                    "bearer token"}, {"WWW-Authenticate": 'Bearer error="invalid_token"'})
+        query = urllib.parse.parse_qs(urllib.parse.urlsplit(self.path).query)
+        try:
+            status, answer = tables.route(self.state.tables, self.command, int(number), operation, query, body)
+        except tables.TableError as error:
+            return self._json(error.status, {"error": "tables", "message": str(error)})
+        return self._json(status, answer)
 
     def _blob(self, kind: str, blob_id: str, query: dict):
         try:

@@ -76,7 +76,7 @@ extension SCLM.Osam {
     package struct VersionControlAnswer: Command {
         package static let configuration = CommandConfiguration(
             commandName: "version-control-answer",
-            abstract: "Record the user's answer to the alert last shown for a package.",
+            abstract: "Record the user's answer to the alert last shown for a package on a platform.",
             discussion: """
                 ok: FORCE and LAZY answer ACCEPTED and give the URL to open; INFO answers DISMISSED. On LAZY and
                 INFO, ok starts the dialogDisplayDuration throttle, and with --dont-show-again (when the alert
@@ -85,7 +85,7 @@ extension SCLM.Osam {
                 DISMISSED and changes nothing. JSON: {"response":"ACCEPTED"|"CANCELLED"|"DISMISSED","openUrl":URL|null}
                 """,
             options: [
-                OsamOptions.package,
+                OsamOptions.package, OsamOptions.platform,
                 .option(
                     "--choice", help: "The button the user pressed, or dismiss.", required: true,
                     choices: AlertChoice.allCases.map(\.rawValue)),
@@ -109,8 +109,9 @@ extension SCLM.Osam {
         package func run(_ context: CommandContext) async throws {
             let configuration = try context.configuration()
             let package = try options.package(configuration)
+            let platform = try options.platform(configuration)
             let answer = try await context.withOSAMService(options, configuration: configuration) {
-                try await $0.answer(package: package, choice: choice, dontShowAgain: dontShowAgain)
+                try await $0.answer(package: package, platform: platform, choice: choice, dontShowAgain: dontShowAgain)
             }
             if context.wantsJSON {
                 context.printJSON(answer.jsonValue)

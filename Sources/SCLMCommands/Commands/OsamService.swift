@@ -69,7 +69,9 @@ extension Services {
         return OSAMService(
             store: store, backend: backend, analytics: StoreAnalyticsProvider(store: store),
             messaging: StoreMessagingProvider(store: store, notifier: notifier, clock: clock), clock: clock,
-            logger: logger)
+            logger: logger,
+            // State written before states were per platform was about the configured platform.
+            unplatformedStateOwner: configuration.value(.osamPlatform).flatMap(Platform.init(name:)))
     }
 
     /// A transport for OSAM's small requests: short connect and stall limits, the configured CA bundle,

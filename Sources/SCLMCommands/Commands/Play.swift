@@ -22,10 +22,13 @@ extension SCLM {
 
                 --headless (the default) runs without a window and ends when the content closes the
                 presentation (exit 0), on a page or browser crash (1), on an uncaught page error with
-                --fail-on-error (1), or when --timeout passes (124). --kiosk shows the presentation fullscreen
+                --fail-on-error (1), or when --timeout passes (124). --duration N plays N seconds and ends with
+                exit 0, a smoke test: with --fail-on-error it ends with 1 at the first uncaught page error or
+                failed load (bridge error answers and refused requests are warnings, not errors). --kiosk shows the presentation fullscreen
                 on the current display and restarts the browser if it dies; Ctrl-C ends it and leaves the
-                session unfinished, to be resumed next time. --json prints the bridge's events and the page's
-                errors as JSON lines.
+                session unfinished, to be resumed next time. As it runs, play prints one line for each slide
+                shown, bridge error, page error, dialog and refused request; --json prints the bridge's
+                events and the page's issues as JSON lines instead.
 
                 The browser is --browser PATH, else $SCLM_BROWSER, else chromium on PATH; without one sclm says
                 how to install it and exits 69.
@@ -43,7 +46,8 @@ extension SCLM {
                         + "browser if it dies."),
                 .flag("--headless", help: "No window (the default)."),
                 .option("--timeout", value: "seconds", help: "Give up after this long (exit 124)."),
-                .flag("--fail-on-error", help: "End with exit 1 on an uncaught page error."),
+                .option("--duration", value: "seconds", help: "Play this long, then end well (exit 0)."),
+                .flag("--fail-on-error", help: "End with exit 1 on an uncaught page error or a failed load."),
                 .flag(
                     "--fresh",
                     help: "Start with the presentation's browser storage (localStorage, IndexedDB, cookies) empty."),
@@ -55,7 +59,7 @@ extension SCLM {
         let presentationId: Int64
         let slide: String?
         let isKiosk: Bool
-        let timeout: Duration?
+        let limit: Player.Limit?
         let failsOnError: Bool
         let isFresh: Bool
         let browser: String?
@@ -67,7 +71,12 @@ extension SCLM {
             if isKiosk && arguments.flag("--headless") {
                 throw ValidationError("--kiosk and --headless exclude each other; pick one")
             }
-            timeout = try arguments.integer("--timeout", in: 1...86_400).map { .seconds($0) }
+            let timeout = try arguments.integer("--timeout", in: 1...86_400)
+            let duration = try arguments.integer("--duration", in: 1...86_400)
+            if timeout != nil && duration != nil {
+                throw ValidationError("--timeout and --duration exclude each other; pick one")
+            }
+            limit = timeout.map { .timeout(.seconds($0)) } ?? duration.map { .duration(.seconds($0)) }
             failsOnError = arguments.flag("--fail-on-error")
             isFresh = arguments.flag("--fresh")
             browser = arguments.value("--browser")
@@ -84,7 +93,7 @@ extension SCLM {
             // One services scope for the whole run: kiosk restarts reuse its curl engine.
             let outcome = try await context.withServices { services in
                 let player = Player(
-                    presentationId: presentationId, slide: slide, options: options, timeout: timeout,
+                    presentationId: presentationId, slide: slide, options: options, limit: limit,
                     failsOnError: failsOnError, services: services)
                 if isKiosk { try await player.waitUntilInstalled() }
                 var outcome = try await player.run()
@@ -99,7 +108,7 @@ extension SCLM {
         }
 
         /// Maps how the run ended to the exit status; with `--json`, says it last as
-        /// `{"Play":"closed"|"crashed"|"failed"|"timedOut"|"cancelled","cancelled":…}`.
+        /// `{"Play":"closed"|"crashed"|"failed"|"timedOut"|"played"|"cancelled","cancelled":…}`.
         static func exit(for outcome: PageBridge.Outcome, context: CommandContext) throws {
             if context.wantsJSON {
                 let name =
@@ -108,13 +117,14 @@ extension SCLM {
                     case .crashed: "crashed"
                     case .failed: "failed"
                     case .timedOut: "timedOut"
+                    case .elapsed: "played"
                     case .interrupted: "cancelled"
                     }
                 let json: JSONValue = ["Play": .string(name), "cancelled": .bool(outcome == .interrupted)]
                 context.stdout.writeLine(json.jsonString)
             }
             switch outcome {
-            case .closed:
+            case .closed, .elapsed:
                 return
             case .crashed(let reason), .failed(let reason):
                 context.logger.error(reason)

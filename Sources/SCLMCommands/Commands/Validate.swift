@@ -23,7 +23,9 @@ extension SCLM {
                 waits until each slide settles and reports RENDER-* findings: uncaught errors,
                 console.error, files the package lacks, requests to other hosts (refused), bridge errors,
                 slides that never settle. --screenshots DIR writes one PNG per slide at --viewport and an
-                index.html contact sheet.
+                index.html contact sheet. The throwaway home starts with no settings, so the bridge modules
+                a slide calls (OSAM, HTTP) answer as unconfigured: --home-settings starts it with your home's
+                settings (read, never written), and --config KEY=VALUE (repeatable) sets one for the render.
 
                 Exit codes: 0 every package passed, 1 errors (or warnings with --strict),
                 64 usage, 66 a path is not a file or folder (a FIFO, socket or device; answered
@@ -53,6 +55,10 @@ extension SCLM {
                 .option(
                     "--browser", value: "path",
                     help: "With --render: the Chromium executable (default $SCLM_BROWSER, else chromium)."),
+                .flag("--home-settings", help: "With --render: the modules read your home's settings (read-only)."),
+                .option(
+                    "--config", value: "key=value", help: "With --render: a setting for the modules (repeatable).",
+                    repeatable: true),
             ]
         )
 
@@ -72,6 +78,7 @@ extension SCLM {
             var viewport: BrowserOptions.Viewport
             var timeout: Duration
             var browser: String?
+            var settings: RenderSettings
         }
 
         package init(parsing arguments: ParsedArguments) throws {
@@ -93,10 +100,11 @@ extension SCLM {
 
         private static func renderOptions(_ arguments: ParsedArguments) throws -> RenderOptions? {
             guard arguments.flag("--render") else {
-                for option in ["--screenshots", "--viewport", "--render-timeout", "--browser"]
+                for option in ["--screenshots", "--viewport", "--render-timeout", "--browser", "--config"]
                 where arguments.value(option) != nil {
                     throw ValidationError("\(option) needs --render")
                 }
+                if arguments.flag("--home-settings") { throw ValidationError("--home-settings needs --render") }
                 return nil
             }
             var viewport = BrowserOptions.Viewport(width: 1024, height: 768)
@@ -110,7 +118,9 @@ extension SCLM {
             let seconds = try arguments.integer("--render-timeout", in: 1...600) ?? 10
             return RenderOptions(
                 screenshots: arguments.value("--screenshots"), viewport: viewport, timeout: .seconds(seconds),
-                browser: arguments.value("--browser"))
+                browser: arguments.value("--browser"),
+                settings: try RenderSettings.parse(
+                    arguments.values("--config"), usesHomeSettings: arguments.flag("--home-settings")))
         }
 
         package func run(_ context: CommandContext) async throws {
@@ -126,7 +136,7 @@ extension SCLM {
                         executable: BrowserOptions.executable(option: render.browser, environment: context.environment),
                         viewport: render.viewport, showsBrowserLogs: context.globals.verbose),
                     limits: SlideRenderer.Limits(timeout: render.timeout), policy: policy,
-                    screenshots: render.screenshots,
+                    screenshots: render.screenshots, settings: render.settings,
                     context: context)
                 outcomes = try await renderer.render(outcomes)
             }

@@ -117,7 +117,7 @@ struct ProgressBoard {
         }
         if let plan, plan.presentations > 0 {
             let done = active.reduce(completedBytes) { total, item in
-                total + (item.phase == .download ? min(item.packageBytes, item.bytes) : item.packageBytes)
+                Self.sum(total, item.phase == .download ? min(item.packageBytes, item.bytes) : item.packageBytes)
             }
             let elapsed = firstStart.map { (now - $0).inSeconds } ?? 0
             rows.append(
@@ -131,8 +131,14 @@ struct ProgressBoard {
 
     private mutating func finish(_ presentationId: Int64) {
         guard let index = active.firstIndex(where: { $0.presentationId == presentationId }) else { return }
-        completedBytes += active[index].packageBytes
+        completedBytes = Self.sum(completedBytes, active[index].packageBytes)
         active.remove(at: index)
+    }
+
+    /// `a + b` through ``Checked``, the largest number when that overflows: package sizes are the server's
+    /// numbers, and two of them near 2^63 must not stop a sync's display with a trap.
+    private static func sum(_ a: Int64, _ b: Int64) -> Int64 {
+        Checked(a).plus(b)?.value ?? (b < 0 ? .min : .max)
     }
 }
 

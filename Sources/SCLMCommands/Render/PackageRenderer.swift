@@ -17,6 +17,8 @@ struct PackageRenderer: Sendable {
     let policy: Policy
     /// Where PNGs and the contact sheet go, if anywhere.
     let screenshots: String?
+    /// The settings the throwaway home's modules read.
+    let settings: RenderSettings
     let context: CommandContext
 
     /// Renders the packages of `outcomes` that could be read and are safe to unpack; returns the outcomes
@@ -24,7 +26,7 @@ struct PackageRenderer: Sendable {
     ///
     /// - Throws: ``BrowserError`` (`.unavailable`) without a browser; file errors writing screenshots.
     func render(_ outcomes: [ValidationOutcome]) async throws -> [ValidationOutcome] {
-        let renderHome = try RenderHome.make(like: context)
+        let renderHome = try RenderHome.make(like: context, settings: settings)
         defer { renderHome.remove() }
         var sheet = ContactSheet(viewport: options.viewport)
         var rendered = outcomes

@@ -23,7 +23,9 @@ enum RenderFindings {
         case .remoteRequest(let url):
             return Finding(.renderRemote, path: slide, message: "requested \(url); refused (no network on a tablet)")
         case .bridgeError(let command, let code, let message):
-            return Finding(.renderBridgeError, path: slide, message: "\(command) answered \(code): \(message)")
+            return Finding(
+                .renderBridgeError, path: slide,
+                message: "\(command) answered \(code): \(RenderSettings.renderAdvice(message))")
         case .crashed(let reason):
             return Finding(.renderJSError, path: slide, message: reason)
         case .tooLarge(_, let path, let size, let limit):

@@ -16,10 +16,10 @@ struct RenderHome: Sendable {
     /// A command context on this home (same output, logger and environment as the caller's).
     let context: CommandContext
 
-    /// Creates an empty home in a new temporary folder (homes of killed runs are swept).
+    /// Creates an empty home in a new temporary folder (homes of killed runs are swept), with `settings`.
     ///
     /// - Throws: `SCLMError`, `StoreError`.
-    static func make(like context: CommandContext) throws -> RenderHome {
+    static func make(like context: CommandContext, settings: RenderSettings) throws -> RenderHome {
         let root = try ScratchFolder.make(prefix: "sclm-render-")
         var globals = context.globals
         globals.home = root
@@ -30,6 +30,7 @@ struct RenderHome: Sendable {
             terminal: context.terminal, clock: context.clock)
         let home = Home(root: root)
         try home.prepare()
+        try settings.write(from: context.home, to: home)
         return RenderHome(home: home, context: child)
     }
 

@@ -51,7 +51,8 @@ struct ContentPhase: Sendable {
         let ids = waves.joined().map(\.presentationId)
         let bytes = try await store.read { db in
             try ids.reduce(Int64(0)) { total, id in
-                total + max(0, try db.contentPackage(ofPresentation: id)?.fileSize ?? 0)
+                // The server's sizes: a sum past Int64 (two hostile packages) shows as the largest, not a trap.
+                Checked(total).plus(max(0, try db.contentPackage(ofPresentation: id)?.fileSize ?? 0))?.value ?? .max
             }
         }
         events.emit(

@@ -19,16 +19,22 @@ import SCLMHTTP
 /// - Other transfer failures back off under the retry policy; a failure after progress counts as a first
 ///   attempt again (and resets the renewals), so a long download over a flaky link still finishes.
 /// - A write that failed for lack of space fails the blob and drops the part; other write failures keep it.
-struct DownloadStateMachine: Sendable, Equatable {
+package struct DownloadStateMachine: Sendable, Equatable {
     /// Fresh links fetched in a row without any byte arriving in between, before giving up.
     static let maxLinkRenewals = 3
 
     /// The `.part` file as it is on disk.
-    struct Part: Sendable, Equatable {
+    package struct Part: Sendable, Equatable {
         /// Its size, or `nil` when there is no part.
         var size: Int64?
         /// The resume record beside it, when there is a readable one.
         var record: ResumeRecord?
+
+        /// A part of `size` bytes (`nil`: none) with `record` beside it.
+        package init(size: Int64?, record: ResumeRecord?) {
+            self.size = size
+            self.record = record
+        }
 
         /// No part on disk.
         static let missing = Part(size: nil, record: nil)
@@ -137,7 +143,7 @@ struct DownloadStateMachine: Sendable, Equatable {
     }
 
     /// Where a download of `link` can continue from `part`: its size and the validator to send, or (0, nil).
-    static func resumePoint(of part: Part, for link: BlobLink) -> (offset: Int64, validator: String?) {
+    package static func resumePoint(of part: Part, for link: BlobLink) -> (offset: Int64, validator: String?) {
         guard let size = part.size, size > 0, let record = part.record,
             record.matches(blobId: link.blobId, fileSize: link.fileSize), size <= link.fileSize
         else { return (0, nil) }

@@ -27,7 +27,12 @@ package struct ResumeRecord: Sendable, Equatable, Codable {
         guard let data = FileManager.default.contents(atPath: PackageCache.resumeRecordPath(forPart: partPath)) else {
             return nil
         }
-        return try? JSONDecoder().decode(ResumeRecord.self, from: data)
+        return decode(data)
+    }
+
+    /// The record `data` holds, or `nil` when it is not one (a pure function of bytes, for the fuzz target).
+    package static func decode(_ data: Data) -> ResumeRecord? {
+        try? JSONDecoder().decode(ResumeRecord.self, from: data)
     }
 
     /// Writes the record beside `partPath` (atomically, without waiting for the disk: losing it to a power

@@ -7,9 +7,11 @@
  * StoryCLM.Go, so the app records the slide change; without an answer the page navigates itself.
  * The StoryCLM calls a real deck makes are here too:
  *   - every slide: presentation info and current slide name (shown in the footer);
- *   - the start slide: the OSAM checks (version control with its alert, then rating), once per
- *     session, and an HTTP call to the backend through the app (StoryCLM.Http);
- *   - [data-quiz] blocks: the answer is stored as a custom event and read back;
+ *   - the start slide: behind its "Check for updates" button, the OSAM checks (version control with its
+ *     alert, then rating); and, when the app's navigation data names a backend ({"apiBase": URL}), an HTTP
+ *     call to it through the app (StoryCLM.Http). Nothing at start-up needs the network or OSAM settings,
+ *     so the deck plays clean in a home that has neither (a render's throwaway home, say);
+ *   - [data-quiz] blocks: a tapped answer is stored as a custom event and read back;
  *   - links into mediafiles/: opened by the app's media viewer (StoryCLM.Mediafiles.OpenMediaFile);
  *   - the last slide (no clm-swipe-next): the session is marked complete.
  * What each call answered is written to data-clm-* attributes of <body> (used by the tests).
@@ -19,8 +21,6 @@
 
   /** The demo app the OSAM checks and the HTTP call are about (see sample-content/osam.json). */
   var DEMO_APP = { package: "com.storyclm.sclm.demo", platform: "IOS", versionCode: 2024010100 };
-  /** The backend for the HTTP call; navigation data {"apiBase": URL} overrides it. */
-  var DEFAULT_API_BASE = "http://127.0.0.1:8080";
   /** How long a slide change may take before the page navigates by itself. */
   var NAVIGATION_FALLBACK_MS = 1500;
 
@@ -141,9 +141,8 @@
       if (result) { result.textContent = value ? "Saved: " + value : ""; }
       mark("quiz", value);
     }
-    clm.CustomEvents.Get(key, function (answer) {
-      if (answer.isSuccess() && answer.data && answer.data.value) { show(answer.data.value); }
-    });
+    // Nothing is read at load (a session without an answer would answer 404): the answer is stored and
+    // read back on a tap.
     quiz.addEventListener("click", function (event) {
       var button = event.target.closest ? event.target.closest("button[data-answer]") : null;
       if (!button) { return; }
@@ -167,7 +166,7 @@
     });
   }
 
-  // ---- Start slide: OSAM checks once per session, and an HTTP call ---------------------------------
+  // ---- Start slide: OSAM checks on a tap, and an HTTP call when the app names a backend -------------
 
   if (slideName !== "index.html") { return; }
 
@@ -175,20 +174,6 @@
     clm.System.GetInfo(function (answer) {
       var code = answer.isSuccess() && answer.data ? String(answer.data.localization || "").toLowerCase() : "";
       callback(code === "ca" || code === "es" ? code : "en");
-    });
-  }
-
-  function onceThisSession(name, callback) {
-    clm.Sessions.GetCurrent(function (answer) {
-      var sessionId = answer.isSuccess() && answer.data ? answer.data.sessionId : "";
-      var key = "sclm-" + name + "-" + sessionId;
-      try {
-        if (sessionId && window.sessionStorage.getItem(key)) { return; }
-        if (sessionId) { window.sessionStorage.setItem(key, "1"); }
-      } catch (error) {
-        // No storage (a file:// page in some browsers): check every time.
-      }
-      callback();
     });
   }
 
@@ -246,7 +231,7 @@
     });
   }
 
-  onceThisSession("osam", function () {
+  function checkForUpdates() {
     language(function (lang) {
       clm.OSAM.VersionControl(lang, function (answer) {
         if (!answer.isSuccess()) {
@@ -263,10 +248,16 @@
         }
       });
     });
-  });
+  }
+
+  var checkButton = element("button", "Check for updates", "clm-check");
+  checkButton.setAttribute("data-clm-check", "");
+  checkButton.addEventListener("click", checkForUpdates);
+  (document.querySelector("footer") || body).appendChild(checkButton);
 
   clm.SendCommand("getNavigationData", {}, function (navigation) {
-    var base = navigation.isSuccess() && navigation.data && navigation.data.apiBase ? navigation.data.apiBase : DEFAULT_API_BASE;
+    var base = navigation.isSuccess() && navigation.data ? navigation.data.apiBase : "";
+    if (!base) { return; }
     var url = base.replace(/\/+$/, "") + "/api/version/" + DEMO_APP.package + "/" + DEMO_APP.platform + "/" + DEMO_APP.versionCode;
     clm.Http.Get(url, { Accept: "application/json" }, function (answer) {
       if (!answer.isSuccess()) {
