@@ -13,7 +13,7 @@ MANDIR = $(DESTDIR)$(PREFIX)/share/man/man1
 SHAREDIR = $(DESTDIR)$(PREFIX)/share
 INSTALL_BUILD = $(if $(filter command line environment,$(origin BIN)),,release)
 
-.PHONY: deps build release samples test fuzz lint-sql lint-format test-swift test-fleet test-readme test-js test-dev-server demo bench clean install uninstall install-systemd
+.PHONY: deps build release samples test soak fuzz lint-sql lint-format test-swift test-fleet test-readme test-js test-dev-server demo bench clean install uninstall install-systemd
 
 deps:
 	@scripts/ensure-deps.sh
@@ -40,6 +40,12 @@ samples:
 # installs the browser, nginx and man-db the suites need). The targets below run some of the suites.
 test: deps
 	@python3 scripts/run-tests.py
+
+# The Swift suites with the long variants of seeded property and fault runs (SCLM_SOAK=1: Tests/SCLMTestSupport/
+# Soak.swift), without the per-suite time budgets of `make test`; the whole output goes to the terminal.
+soak: deps samples
+	swift build --build-tests $(SWIFT_WARNINGS)
+	SCLM_SOAK=1 swift test --skip-build --disable-xctest
 
 # SQL only in the files that own the tables (ARCHITECTURE.md, "Tables and their owners").
 lint-sql:

@@ -84,7 +84,7 @@ package struct ArchiveError: CategorizedError {
     static func notFileOrFolder(_ path: String, type: UInt32) -> ArchiveError {
         ArchiveError(
             .notFileOrFolder,
-            "\(path) is not a file or folder (it is a \(DeclaredEntryType.typeName(type))); pass a package zip or folder",
+            "\(path) is not a file or folder (it is a \(EntryRules.typeName(type))); pass a package zip or folder",
             archivePath: path)
     }
 

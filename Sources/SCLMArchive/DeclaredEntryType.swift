@@ -50,22 +50,11 @@ enum DeclaredEntryType: Equatable {
         case .special(let type):
             Finding(
                 .entrySpecial, path: path,
-                message: "the entry's Unix mode declares a \(Self.typeName(type)), not a file or folder")
+                message: "the entry's Unix mode declares a \(EntryRules.typeName(type)), not a file or folder")
         case .hardLink(let target):
             Finding(
                 .entryHardlink, path: path,
                 message: "the entry is a hard link to '\(EntryName.displayString(target))' (PKWARE Unix extra field)")
-        }
-    }
-
-    /// A file type's name, for messages: `FIFO`, `socket`, `character device`, `block device`.
-    static func typeName(_ type: UInt32) -> String {
-        switch type {
-        case UInt32(S_IFCHR): "character device"
-        case UInt32(S_IFBLK): "block device"
-        case UInt32(S_IFIFO): "FIFO"
-        case UInt32(S_IFSOCK): "socket"
-        default: "special file (type 0o\(String(type, radix: 8)))"
         }
     }
 }

@@ -45,10 +45,7 @@ struct FolderScanner {
             guard !scan.isStopped else { return }
             scan.entryCount += 1
             if scan.entryCount > policy.maxEntryCount {
-                scan.report(
-                    Finding(
-                        .budgetEntryCount, message: "the folder holds more than \(policy.maxEntryCount) entries",
-                        fix: "Bundle small files together or raise --max-entries."))
+                scan.report(EntryRules.tooManyEntries(nil, policy: policy))
                 scan.isStopped = true
                 return
             }
@@ -89,11 +86,9 @@ struct FolderScanner {
             var target = [UInt8](repeating: 0, count: 4096)
             let length = Self.withCString(name) { readlinkat(folder, $0, &target, target.count) }
             let text = length > 0 ? EntryName.displayString(Array(target.prefix(length))) : "?"
-            scan.report(
-                Finding(.entrySymlink, path: entry.display, message: "the entry is a symbolic link to '\(text)'"))
+            scan.report(EntryRules.symbolicLink(path: entry.display, target: text))
         default:
-            let type = DeclaredEntryType.typeName(UInt32(info.st_mode & S_IFMT))
-            scan.report(Finding(.entryDevice, path: entry.display, message: "the entry is a \(type)"))
+            scan.report(EntryRules.device(path: entry.display, type: UInt32(info.st_mode & S_IFMT)))
         }
     }
 

@@ -72,11 +72,7 @@ struct ZipScanner {
         case .success(let directory):
             scan.entryCount = directory.entryCount
             guard directory.entryCount <= policy.maxEntryCount else {
-                scan.report(
-                    Finding(
-                        .budgetEntryCount,
-                        message: "the zip holds \(directory.entryCount) entries (budget \(policy.maxEntryCount))",
-                        fix: "Bundle small files together or raise --max-entries above \(directory.entryCount)."))
+                scan.report(EntryRules.tooManyEntries(directory.entryCount, policy: policy))
                 scan.isStopped = true
                 return nil
             }
@@ -279,21 +275,12 @@ struct ZipScanner {
             }
             try readFile(path, entry: entry, into: &scan, sink: &sink)
         case UInt32(SCLM_AE_IFLNK):
-            let target = header.symlinkTarget ?? ""
-            let escapes =
-                target.hasPrefix("/") || PackagePath.resolve(target, from: PackagePath.directory(of: path)) == nil
-            scan.report(
-                Finding(
-                    .entrySymlink, path: path,
-                    message: "the entry is a symbolic link to '\(target)'" + (escapes ? ", outside the package" : "")))
+            scan.report(EntryRules.symbolicLink(path: path, target: header.symlinkTarget ?? ""))
         default:
             if let target = header.hardlinkTarget {
-                scan.report(Finding(.entryHardlink, path: path, message: "the entry is a hard link to '\(target)'"))
+                scan.report(EntryRules.hardLink(path: path, target: target))
             } else {
-                scan.report(
-                    Finding(
-                        .entryDevice, path: path,
-                        message: "libarchive reads the entry as a \(DeclaredEntryType.typeName(header.fileType))"))
+                scan.report(EntryRules.device(path: path, type: header.fileType))
             }
         }
     }

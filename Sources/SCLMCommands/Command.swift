@@ -6,7 +6,8 @@ import SCLMCore
 /// against it and hands the result to ``init(parsing:)``. Group commands list ``CommandConfiguration/subcommands``
 /// and, by default, print their help when run.
 ///
-/// Implementations must: read every declared option in `init(parsing:)`, throw ``ValidationError`` for bad
+/// Implementations must: read every declared option in `init(parsing:)`, and only declared ones (reading any
+/// other name asserts, see ``ParsedArguments``), throw ``ValidationError`` for bad
 /// values (exit 64), write results to ``CommandContext/stdout`` and diagnostics to the logger.
 package protocol Command: Sendable {
     /// Name, help and options.

@@ -45,6 +45,7 @@ package struct CommandParser: Sendable {
         } catch let error as ValidationError {
             throw Failure(path: state.path, error: error)
         }
+        state.arguments.declare(state.command.configuration.options)
         if state.wantsVersion { throw CleanExit.version }
         if state.wantsHelp { throw CleanExit.helpRequested(path: state.path) }
         do {

@@ -1,6 +1,12 @@
 import Foundation
 
 /// The options, flags and positionals given to one command.
+///
+/// Options are read by their canonical name or by their ``OptionSpec``; either way the name must be one the
+/// command declares in ``CommandConfiguration/options``. Reading any other name is a programming error (a
+/// typo would otherwise read `nil` silently): arguments from ``CommandParser`` stop the debug build with an
+/// assertion, and `CommandOptionDeclarationTests` reads every command of the tree through
+/// ``init(declaring:onUndeclaredRead:)`` and fails on such a read.
 package struct ParsedArguments: Sendable, Equatable {
     /// Positional values in order.
     package var positionals: [String] = []
@@ -8,18 +14,67 @@ package struct ParsedArguments: Sendable, Equatable {
     var values: [String: [String]] = [:]
     /// Number of times each flag was given, per canonical name.
     var flags: [String: Int] = [:]
+    /// The canonical names the command declares; `nil` for arguments built without a command (unchecked).
+    private var declared: Set<String>?
+    /// What happens when an undeclared name is read; `nil`: an assertion failure.
+    private var onUndeclaredRead: (@Sendable (String) -> Void)?
 
-    /// Creates an empty set of arguments.
+    /// Creates an empty set of arguments that checks no names.
     package init() {}
 
+    /// Creates an empty set of arguments for a command declaring `options`.
+    ///
+    /// - Parameters:
+    ///   - options: the command's declared options and flags.
+    ///   - onUndeclaredRead: called with the name of each undeclared option read (default: an assertion failure).
+    package init(declaring options: [OptionSpec], onUndeclaredRead: (@Sendable (String) -> Void)? = nil) {
+        declare(options)
+        self.onUndeclaredRead = onUndeclaredRead
+    }
+
+    package static func == (lhs: ParsedArguments, rhs: ParsedArguments) -> Bool {
+        lhs.positionals == rhs.positionals && lhs.values == rhs.values && lhs.flags == rhs.flags
+    }
+
     /// Whether flag `name` was given.
-    package func flag(_ name: String) -> Bool { (flags[name] ?? 0) > 0 }
+    package func flag(_ name: String) -> Bool { (flags[checked(name)] ?? 0) > 0 }
 
     /// The last value of option `name`, or `nil`.
-    package func value(_ name: String) -> String? { values[name]?.last }
+    package func value(_ name: String) -> String? { values[checked(name)]?.last }
 
     /// Every value of option `name`, in order.
-    package func values(_ name: String) -> [String] { values[name] ?? [] }
+    package func values(_ name: String) -> [String] { values[checked(name)] ?? [] }
+
+    /// Whether `flag` was given.
+    package func flag(_ flag: OptionSpec) -> Bool { self.flag(flag.canonicalName) }
+
+    /// The last value of `option`, or `nil`.
+    package func value(_ option: OptionSpec) -> String? { value(option.canonicalName) }
+
+    /// Every value of `option`, in order.
+    package func values(_ option: OptionSpec) -> [String] { values(option.canonicalName) }
+
+    /// Whether the command declares `option` (always, for arguments built without a command): for parsing
+    /// code shared by commands that each declare only some of its options.
+    package func declares(_ option: OptionSpec) -> Bool { declared?.contains(option.canonicalName) ?? true }
+
+    /// `read(self)` when the command declares `option`, else `nil`.
+    ///
+    /// - Throws: what `read` throws.
+    package func ifDeclared<Value>(_ option: OptionSpec, _ read: (Self) throws -> Value?) rethrows -> Value? {
+        declares(option) ? try read(self) : nil
+    }
+
+    /// `name`, after checking that the command declares it.
+    private func checked(_ name: String) -> String {
+        guard let declared, !declared.contains(name) else { return name }
+        if let onUndeclaredRead {
+            onUndeclaredRead(name)
+        } else {
+            assertionFailure("option \(name) is read but not declared in the command's configuration")
+        }
+        return name
+    }
 
     /// The required `--presentation` id of an installed presentation; `purpose` says what it is for.
     ///
@@ -83,6 +138,9 @@ package struct ParsedArguments: Sendable, Equatable {
         try identifier(0, named: ArgumentSpec.presentationId.name)
     }
 
-    mutating func addValue(_ value: String, for name: String) { values[name, default: []].append(value) }
-    mutating func addFlag(_ name: String) { flags[name, default: 0] += 1 }
+    /// Checks reads against `options` from now on (the parser calls it once it knows the command).
+    mutating func declare(_ options: [OptionSpec]) { declared = Set(options.map(\.canonicalName)) }
+
+    package mutating func addValue(_ value: String, for name: String) { values[name, default: []].append(value) }
+    package mutating func addFlag(_ name: String) { flags[name, default: 0] += 1 }
 }

@@ -55,7 +55,7 @@ import Testing
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = try #require(TimeZone(identifier: "UTC"))
         var generator = SystemRandomNumberGenerator()
-        for _ in 0..<2000 {
+        for _ in 0..<Soak.iterations(500, soak: 200_000) {
             let milliseconds = Int64.random(in: -2_000_000_000_000...5_000_000_000_000, using: &generator)
             let hours = Int64.random(in: -11...13, using: &generator)
             let date = Date(timeIntervalSince1970: Double(milliseconds) / 1000)

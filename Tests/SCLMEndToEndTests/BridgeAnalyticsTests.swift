@@ -12,7 +12,7 @@ import Testing
     init() throws { server = try DevServer(["--quiet"]) }
 
     func flush(_ bridge: BridgeSession) async throws -> [String: Any] {
-        let result = try await ProcessRunner.sclmInBackground(
+        let result = try await ProcessRunner.sclm(
             ["events", "flush", "--json"], home: bridge.home.root,
             environment: server.iotEnvironment.merging(["TZ": "UTC"]) { _, new in new })
         try #require(result.status == 0, "\(result)")

@@ -38,7 +38,7 @@ import Testing
         for (key, value) in [
             ("bridge.latitude", "45.01741"), ("bridge.longitude", "41.8989"), ("bridge.address", "Stavropol"),
         ] {
-            #expect(try ProcessRunner.sclm(["config", "set", key, value], home: home).status == 0)
+            #expect(try await ProcessRunner.sclm(["config", "set", key, value], home: home).status == 0)
         }
         let process = try BridgeProcess(sclm: ["bridge", "--presentation", "10"], home: home)
         process.send(#"{"Command":"getGeoLocationInfo","GUID":"geo"}"#)
@@ -273,17 +273,17 @@ import Testing
         let folder = TemporaryDirectory()
         let home = Home(root: folder.appending("home"))
         try InstalledPresentationFixture(isInstalled: false).install(in: home)
-        let notInstalled = try ProcessRunner.sclm(["bridge", "--presentation", "10"], home: home.root)
+        let notInstalled = try await ProcessRunner.sclm(["bridge", "--presentation", "10"], home: home.root)
         #expect(notInstalled.status == 1)
         #expect(notInstalled.stdout.isEmpty)
         #expect(notInstalled.stderr.contains("is not installed"))
         #expect(notInstalled.stderr.contains("sclm sync --presentation 10"))
-        let unknown = try ProcessRunner.sclm(["bridge", "--presentation", "77"], home: home.root)
+        let unknown = try await ProcessRunner.sclm(["bridge", "--presentation", "77"], home: home.root)
         #expect(unknown.status == 1)
         #expect(unknown.stderr.contains("presentation 77 is not known"))
-        let missing = try ProcessRunner.sclm(["bridge"], home: home.root)
+        let missing = try await ProcessRunner.sclm(["bridge"], home: home.root)
         #expect(missing.status == 64)
-        let badModule = try ProcessRunner.sclm(
+        let badModule = try await ProcessRunner.sclm(
             ["bridge", "--presentation", "10", "--module", "nonsense"], home: home.root)
         #expect(badModule.status == 64)
     }
@@ -292,7 +292,7 @@ import Testing
         let bridge = try await BridgeSession(["--slide", "slide1.html"])
         #expect((bridge.opened["Data"] as? [String: Any])?["slide"] as? String == "slide1.html")
         #expect(await bridge.process.finish() == 0)
-        let result = try ProcessRunner.sclm(
+        let result = try await ProcessRunner.sclm(
             ["bridge", "--presentation", "10", "--slide", "nope.html"], home: bridge.home.root)
         #expect(result.status == 64)
         #expect(result.stderr.contains("no slide 'nope.html'"))
@@ -364,7 +364,8 @@ import Testing
         let home = folder.appending("home")
         try InstalledPresentationFixture().install(in: Home(root: home))
         #expect(
-            try ProcessRunner.sclm(["config", "set", "bridge.httpAllowedHosts", "api.example.com"], home: home).status
+            try await ProcessRunner.sclm(["config", "set", "bridge.httpAllowedHosts", "api.example.com"], home: home)
+                .status
                 == 0)
         let process = try BridgeProcess(sclm: ["bridge", "--presentation", "10"], home: home)
         process.send(#"{"Command":"httpget","Data":{"url":"http://127.0.0.1:9/"},"GUID":"h"}"#)

@@ -26,7 +26,7 @@ import Testing
             ("bridge.flushInterval", "1"),
         ]
         for (key, value) in settings {
-            #expect(try ProcessRunner.sclm(["config", "set", key, value], home: home.root).status == 0)
+            #expect(try await ProcessRunner.sclm(["config", "set", key, value], home: home.root).status == 0)
         }
         // StoryIoT configured: the background flush holds the API transport while the bridge is up.
         let bridge = try BridgeProcess(

@@ -109,7 +109,7 @@ import Testing
             "\(refused)")
         #expect(await bridge.process.finish() == 0)
 
-        let start = try ProcessRunner.sclm(["bridge", "--presentation", "32"], home: bridge.home.root, stdin: "")
+        let start = try await ProcessRunner.sclm(["bridge", "--presentation", "32"], home: bridge.home.root, stdin: "")
         #expect(start.status == 1, "\(start)")
         #expect(start.stderr.contains("has no slide to open: its package has no index.html"), "\(start.stderr)")
         #expect(start.stdout.isEmpty)

@@ -84,7 +84,7 @@ import Testing
         // `sclm config set` refuses such a list; a hand-edited config.json still reaches the bridge.
         try Data(#"{"bridge.httpAllowedHosts": "127.0.0.1/40"}"#.utf8).write(
             to: URL(fileURLWithPath: home + "/config.json"))
-        let result = try ProcessRunner.sclm(["bridge", "--presentation", "10"], home: home)
+        let result = try await ProcessRunner.sclm(["bridge", "--presentation", "10"], home: home)
         #expect(result.status == 64, "\(result)")
         #expect(result.stderr.contains("bridge.httpAllowedHosts: '127.0.0.1/40'"))
     }

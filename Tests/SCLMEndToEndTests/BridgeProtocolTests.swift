@@ -143,20 +143,19 @@ import Testing
         let early = try #require(await bridge.call("bridge.cancel", ["GUID": "later"]))
         #expect((early["Data"] as? [String: Any])?["cancelled"] as? Bool == false)
         #expect(await bridge.call("echo.say", guid: "later")?["ErrorCode"] as? Int == 200)
-        // During: the target answers 499 at once, and its late result never arrives. (The sleep is long so
-        // that the cancel lands during it even when a full parallel test run slows the host down.)
-        let sent = Date()
-        bridge.process.send(json: ["Command": "echo.sleep", "Data": ["ms": 5_000], "GUID": "slow"])
-        try await Task.sleep(for: .milliseconds(100))
+        // During: the target answers 499 at once, and its late result (woken once the cancel is answered)
+        // is dropped.
+        bridge.process.send(json: ["Command": "echo.sleep", "Data": ["ms": 600_000], "GUID": "slow"])
+        #expect(await bridge.echoSleeps(pendingAtLeast: 1))
         let cancel = try #require(await bridge.call("bridge.cancel", ["GUID": "slow"]))
         #expect((cancel["Data"] as? [String: Any])?["cancelled"] as? Bool == true)
         let cancelled = try #require(await bridge.process.response(to: "slow"))
         #expect(cancelled["ErrorCode"] as? Int == 499)
+        #expect(await bridge.wakeEchoSleeps() == 1)
         // After: a finished request cannot be cancelled.
         #expect(await bridge.call("echo.say", guid: "done")?["ErrorCode"] as? Int == 200)
         let late = try #require(await bridge.call("bridge.cancel", ["guid": "done"]))
         #expect((late["Data"] as? [String: Any])?["cancelled"] as? Bool == false)
-        try await Task.sleep(for: .seconds(max(0, 5.5 - Date().timeIntervalSince(sent))))
         #expect(await bridge.process.finish() == 0)
         #expect(bridge.process.allLines.filter { $0.contains(#""GUID":"slow""#) }.count == 1)
         #expect(bridge.process.allLines.filter { $0.contains(#""GUID":"done""#) }.count == 1)
@@ -165,13 +164,11 @@ import Testing
     // 12
     @Test func aTimeoutIsAnswered504AndTheLateResultIsDropped() async throws {
         let bridge = try await BridgeSession(["--module", BridgeSession.echoModule, "--timeout-ms", "200"])
-        let started = Date()
-        // The handler sleeps 12 s; the 504 must come from the 200 ms timeout, long before the handler ends
-        // (the wide margin keeps the check meaningful on a loaded machine).
-        let response = try #require(await bridge.call("echo.sleep", ["ms": 12_000], guid: "too-slow"))
+        // The handler sleeps ten minutes: a 504 can only come from the 200 ms timeout. Its late result,
+        // woken afterwards, is dropped.
+        let response = try #require(await bridge.call("echo.sleep", ["ms": 600_000], guid: "too-slow"))
         #expect(response["ErrorCode"] as? Int == 504)
-        #expect(Date().timeIntervalSince(started) < 10)
-        try await Task.sleep(for: .seconds(max(0, 12.5 - Date().timeIntervalSince(started))))
+        #expect(await bridge.wakeEchoSleeps() == 1)
         #expect(await bridge.call("bridge.ping", guid: "still-alive")?["ErrorCode"] as? Int == 200)
         #expect(await bridge.process.finish() == 0)
         #expect(bridge.process.allLines.filter { $0.contains(#""GUID":"too-slow""#) }.count == 1)
@@ -192,11 +189,10 @@ import Testing
     @Test func endOfInputFinishesShortWorkAnswersTheRest503AndExitsZero() async throws {
         let bridge = try await BridgeSession(["--module", BridgeSession.echoModule])
         bridge.process.send(json: ["Command": "echo.sleep", "Data": ["ms": 200], "GUID": "short"])
-        bridge.process.send(json: ["Command": "echo.sleep", "Data": ["ms": 20_000], "GUID": "long"])
-        try await Task.sleep(for: .milliseconds(50))
-        let started = Date()
+        bridge.process.send(json: ["Command": "echo.sleep", "Data": ["ms": 600_000], "GUID": "long"])
+        #expect(await bridge.echoSleeps(pendingAtLeast: 1))
+        // The long handler sleeps ten minutes: exiting within the limit means the host did not wait for it.
         #expect(await bridge.process.finish(timeout: 15) == 0)
-        #expect(Date().timeIntervalSince(started) < 10)
         #expect(await bridge.process.response(to: "short", timeout: 0)?["ErrorCode"] as? Int == 200)
         #expect(await bridge.process.response(to: "long", timeout: 0)?["ErrorCode"] as? Int == 503)
     }

@@ -23,7 +23,7 @@ final class BridgeSession {
         fixture = fixtures[0]
         for fixture in fixtures { try fixture.install(in: home) }
         for (key, value) in settings {
-            let set = try ProcessRunner.sclm(["config", "set", key, value], home: home.root)
+            let set = try await ProcessRunner.sclm(["config", "set", key, value], home: home.root)
             guard set.status == 0 else { throw SCLMError(.internal, "sclm config set \(key) failed: \(set.stderr)") }
         }
         if login { try InstalledPresentationFixture.logIn(subject: "user-42", userName: "anna@example.com", in: home) }
@@ -64,6 +64,27 @@ final class BridgeSession {
     ) async -> [String: Any]? {
         process.send(json: ["Command": command, "Data": data, "GUID": guid])
         return await process.response(to: guid, timeout: timeout)
+    }
+
+    /// Waits until the echo module holds at least `count` unanswered `echo.sleep` requests (so the host has
+    /// sent them on), asking it with `echo.pending` until a 10 s deadline.
+    ///
+    /// - Returns: whether it got there in time.
+    func echoSleeps(pendingAtLeast count: Int) async -> Bool {
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            let data = await self.data("echo.pending") as? [String: Any]
+            if let pending = data?["pending"] as? Int, pending >= count { return true }
+        }
+        return false
+    }
+
+    /// Has the echo module answer every pending `echo.sleep` now; the late answers reach the host before
+    /// this call's own answer does.
+    ///
+    /// - Returns: how many it answered.
+    func wakeEchoSleeps() async -> Int? {
+        (await data("echo.wake") as? [String: Any])?["woken"] as? Int
     }
 
     /// Sends a notification (no GUID).

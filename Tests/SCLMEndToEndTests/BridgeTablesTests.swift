@@ -11,7 +11,7 @@ import Testing
     static func online() async throws -> (DevServer, BridgeSession) {
         let server = try await DevServer.start(["--quiet"])
         let bridge = try await BridgeSession(environment: server.environment)
-        let login = try await ProcessRunner.sclmInBackground(
+        let login = try await ProcessRunner.sclm(
             ["login", "--service"], home: bridge.home.root, environment: server.environment)
         try #require(login.status == 0, "\(login)")
         return (server, bridge)

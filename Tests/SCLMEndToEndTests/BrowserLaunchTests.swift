@@ -16,7 +16,7 @@ extension ChromiumTests {
         /// `sclm play --kiosk` of a one-slide presentation with `environment`.
         static func kiosk(_ environment: [String: String]) async throws -> ProcessResult {
             let play = try PlayTests.PlayHome(DeckFiles.librarySlide("StoryCLM.Presentation.Close(1);"))
-            return try await ProcessRunner.sclmInBackground(
+            return try await ProcessRunner.sclm(
                 ["play", "--presentation", String(play.fixture.presentationId), "--kiosk", "--timeout", "20"],
                 home: play.home.root, environment: environment, timeout: 40)
         }
@@ -64,7 +64,7 @@ extension ChromiumTests {
             try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: false)
             #expect(chmod(folder.path, 0o700) == 0)
             let deck = try ChromiumTests.ValidateRenderTests.deck(in: folder, script: "document.title = 'ok';")
-            let result = try await ProcessRunner.sclmInBackground(
+            let result = try await ProcessRunner.sclm(
                 ["validate", "--render", deck, "--format", "json"],
                 environment: ["TMPDIR": temporary])
             #expect(result.status == 0, "\(result)")

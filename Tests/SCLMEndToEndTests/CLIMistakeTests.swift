@@ -29,77 +29,79 @@ import Testing
         SetCase(key: "bridge.httpAllowedHosts", value: "10.0.0.0/99", accepted: "bridge.httpAllowedHosts: "),
     ]
 
-    @Test(arguments: badValues) func configSetRefusesAValueItsReaderWouldRefuse(_ bad: SetCase) throws {
+    @Test(arguments: badValues) func configSetRefusesAValueItsReaderWouldRefuse(_ bad: SetCase) async throws {
         let folder = TemporaryDirectory()
-        let result = try ProcessRunner.sclm(["config", "set", bad.key, bad.value], home: folder.appending("home"))
+        let result = try await ProcessRunner.sclm(
+            ["config", "set", bad.key, bad.value], home: folder.appending("home"))
         #expect(result.status == 64, "\(result)")
         #expect(result.stderr.contains(bad.accepted), "\(result)")
         let stored = (try? String(contentsOfFile: folder.appending("home/config.json"), encoding: .utf8)) ?? ""
         #expect(!stored.contains(bad.value))
     }
 
-    @Test func configSetStoresAChoiceInTheSpellingTheReaderUses() throws {
+    @Test func configSetStoresAChoiceInTheSpellingTheReaderUses() async throws {
         let folder = TemporaryDirectory()
         let home = folder.appending("home")
-        #expect(try ProcessRunner.sclm(["config", "set", "osam.platform", "ios"], home: home).status == 0)
-        #expect(try ProcessRunner.sclm(["config", "get", "osam.platform"], home: home).stdout == "IOS\n")
+        #expect(try await ProcessRunner.sclm(["config", "set", "osam.platform", "ios"], home: home).status == 0)
+        #expect(try await ProcessRunner.sclm(["config", "get", "osam.platform"], home: home).stdout == "IOS\n")
     }
 
-    @Test func aReaderRefusesABadValueFromTheEnvironmentWithTheSameRule() throws {
+    @Test func aReaderRefusesABadValueFromTheEnvironmentWithTheSameRule() async throws {
         let folder = TemporaryDirectory()
-        let result = try ProcessRunner.sclm(
+        let result = try await ProcessRunner.sclm(
             ["osam", "rating", "--package", "p", "--platform", "IOS"], home: folder.appending("home"),
             environment: ["SCLM_OSAM_ENDPOINT": "nope"])
         #expect(result.status == 64, "\(result)")
     }
 
-    @Test func syncRetryCannotGoWithMetadataOnly() throws {
+    @Test func syncRetryCannotGoWithMetadataOnly() async throws {
         let folder = TemporaryDirectory()
-        let result = try ProcessRunner.sclm(["sync", "--metadata-only", "--retry"], home: folder.appending("home"))
+        let result = try await ProcessRunner.sclm(
+            ["sync", "--metadata-only", "--retry"], home: folder.appending("home"))
         #expect(result.status == 64, "\(result)")
         #expect(result.stderr.contains("--retry tries content again; it cannot go with --metadata-only"), "\(result)")
     }
 
-    @Test func aNegativeNumberIsAValueNotAnOption() throws {
+    @Test func aNegativeNumberIsAValueNotAnOption() async throws {
         let folder = TemporaryDirectory()
-        let positional = try ProcessRunner.sclm(["show", "-5"], home: folder.appending("home"))
+        let positional = try await ProcessRunner.sclm(["show", "-5"], home: folder.appending("home"))
         #expect(!positional.stderr.contains("unknown option"), "\(positional)")
         #expect(positional.stderr.contains("presentation -5 is not stored"), "\(positional)")
-        let value = try ProcessRunner.sclm(["osam", "rating", "--now", "-5"], home: folder.appending("home"))
+        let value = try await ProcessRunner.sclm(["osam", "rating", "--now", "-5"], home: folder.appending("home"))
         #expect(value.status == 64)
         #expect(value.stderr.contains("--now needs an integer at least 0, got '-5'"), "\(value)")
     }
 
-    @Test func anUnknownCommandOrOptionSuggestsTheNearest() throws {
-        let command = try ProcessRunner.sclm(["synk"])
+    @Test func anUnknownCommandOrOptionSuggestsTheNearest() async throws {
+        let command = try await ProcessRunner.sclm(["synk"])
         #expect(command.status == 64)
         #expect(command.stderr.contains("unknown command 'synk'; did you mean `sync`?"), "\(command)")
-        let sub = try ProcessRunner.sclm(["config", "sett"])
+        let sub = try await ProcessRunner.sclm(["config", "sett"])
         #expect(sub.stderr.contains("did you mean `set`?"), "\(sub)")
-        let swapped = try ProcessRunner.sclm(["snyc"])
+        let swapped = try await ProcessRunner.sclm(["snyc"])
         #expect(swapped.stderr.contains("unknown command 'snyc'; did you mean `sync`?"), "\(swapped)")
-        let swappedSub = try ProcessRunner.sclm(["config", "gte"])
+        let swappedSub = try await ProcessRunner.sclm(["config", "gte"])
         #expect(swappedSub.stderr.contains("did you mean `get`?"), "\(swappedSub)")
-        let help = try ProcessRunner.sclm(["--home", "/nonexistent", "help", "vaildate"])
+        let help = try await ProcessRunner.sclm(["--home", "/nonexistent", "help", "vaildate"])
         #expect(help.stderr.contains("did you mean `validate`?"), "\(help)")
-        let option = try ProcessRunner.sclm(["sync", "--jbs", "2"])
+        let option = try await ProcessRunner.sclm(["sync", "--jbs", "2"])
         #expect(option.stderr.contains("did you mean `--jobs`?"), "\(option)")
-        let setting = try ProcessRunner.sclm(["config", "get", "sync.job"])
+        let setting = try await ProcessRunner.sclm(["config", "get", "sync.job"])
         #expect(setting.stderr.contains("unknown setting 'sync.job'; did you mean `sync.jobs`?"), "\(setting)")
-        let far = try ProcessRunner.sclm(["frobnicate"])
+        let far = try await ProcessRunner.sclm(["frobnicate"])
         #expect(!far.stderr.contains("did you mean"))
     }
 
-    @Test func usageShowsRequiredOptionsAsRequired() throws {
-        let result = try ProcessRunner.sclm(["bridge", "--help"])
+    @Test func usageShowsRequiredOptionsAsRequired() async throws {
+        let result = try await ProcessRunner.sclm(["bridge", "--help"])
         #expect(result.stdout.contains("USAGE: sclm bridge --presentation <id> [--slide <name>]"), "\(result)")
-        let answer = try ProcessRunner.sclm(["osam", "version-control-answer", "--help"])
+        let answer = try await ProcessRunner.sclm(["osam", "version-control-answer", "--help"])
         #expect(answer.stdout.contains(" --choice <ok|cancel|dismiss> "), "\(answer)")
     }
 
-    @Test func validateOnAFolderOfPackagesChecksEachPackageAndSkipsTheRest() throws {
+    @Test func validateOnAFolderOfPackagesChecksEachPackageAndSkipsTheRest() async throws {
         // The assembled demo decks: a folder of packages beside clients.json, which is not one.
-        let result = try ProcessRunner.sclm(["validate", "--json", SampleContent.assembledPath])
+        let result = try await ProcessRunner.sclm(["validate", "--json", SampleContent.assembledPath])
         #expect(result.status == 0, "\(result)")
         let report = try #require(try result.json() as? [String: Any])
         let packages = try #require(report["packages"] as? [[String: Any]])
@@ -109,50 +111,51 @@ import Testing
         #expect(result.stderr.contains("/clients.json: not a package"), "\(result)")
     }
 
-    @Test func aProxyURLWithAPasswordIsRefusedWhenSetAndNeverShown() throws {
+    @Test func aProxyURLWithAPasswordIsRefusedWhenSetAndNeverShown() async throws {
         let folder = TemporaryDirectory()
         let home = folder.appending("home")
-        let refused = try ProcessRunner.sclm(
+        let refused = try await ProcessRunner.sclm(
             ["config", "set", "http.proxy", "http://user:s3cret@proxy:3128"], home: home)
         #expect(refused.status == 64, "\(refused)")
         #expect(refused.stderr.contains("http.proxyCredentials"), "\(refused)")
         #expect(!refused.stderr.contains("s3cret"), "\(refused)")
-        #expect(try ProcessRunner.sclm(["config", "set", "http.proxy", "http://proxy:3128"], home: home).status == 0)
+        #expect(
+            try await ProcessRunner.sclm(["config", "set", "http.proxy", "http://proxy:3128"], home: home).status == 0)
         // A hand-edited config.json and the environment are shown without the password, and refused on use.
         try Data(#"{"http.proxy":"http://user:s3cret@proxy:3128"}"#.utf8).write(
             to: URL(fileURLWithPath: home + "/config.json"))
         let environment = ["SCLM_API_URL": "https://admin:hunter2@api.example"]
         for arguments in [["config", "get", "http.proxy"], ["config", "list"], ["config", "list", "--json"]] {
-            let shown = try ProcessRunner.sclm(arguments, home: home, environment: environment)
+            let shown = try await ProcessRunner.sclm(arguments, home: home, environment: environment)
             #expect(!shown.stdout.contains("s3cret") && !shown.stdout.contains("hunter2"), "\(shown)")
         }
         #expect(
-            try ProcessRunner.sclm(["config", "get", "http.proxy"], home: home).stdout
+            try await ProcessRunner.sclm(["config", "get", "http.proxy"], home: home).stdout
                 == "http://user:********@proxy:3128\n")
-        let used = try ProcessRunner.sclm(["sync"], home: home)
+        let used = try await ProcessRunner.sclm(["sync"], home: home)
         #expect(used.status == 64 && used.stderr.contains("http.proxyCredentials"), "\(used)")
     }
 
-    @Test func aHandEditedValueOutOfRangeIsRefusedWithTheFlagsLimits() throws {
+    @Test func aHandEditedValueOutOfRangeIsRefusedWithTheFlagsLimits() async throws {
         let folder = TemporaryDirectory()
         let home = folder.appending("home")
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
         try Data(#"{"sync.jobs":"0","api.url":"http://127.0.0.1:9"}"#.utf8).write(
             to: URL(fileURLWithPath: home + "/config.json"))
-        let stored = try ProcessRunner.sclm(["sync"], home: home)
+        let stored = try await ProcessRunner.sclm(["sync"], home: home)
         #expect(stored.status == 64 && stored.stderr.contains("sync.jobs must be a whole number from 1 to 64"))
-        let flag = try ProcessRunner.sclm(["sync", "--jobs", "65"], home: home)
+        let flag = try await ProcessRunner.sclm(["sync", "--jobs", "65"], home: home)
         #expect(flag.status == 64 && flag.stderr.contains("--jobs needs an integer 1…64"), "\(flag)")
         try Data(#"{"osam.versionCode":"0"}"#.utf8).write(to: URL(fileURLWithPath: home + "/config.json"))
-        let osam = try ProcessRunner.sclm(["osam", "app-info"], home: home)
+        let osam = try await ProcessRunner.sclm(["osam", "app-info"], home: home)
         #expect(osam.status == 64 && osam.stderr.contains("osam.versionCode must be a whole number of at least 1"))
     }
 
-    @Test func jsonUsageErrorsPrintTheErrorObject() throws {
+    @Test func jsonUsageErrorsPrintTheErrorObject() async throws {
         for arguments in [
             ["--json", "sync", "--jobs", "abc"], ["--json", "bogus"], ["config", "set", "sync.jobs", "0", "--json"],
         ] {
-            let result = try ProcessRunner.sclm(arguments)
+            let result = try await ProcessRunner.sclm(arguments)
             #expect(result.status == 64, "\(result)")
             let object = try #require(try result.json() as? [String: Any], "\(arguments): \(result)")
             let error = try #require(object["error"] as? [String: Any])

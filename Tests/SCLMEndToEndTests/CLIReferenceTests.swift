@@ -10,13 +10,13 @@ import Testing
         try String(contentsOfFile: ProcessRunner.packageRoot + "/docs/cli.md", encoding: .utf8)
     }
 
-    @Test func docsCLINamesEveryCommandAndOption() throws {
+    @Test func docsCLINamesEveryCommandAndOption() async throws {
         let text = try Self.reference()
-        let paths = InstallTests.commandPaths(["sclm"])
+        let paths = await InstallTests.commandPaths(["sclm"])
         #expect(paths.count > 20, "\(paths)")
         for path in paths {
             #expect(Self.names(path, in: text), "docs/cli.md does not name `\(path.joined(separator: " "))`")
-            let usage = try ProcessRunner.sclm(Array(path.dropFirst()) + ["--help"])
+            let usage = try await ProcessRunner.sclm(Array(path.dropFirst()) + ["--help"])
             for option in InstallTests.options(inHelp: usage.stdout) {
                 #expect(text.contains(option), "docs/cli.md does not name \(path.joined(separator: " ")) \(option)")
             }

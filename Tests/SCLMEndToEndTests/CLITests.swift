@@ -5,8 +5,8 @@ import Testing
 
 /// The built `sclm` binary driven as a user would: arguments in, stdout/stderr/exit status out.
 @Suite(.tags(.large)) struct CLITests {
-    @Test func rootHelpListsCommandsAndGlobalOptions() throws {
-        let result = try ProcessRunner.sclm(["--help"])
+    @Test func rootHelpListsCommandsAndGlobalOptions() async throws {
+        let result = try await ProcessRunner.sclm(["--help"])
         #expect(result.status == 0)
         for text in [
             "OVERVIEW:", "USAGE: sclm <subcommand>", "SUBCOMMANDS:", "status", "config", "--home <dir>", "--json",
@@ -16,20 +16,20 @@ import Testing
         #expect(result.stderr.isEmpty)
     }
 
-    @Test func helpSubcommandAndHelpFlagPrintTheSameText() throws {
-        let viaHelp = try ProcessRunner.sclm(["help", "status"])
-        let viaFlag = try ProcessRunner.sclm(["status", "--help"])
-        let viaShort = try ProcessRunner.sclm(["status", "-h"])
+    @Test func helpSubcommandAndHelpFlagPrintTheSameText() async throws {
+        let viaHelp = try await ProcessRunner.sclm(["help", "status"])
+        let viaFlag = try await ProcessRunner.sclm(["status", "--help"])
+        let viaShort = try await ProcessRunner.sclm(["status", "-h"])
         #expect(viaHelp.status == 0)
         #expect(viaHelp.stdout.contains("USAGE: sclm status"))
         #expect(viaHelp.stdout == viaFlag.stdout)
         #expect(viaFlag.stdout == viaShort.stdout)
     }
 
-    @Test func statusJSONDescribesAFreshHome() throws {
+    @Test func statusJSONDescribesAFreshHome() async throws {
         let folder = TemporaryDirectory()
         let home = folder.appending("home")
-        let result = try ProcessRunner.sclm(["status", "--json"], home: home)
+        let result = try await ProcessRunner.sclm(["status", "--json"], home: home)
         #expect(result.status == 0, "\(result)")
         let object = try #require(try result.json() as? [String: Any])
         #expect(object["home"] as? String == home)
@@ -41,37 +41,39 @@ import Testing
         #expect(FileSystem.mode(of: home + "/sclm.db") == 0o600)
     }
 
-    @Test func aBadFlagPrintsUsageAndExits64() throws {
-        let result = try ProcessRunner.sclm(["status", "--frobnicate"])
+    @Test func aBadFlagPrintsUsageAndExits64() async throws {
+        let result = try await ProcessRunner.sclm(["status", "--frobnicate"])
         #expect(result.status == 64)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.contains("Error: unknown option '--frobnicate'"))
         #expect(result.stderr.contains("Usage: sclm status"))
     }
 
-    @Test func anUnknownCommandExits64() throws {
-        let result = try ProcessRunner.sclm(["frobnicate"])
+    @Test func anUnknownCommandExits64() async throws {
+        let result = try await ProcessRunner.sclm(["frobnicate"])
         #expect(result.status == 64)
         #expect(result.stderr.contains("unknown command 'frobnicate'"))
     }
 
-    @Test func versionPrintsTheVersion() throws {
-        let result = try ProcessRunner.sclm(["--version"])
+    @Test func versionPrintsTheVersion() async throws {
+        let result = try await ProcessRunner.sclm(["--version"])
         #expect(result.status == 0)
         #expect(result.stdout == "sclm \(SCLMVersion.current)\n")
     }
 
-    @Test func configSetGetListMasksSecretsAndHonoursTheEnvironment() throws {
+    @Test func configSetGetListMasksSecretsAndHonoursTheEnvironment() async throws {
         let folder = TemporaryDirectory()
         let home = folder.appending("home")
         #expect(
-            try ProcessRunner.sclm(["config", "set", "auth.clientSecret", "-"], home: home, stdin: "s3cret\n").status
+            try await ProcessRunner.sclm(["config", "set", "auth.clientSecret", "-"], home: home, stdin: "s3cret\n")
+                .status
                 == 0)
-        #expect(try ProcessRunner.sclm(["config", "set", "api.url", "https://file.example"], home: home).status == 0)
+        #expect(
+            try await ProcessRunner.sclm(["config", "set", "api.url", "https://file.example"], home: home).status == 0)
         #expect(FileSystem.mode(of: home + "/config.json") == 0o600)
-        let secret = try ProcessRunner.sclm(["config", "get", "auth.clientSecret"], home: home)
+        let secret = try await ProcessRunner.sclm(["config", "get", "auth.clientSecret"], home: home)
         #expect(secret.stdout == "********\n")
-        let list = try ProcessRunner.sclm(
+        let list = try await ProcessRunner.sclm(
             ["config", "list", "--json"], home: home, environment: ["SCLM_API_URL": "http://127.0.0.1:1"])
         #expect(!list.stdout.contains("s3cret"))
         let entries = try #require(try list.json() as? [[String: Any]])
@@ -81,16 +83,16 @@ import Testing
     }
 
     @Test(arguments: ConfigKey.all.filter { $0.isSecret && $0.isStorable }.map(\.name))
-    func configSetTakesASecretOnlyFromStdin(_ key: String) throws {
+    func configSetTakesASecretOnlyFromStdin(_ key: String) async throws {
         let folder = TemporaryDirectory()
         let home = folder.appending("home")
-        let literal = try ProcessRunner.sclm(["config", "set", key, "hunter2"], home: home)
+        let literal = try await ProcessRunner.sclm(["config", "set", key, "hunter2"], home: home)
         #expect(literal.status == 64, "\(literal)")
         #expect(literal.stderr.contains("\(key) is a secret and is not taken on the command line: give '-'"))
         #expect(literal.stderr.contains("| sclm config set \(key) -"))
         #expect(!literal.stderr.contains("hunter2"))
         #expect(!FileSystem.exists(home + "/config.json"), "nothing was stored")
-        let piped = try ProcessRunner.sclm(["config", "set", key, "-", "--json"], home: home, stdin: "hunter2\n")
+        let piped = try await ProcessRunner.sclm(["config", "set", key, "-", "--json"], home: home, stdin: "hunter2\n")
         #expect(piped.status == 0, "\(piped)")
         #expect(!piped.stdout.contains("hunter2"))
         #expect(
@@ -98,18 +100,18 @@ import Testing
                 .contains("hunter2"))
     }
 
-    @Test func configRejectsUnknownKeysWithTheKnownOnes() throws {
+    @Test func configRejectsUnknownKeysWithTheKnownOnes() async throws {
         let folder = TemporaryDirectory()
-        let result = try ProcessRunner.sclm(["config", "get", "api.uri"], home: folder.path)
+        let result = try await ProcessRunner.sclm(["config", "get", "api.uri"], home: folder.path)
         #expect(result.status == 64)
         #expect(result.stderr.contains("unknown setting 'api.uri'"))
         #expect(result.stderr.contains("api.url"))
     }
 
-    @Test func aStorageErrorExits74WithAJSONErrorObject() throws {
+    @Test func aStorageErrorExits74WithAJSONErrorObject() async throws {
         let folder = TemporaryDirectory()
         let blocker = try folder.write("not a folder", to: "home")
-        let result = try ProcessRunner.sclm(["status", "--json"], home: blocker)
+        let result = try await ProcessRunner.sclm(["status", "--json"], home: blocker)
         #expect(result.status == 74)
         #expect(result.stderr.hasPrefix("Error: "))
         let object = try #require(try result.json() as? [String: [String: Any]])
@@ -117,16 +119,16 @@ import Testing
         #expect(object["error"]?["exitCode"] as? Int == 74)
     }
 
-    @Test func aDatabaseFromANewerSclmIsRefusedClearly() throws {
+    @Test func aDatabaseFromANewerSclmIsRefusedClearly() async throws {
         let folder = TemporaryDirectory()
-        #expect(try ProcessRunner.sclm(["status"], home: folder.path).status == 0)
+        #expect(try await ProcessRunner.sclm(["status"], home: folder.path).status == 0)
         _ = try ProcessRunner.run(
             "/usr/bin/env",
             [
                 "python3", "-c", "import sqlite3,sys; sqlite3.connect(sys.argv[1]).execute('PRAGMA user_version = 42')",
                 folder.appending("sclm.db"),
             ])
-        let result = try ProcessRunner.sclm(["status"], home: folder.path)
+        let result = try await ProcessRunner.sclm(["status"], home: folder.path)
         #expect(result.status == 74)
         #expect(result.stderr.contains("schema version 42"))
     }

@@ -11,7 +11,7 @@ import Testing
         let folder = TemporaryDirectory()
         let home = folder.appending("home")
         func sclm(_ arguments: [String]) async throws -> ProcessResult {
-            try await ProcessRunner.sclmInBackground(arguments, home: home, environment: server.environment)
+            try await ProcessRunner.sclm(arguments, home: home, environment: server.environment)
         }
         try FileSystem.makeDirectory(home)
         try FileSystem.writeAtomically(Data(repeating: 0x5A, count: 8192), to: home + "/sclm.db")

@@ -20,7 +20,7 @@ import Testing
     /// Runs `sclm` on the home with the StoryIoT settings (and UTC, so local times are predictable).
     func sclm(_ arguments: [String], environment: [String: String] = [:]) async throws -> ProcessResult {
         let base = server.iotEnvironment.merging(["TZ": "UTC"]) { _, new in new }
-        return try await ProcessRunner.sclmInBackground(
+        return try await ProcessRunner.sclm(
             arguments, home: home, environment: base.merging(environment) { _, new in new })
     }
 
@@ -230,11 +230,11 @@ import Testing
 
     @Test func flushWithoutStoryIoTSettingsIsAUsageError() async throws {
         try await writeScenario()
-        let result = try await ProcessRunner.sclmInBackground(["events", "flush"], home: home)
+        let result = try await ProcessRunner.sclm(["events", "flush"], home: home)
         #expect(result.status == 64, "\(result)")
         #expect(result.stderr.contains("StoryIoT is not configured") && result.stderr.contains("iot.endpoint"))
         #expect(result.stderr.contains("6 row(s) stay queued"))
-        let partial = try await ProcessRunner.sclmInBackground(
+        let partial = try await ProcessRunner.sclm(
             ["events", "flush"], home: home, environment: ["SCLM_IOT_ENDPOINT": server.url.absoluteString])
         #expect(partial.status == 64 && partial.stderr.contains("iot.hub, iot.key, iot.secret are not set"))
         #expect(try column("SELECT count(*) FROM sessions WHERE synchronized = 1") == ["0"])
@@ -242,7 +242,7 @@ import Testing
 
     @Test func syncPublishesAtItsEndAndAFailedFlushIsOnlyAWarning() async throws {
         let environment = server.environment
-        let login = try await ProcessRunner.sclmInBackground(
+        let login = try await ProcessRunner.sclm(
             ["login", "--username", DevServer.username, "--password-stdin"], home: home,
             stdin: DevServer.password + "\n", environment: environment)
         try #require(login.status == 0, "\(login)")

@@ -17,7 +17,7 @@ import Testing
             "SCLM_AUTH_URL": server.url.absoluteString + "/" + attack, "SCLM_API_URL": server.url.absoluteString,
             "SCLM_CLIENT_ID": "client-1", "SCLM_CLIENT_SECRET": "secret-1",
         ]
-        return try await ProcessRunner.sclmInBackground(arguments, home: home, stdin: stdin, environment: environment)
+        return try await ProcessRunner.sclm(arguments, home: home, stdin: stdin, environment: environment)
     }
 
     /// Nothing of the hostile token is in the home, and no request carried the header it would add.

@@ -34,7 +34,7 @@ import Testing
     }
 
     private func sclm(_ arguments: [String]) async throws -> ProcessResult {
-        try await ProcessRunner.sclmInBackground(arguments, home: home, environment: server.environment)
+        try await ProcessRunner.sclm(arguments, home: home, environment: server.environment)
     }
 
     /// The scalars of `text` that could steer a terminal (the output's own line feeds aside).
@@ -120,11 +120,11 @@ import Testing
         return path
     }
 
-    @Test func validateEscapesPackageTextInTheTextReportAndJSONKeepsIt() throws {
+    @Test func validateEscapesPackageTextInTheTextReportAndJSONKeepsIt() async throws {
         let folder = TemporaryDirectory()
         let path = try Self.hostilePackage(in: folder)
 
-        let text = try ProcessRunner.sclm(["validate", path])
+        let text = try await ProcessRunner.sclm(["validate", path])
         #expect(text.status == 1, "\(text)")
         #expect(Self.rawUnsafe(in: text.stdout + text.stderr).isEmpty, "\(text)")
         #expect(text.stdout.contains("img/a\\u{1b}]0;pwned\\u{7}\\u{202e}.png"), "\(text)")
@@ -133,7 +133,7 @@ import Testing
         #expect(text.stdout.contains(#"PATH-CONTROL-CHAR photo\u{202e}gpj.exe"#), "\(text)")
         #expect(text.stdout.contains(#"PATH-CONTROL-CHAR line\u{2028}break\u{85}.png"#), "\(text)")
 
-        let json = try ProcessRunner.sclm(["validate", path, "--format", "json"])
+        let json = try await ProcessRunner.sclm(["validate", path, "--format", "json"])
         #expect(Self.rawUnsafe(in: json.stdout).isEmpty, "\(json.stdout)")
         #expect(json.stdout.contains(#"\u202e"#) && json.stdout.contains(#"\u001b"#), "\(json.stdout)")
         let report = try #require(try json.json() as? [String: Any])
@@ -147,10 +147,10 @@ import Testing
             Set(controls) == [#"evil\x1B[2J\r\nforged.txt"#, #"photo\u{202e}gpj.exe"#, #"line\u{2028}break\u{85}.png"#])
     }
 
-    @Test func junitShowsPackageTextEscaped() throws {
+    @Test func junitShowsPackageTextEscaped() async throws {
         let folder = TemporaryDirectory()
         let path = try Self.hostilePackage(in: folder)
-        let junit = try ProcessRunner.sclm(["validate", path, "--format", "junit"])
+        let junit = try await ProcessRunner.sclm(["validate", path, "--format", "junit"])
         #expect(junit.status == 1, "\(junit)")
         #expect(Self.rawUnsafe(in: junit.stdout).isEmpty, "\(junit.stdout)")
         #expect(junit.stdout.contains("img/a\\u{1b}]0;pwned\\u{7}\\u{202e}.png"), "\(junit.stdout)")

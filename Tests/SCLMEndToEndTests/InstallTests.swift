@@ -85,23 +85,23 @@ import Testing
         #expect(result.stdout.contains("junit"), "\(result)")
     }
 
-    @Test func theManPageNamesEveryCommandAndOption() throws {
-        let page = try ProcessRunner.sclm(["manpage"])
+    @Test func theManPageNamesEveryCommandAndOption() async throws {
+        let page = try await ProcessRunner.sclm(["manpage"])
         #expect(page.status == 0)
         let text = page.stdout.replacingOccurrences(of: "\\-", with: "-")
-        let help = try ProcessRunner.sclm(["--help"])
+        let help = try await ProcessRunner.sclm(["--help"])
         #expect(help.status == 0)
-        for path in Self.commandPaths(["sclm"]) {
+        for path in await Self.commandPaths(["sclm"]) {
             #expect(text.contains(#".SS "\#(path.joined(separator: " "))""#), "\(path)")
-            let usage = try ProcessRunner.sclm(Array(path.dropFirst()) + ["--help"])
+            let usage = try await ProcessRunner.sclm(Array(path.dropFirst()) + ["--help"])
             for option in Self.options(inHelp: usage.stdout) { #expect(text.contains(option), "\(path) \(option)") }
         }
         for key in ConfigKey.all { #expect(text.contains(key.name), "\(key.name)") }
     }
 
     /// Every command path under `path`, read from the SUBCOMMANDS sections of `--help`.
-    static func commandPaths(_ path: [String]) -> [[String]] {
-        guard let help = try? ProcessRunner.sclm(Array(path.dropFirst()) + ["--help"]).stdout,
+    static func commandPaths(_ path: [String]) async -> [[String]] {
+        guard let help = try? await ProcessRunner.sclm(Array(path.dropFirst()) + ["--help"]).stdout,
             let range = help.range(of: "SUBCOMMANDS:\n")
         else { return path.count > 1 ? [path] : [] }
         let names = help[range.upperBound...].split(separator: "\n", omittingEmptySubsequences: false).prefix {
@@ -109,7 +109,9 @@ import Testing
         }.compactMap { line -> String? in
             line.hasPrefix("  ") && !line.hasPrefix("   ") ? line.split(separator: " ").first.map(String.init) : nil
         }
-        return (path.count > 1 ? [path] : []) + names.flatMap { commandPaths(path + [$0]) }
+        var paths = path.count > 1 ? [path] : []
+        for name in names { paths += await commandPaths(path + [name]) }
+        return paths
     }
 
     /// The `--long` option names in a help text's OPTIONS section.

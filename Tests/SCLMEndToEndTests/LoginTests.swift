@@ -15,7 +15,7 @@ import Testing
     private func sclm(_ arguments: [String], stdin: String = "", environment: [String: String] = [:]) async throws
         -> ProcessResult
     {
-        try await ProcessRunner.sclmInBackground(
+        try await ProcessRunner.sclm(
             arguments, home: home, stdin: stdin, environment: server.environment.merging(environment) { _, new in new })
     }
 

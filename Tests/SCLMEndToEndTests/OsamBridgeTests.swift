@@ -24,7 +24,7 @@ import Testing
                 ("app.name", "Kiosk"),
             ]
             for (key, value) in defaults + settings {
-                #expect(try ProcessRunner.sclm(["config", "set", key, value], home: home.root).status == 0)
+                #expect(try await ProcessRunner.sclm(["config", "set", key, value], home: home.root).status == 0)
             }
             bridge = try BridgeProcess(
                 sclm: ["bridge", "--presentation", "10"], home: home.root, environment: ["LANG": "es_ES.UTF-8"])
@@ -85,7 +85,7 @@ import Testing
                 == "DISMISSED")
         #expect(await session.bridge.finish() == 0)
 
-        let cli = try ProcessRunner.sclm(["osam", "version-control", "--json"], home: session.home.root)
+        let cli = try await ProcessRunner.sclm(["osam", "version-control", "--json"], home: session.home.root)
         #expect(cli.stdout.contains(#""result":"SHOW""#), "dismiss persisted nothing: \(cli)")
     }
 
@@ -168,10 +168,10 @@ import Testing
         try await session.admin(["version": Self.lazy()])
         let home = session.home.root
         #expect(
-            try ProcessRunner.sclm(["osam", "version-control", "--json"], home: home).stdout.contains(
+            try await ProcessRunner.sclm(["osam", "version-control", "--json"], home: home).stdout.contains(
                 #""result":"SHOW""#))
         let later = String(Timestamp.epochMilliseconds(Date()) + 2 * 3_600_000)
-        let answer = try ProcessRunner.sclm(
+        let answer = try await ProcessRunner.sclm(
             ["osam", "version-control-answer", "--choice", "ok", "--now", later], home: home)
         #expect(answer.status == 0, "the OK was given on a clock 2 h ahead: \(answer)")
         let check = try await session.data("osam.versionControl", ["language": "en"])
@@ -191,7 +191,7 @@ import Testing
 
     @Test func anAppUpdateAnswersTheLanguageTopicAsSubscribedWithTheNewVersionTopic() async throws {
         let session = try await Session()
-        let before = try ProcessRunner.sclm(
+        let before = try await ProcessRunner.sclm(
             [
                 "osam", "topics", "first-time-or-update", "--language", "ca", "--version-code", "6", "--version-name",
                 "1.9.0", "--json",

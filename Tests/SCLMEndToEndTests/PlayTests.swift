@@ -20,7 +20,7 @@ extension ChromiumTests {
             }
 
             func play(_ arguments: [String] = [], timeout: TimeInterval = 40) async throws -> ProcessResult {
-                try await ProcessRunner.sclmInBackground(
+                try await ProcessRunner.sclm(
                     ["--json", "play", "--presentation", String(fixture.presentationId), "--headless"] + arguments,
                     home: home.root, timeout: timeout)
             }
@@ -282,7 +282,7 @@ extension ChromiumTests {
             try FileManager.default.createDirectory(atPath: sources, withIntermediateDirectories: true)
             let demo = try SampleContent.assembledPath + "/cardiora-detail-aid"
             _ = try ProcessRunner.run("/bin/cp", ["-R", demo + "/.", sources])
-            let result = try await ProcessRunner.sclmInBackground(
+            let result = try await ProcessRunner.sclm(
                 [
                     "play", "--presentation", String(play.fixture.presentationId), "--headless", "--duration", "5",
                     "--fail-on-error",
@@ -297,7 +297,7 @@ extension ChromiumTests {
             var deck = DeckFiles()
             deck.add("index.html", DeckFiles.slide("index", scripts: [], body: "throw new Error('broken slide');"))
             let play = try PlayHome(deck)
-            let result = try await ProcessRunner.sclmInBackground(
+            let result = try await ProcessRunner.sclm(
                 [
                     "play", "--presentation", String(play.fixture.presentationId), "--duration", "30",
                     "--fail-on-error",

@@ -27,18 +27,18 @@ import Testing
         let folder = TemporaryDirectory()
         let home = folder.appending("home")
         for (key, value) in [("http.proxy", configuredProxy.server.url.absoluteString), ("http.noProxy", "")] {
-            #expect(try ProcessRunner.sclm(["config", "set", key, value], home: home).status == 0)
+            #expect(try await ProcessRunner.sclm(["config", "set", key, value], home: home).status == 0)
         }
-        let refused = try ProcessRunner.sclm(
+        let refused = try await ProcessRunner.sclm(
             ["config", "set", "http.proxyCredentials", "fleet:proxy-pass"], home: home)
         #expect(refused.status == 64, "a secret on the command line: \(refused)")
-        let stored = try ProcessRunner.sclm(
+        let stored = try await ProcessRunner.sclm(
             ["config", "set", "http.proxyCredentials", "-"], home: home, stdin: "fleet:proxy-pass\n")
         #expect(stored.status == 0, "\(stored)")
-        let shown = try ProcessRunner.sclm(["config", "get", "http.proxyCredentials"], home: home)
+        let shown = try await ProcessRunner.sclm(["config", "get", "http.proxyCredentials"], home: home)
         #expect(!shown.stdout.contains("proxy-pass"), "\(shown.stdout)")
 
-        let login = try ProcessRunner.sclm(
+        let login = try await ProcessRunner.sclm(
             ["login", "--service"], home: home, environment: server.environment.merging(proxyVariables) { $1 })
         #expect(login.status == 0, "\(login)")
         let taken = configuredProxy.requests()
@@ -56,13 +56,14 @@ import Testing
         let home = folder.appending("home")
         #expect(proxy.server.url.scheme == "https")
         let proxyURL = proxy.server.url.absoluteString
-        #expect(try ProcessRunner.sclm(["config", "set", "http.proxy", proxyURL], home: home).status == 0)
-        let untrusted = try ProcessRunner.sclm(["login", "--service"], home: home, environment: server.environment)
+        #expect(try await ProcessRunner.sclm(["config", "set", "http.proxy", proxyURL], home: home).status == 0)
+        let untrusted = try await ProcessRunner.sclm(
+            ["login", "--service"], home: home, environment: server.environment)
         #expect(untrusted.status != 0, "an https proxy nobody trusts: \(untrusted)")
         #expect(proxy.requests().isEmpty)
         let bundle = certificate.certificatePath
-        #expect(try ProcessRunner.sclm(["config", "set", "http.caBundle", bundle], home: home).status == 0)
-        let trusted = try ProcessRunner.sclm(["login", "--service"], home: home, environment: server.environment)
+        #expect(try await ProcessRunner.sclm(["config", "set", "http.caBundle", bundle], home: home).status == 0)
+        let trusted = try await ProcessRunner.sclm(["login", "--service"], home: home, environment: server.environment)
         #expect(trusted.status == 0, "\(trusted)")
         #expect(proxy.requests().contains { $0.url.hasSuffix("/connect/token") }, "\(proxy.requests())")
     }
@@ -72,13 +73,13 @@ import Testing
         let home = folder.appending("home")
         let port = configuredProxy.server.url.port ?? 0
         let url = "http://fleet:proxy-pass@127.0.0.1:\(port)"
-        let refused = try ProcessRunner.sclm(["config", "set", "http.proxy", url], home: home)
+        let refused = try await ProcessRunner.sclm(["config", "set", "http.proxy", url], home: home)
         #expect(refused.status == 64 && refused.stderr.contains("http.proxyCredentials"), "\(refused)")
         #expect(!refused.stderr.contains("proxy-pass"))
         // Written into config.json by hand, it is refused when it is used.
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
         try Data("{\"http.proxy\":\"\(url)\"}".utf8).write(to: URL(fileURLWithPath: home + "/config.json"))
-        let login = try ProcessRunner.sclm(
+        let login = try await ProcessRunner.sclm(
             ["login", "--service"], home: home,
             environment: ["SCLM_AUTH_URL": "http://127.0.0.1:9", "SCLM_CLIENT_ID": "c", "SCLM_CLIENT_SECRET": "s"])
         #expect(login.status == 64, "\(login)")

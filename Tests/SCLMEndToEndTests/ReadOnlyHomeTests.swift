@@ -19,7 +19,7 @@ import Testing
     init() async throws {
         server = try await DevServer.start(["--quiet"])
         for arguments in [["login", "--service"], ["sync", "--presentation", "103"]] {
-            let result = try await ProcessRunner.sclmInBackground(
+            let result = try await ProcessRunner.sclm(
                 arguments, home: home, environment: server.environment)
             try #require(result.status == 0, "\(result)")
         }

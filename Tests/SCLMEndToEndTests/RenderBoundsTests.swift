@@ -51,7 +51,7 @@ extension ChromiumTests {
                     "zafter.html": "document.body.style.background = 'navy';",
                 ])
             let shots = folder.appending("shots")
-            let result = try await ProcessRunner.sclmInBackground(
+            let result = try await ProcessRunner.sclm(
                 ["validate", "--render", "--render-timeout", "5", "--screenshots", shots, "--format", "json", deck],
                 timeout: 90)
             #expect(result.status == 1, "\(result)")
@@ -97,7 +97,7 @@ extension ChromiumTests {
             try folder.write(
                 Self.page("cp1251", "", markup: "<script src=\"js/t.js\" charset=\"windows-1251\"></script>"),
                 to: "hostile/cp1251.html")
-            let result = try await ProcessRunner.sclmInBackground(
+            let result = try await ProcessRunner.sclm(
                 ["validate", "--render", "--format", "json", deck], timeout: 90)
             #expect(result.status == 1, "\(result)")
             let findings = try Self.findings(result)
@@ -141,7 +141,7 @@ extension ChromiumTests {
                     if (document.cookie.indexOf("secret=") !== -1) { throw new Error("saw the cookie of the first"); }
                     """
                 ])
-            let result = try await ProcessRunner.sclmInBackground(
+            let result = try await ProcessRunner.sclm(
                 ["validate", "--render", "--format", "json", first, second], timeout: 90)
             #expect(result.status == 0, "\(result)")
             #expect(try Self.findings(result, package: 0).isEmpty)

@@ -45,20 +45,20 @@ import Testing
         return (folder.appending("clean"), folder.appending("clean.zip"))
     }
 
-    @Test func cleanPackagesExitZero() throws {
+    @Test func cleanPackagesExitZero() async throws {
         let folder = TemporaryDirectory()
         let clean = try Self.cleanPackage(in: folder)
-        let result = try ProcessRunner.sclm(["validate", clean.folder, clean.zip])
+        let result = try await ProcessRunner.sclm(["validate", clean.folder, clean.zip])
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.contains("clean.zip (zip, 5 entries"))
         #expect(result.stdout.hasSuffix("2 packages checked: 2 passed, 0 failed (0 errors, 0 warnings)\n"))
         #expect(result.stderr.isEmpty)
     }
 
-    @Test func textOutputGroupsFindingsPerPackage() throws {
+    @Test func textOutputGroupsFindingsPerPackage() async throws {
         let folder = TemporaryDirectory()
         let broken = try Self.brokenPackage(in: folder)
-        let result = try ProcessRunner.sclm(["validate", broken])
+        let result = try await ProcessRunner.sclm(["validate", broken])
         #expect(result.status == 1)
         #expect(
             result.stdout.contains("error REF-MISSING index.html:9: src 'img/missing<&>.png' is not in the package"))
@@ -67,11 +67,11 @@ import Testing
         #expect(!result.stdout.contains("\u{1B}["), "no colour when stdout is not a terminal")
     }
 
-    @Test func jsonOutputFollowsTheDocumentedSchema() throws {
+    @Test func jsonOutputFollowsTheDocumentedSchema() async throws {
         let folder = TemporaryDirectory()
         let broken = try Self.brokenPackage(in: folder)
         for arguments in [["validate", "--format", "json", broken], ["--json", "validate", broken]] {
-            let result = try ProcessRunner.sclm(arguments)
+            let result = try await ProcessRunner.sclm(arguments)
             #expect(result.status == 1)
             #expect(result.stdoutLines.count == 1, "one compact line")
             let document = try #require(try result.json() as? [String: Any])
@@ -103,13 +103,13 @@ import Testing
         }
     }
 
-    @Test func jsonFindingsCarryTheirRuleClass() throws {
+    @Test func jsonFindingsCarryTheirRuleClass() async throws {
         let folder = TemporaryDirectory()
         var zip = ZipBuilder()
         zip.file("index.html", "<img src=\"img/missing.png\">")
         zip.file("../evil.html", "<p>pwned</p>")
         try zip.write(to: folder.appending("mixed.zip"))
-        let result = try ProcessRunner.sclm(["validate", "--format", "json", folder.appending("mixed.zip")])
+        let result = try await ProcessRunner.sclm(["validate", "--format", "json", folder.appending("mixed.zip")])
         #expect(result.status == 1)
         let document = try #require(try result.json() as? [String: Any])
         let package = try #require((document["packages"] as? [[String: Any]])?.first)
@@ -121,12 +121,12 @@ import Testing
         #expect(classes["REF-MISSING"] == "content", "\(findings)")
     }
 
-    @Test func junitOutputParsesAsXMLWithOneTestCasePerRule() throws {
+    @Test func junitOutputParsesAsXMLWithOneTestCasePerRule() async throws {
         let folder = TemporaryDirectory()
         let broken = try Self.brokenPackage(in: folder)
         let clean = try Self.cleanPackage(in: folder)
         for strict in [false, true] {
-            let result = try ProcessRunner.sclm(
+            let result = try await ProcessRunner.sclm(
                 ["validate", "--format", "junit", broken, clean.zip] + (strict ? ["--strict"] : []))
             #expect(result.status == 1)
             let parsed = try JUnitSummary(xml: result.stdout)
@@ -146,23 +146,23 @@ import Testing
         }
     }
 
-    @Test func strictTurnsWarningsIntoFailures() throws {
+    @Test func strictTurnsWarningsIntoFailures() async throws {
         let folder = TemporaryDirectory()
         try folder.write(
             "<html><body><img src=\"https://cdn.example.com/a.png\"></body></html>", to: "remote/index.html")
-        #expect(try ProcessRunner.sclm(["validate", folder.appending("remote")]).status == 0)
-        let strict = try ProcessRunner.sclm(["validate", "--strict", folder.appending("remote")])
+        #expect(try await ProcessRunner.sclm(["validate", folder.appending("remote")]).status == 0)
+        let strict = try await ProcessRunner.sclm(["validate", "--strict", folder.appending("remote")])
         #expect(strict.status == 1)
         #expect(strict.stdout.contains("warnings fail (--strict)"))
     }
 
-    @Test func budgetsComeFromTheCommandLine() throws {
+    @Test func budgetsComeFromTheCommandLine() async throws {
         let folder = TemporaryDirectory()
         let clean = try Self.cleanPackage(in: folder)
-        let size = try ProcessRunner.sclm(["validate", "--max-size", "10", "--format", "json", clean.zip])
+        let size = try await ProcessRunner.sclm(["validate", "--max-size", "10", "--format", "json", clean.zip])
         #expect(size.status == 1)
         #expect(size.stdout.contains("\"rule\":\"BUDGET-TOTAL-SIZE\""))
-        let entries = try ProcessRunner.sclm(["validate", "--max-entries", "2", clean.folder])
+        let entries = try await ProcessRunner.sclm(["validate", "--max-entries", "2", clean.folder])
         #expect(entries.status == 1)
         #expect(entries.stdout.contains("BUDGET-ENTRY-COUNT"))
     }
@@ -171,16 +171,16 @@ import Testing
         ["validate"], ["validate", "--format", "yaml", "x.zip"], ["validate", "--max-size", "lots", "x.zip"],
         ["validate", "--max-entries", "0", "x.zip"], ["--json", "validate", "--format", "junit", "x.zip"],
     ])
-    func usageErrorsExit64(_ arguments: [String]) throws {
-        let result = try ProcessRunner.sclm(arguments)
+    func usageErrorsExit64(_ arguments: [String]) async throws {
+        let result = try await ProcessRunner.sclm(arguments)
         #expect(result.status == 64, "\(result)")
         #expect(result.stderr.contains("Usage: sclm validate"))
     }
 
-    @Test func unreadableInputExits74AfterReportingTheRest() throws {
+    @Test func unreadableInputExits74AfterReportingTheRest() async throws {
         let folder = TemporaryDirectory()
         let clean = try Self.cleanPackage(in: folder)
-        let result = try ProcessRunner.sclm([
+        let result = try await ProcessRunner.sclm([
             "validate", "--format", "json", clean.zip, folder.appending("missing.zip"),
         ])
         #expect(result.status == 74)
@@ -200,7 +200,7 @@ import Testing
         let folder = TemporaryDirectory()
         let zip = folder.appending("special.zip")
         try await hostile.write(to: zip)
-        let result = try ProcessRunner.sclm(["validate", zip])
+        let result = try await ProcessRunner.sclm(["validate", zip])
         #expect(result.status == 1, "\(result)")
         #expect(result.stdout.contains("error \(finding):"), "\(result)")
         #expect(result.stdout.contains("  failed: 1 error, 0 warnings"), "only the declared type: \(result)")
@@ -212,16 +212,16 @@ import Testing
         let folder = TemporaryDirectory()
         let zip = folder.appending("zip64.zip")
         try await hostile.write(to: zip)
-        let text = try await ProcessRunner.sclmInBackground(["validate", zip])
+        let text = try await ProcessRunner.sclm(["validate", zip])
         #expect(text.status == 1, "\(text)")
         #expect(text.stdout.contains("error ARCHIVE-CORRUPT"), "\(text)")
-        let json = try await ProcessRunner.sclmInBackground(["validate", "--format", "json", zip])
+        let json = try await ProcessRunner.sclm(["validate", "--format", "json", zip])
         #expect(json.status == 1, "\(json)")
         let document = try #require(try json.json() as? [String: Any])
         let package = try #require((document["packages"] as? [[String: Any]])?.first)
         let rules = (package["findings"] as? [[String: Any]] ?? []).compactMap { $0["rule"] as? String }
         #expect(package["passed"] as? Bool == false && rules.contains("ARCHIVE-CORRUPT"), "\(json)")
-        let junit = try await ProcessRunner.sclmInBackground(["validate", "--format", "junit", zip])
+        let junit = try await ProcessRunner.sclm(["validate", "--format", "junit", zip])
         #expect(junit.status == 1, "\(junit)")
         #expect(junit.stdout.contains("<failure") && junit.stdout.contains("ARCHIVE-CORRUPT"), "\(junit)")
     }
@@ -275,7 +275,7 @@ import Testing
 
     /// Every assembled sample deck (a folder with an index.html) and its zip validate with no findings,
     /// warnings included: each package is self-contained.
-    @Test func everySampleContentDeckValidatesClean() throws {
+    @Test func everySampleContentDeckValidatesClean() async throws {
         let root = try SampleContent.assembledPath
         let decks = try FileManager.default.contentsOfDirectory(atPath: root).sorted().filter {
             FileManager.default.fileExists(atPath: root + "/" + $0 + "/index.html")
@@ -289,7 +289,7 @@ import Testing
             try zip.write(to: folder.appending(deck + ".zip"))
             paths += [root + "/" + deck, folder.appending(deck + ".zip")]
         }
-        let result = try ProcessRunner.sclm(["validate", "--strict"] + paths)
+        let result = try await ProcessRunner.sclm(["validate", "--strict"] + paths)
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.contains("\(paths.count) packages checked: \(paths.count) passed"))
     }

@@ -61,7 +61,7 @@ extension ChromiumTests {
             let folder = TemporaryDirectory()
             let deck = try Self.deck(in: folder, script: ruleCase.script)
             let arguments = ["validate", "--render"] + ruleCase.extraArguments + [deck]
-            let json = try await ProcessRunner.sclmInBackground(arguments + ["--format", "json"])
+            let json = try await ProcessRunner.sclm(arguments + ["--format", "json"])
             #expect(json.status == ruleCase.status, "\(json)")
             let findings = try Self.findings(json).filter { $0["rule"] as? String == ruleCase.rule }
             #expect(
@@ -74,7 +74,7 @@ extension ChromiumTests {
                 #expect(finding["line"] as? Int == 5)
                 #expect((finding["message"] as? String)?.contains("undefinedFunction") == true)
             }
-            let junit = try await ProcessRunner.sclmInBackground(arguments + ["--format", "junit"])
+            let junit = try await ProcessRunner.sclm(arguments + ["--format", "junit"])
             #expect(junit.status == ruleCase.status)
             #expect(junit.stdout.contains(#"<testcase name="\#(ruleCase.rule)""#))
             let failure = #"<failure type="\#(ruleCase.rule)""#
@@ -88,7 +88,7 @@ extension ChromiumTests {
             var zip = ZipBuilder()
             try zip.folder(contentsOf: deck)
             try zip.write(to: folder.appending("deck.zip"))
-            let result = try await ProcessRunner.sclmInBackground([
+            let result = try await ProcessRunner.sclm([
                 "validate", "--render", folder.appending("deck.zip"),
             ])
             #expect(result.status == 1, "\(result)")
@@ -101,7 +101,7 @@ extension ChromiumTests {
             let folder = TemporaryDirectory()
             let deck = try SampleContent.assembledPath + "/northwind-vaccination"
             let shots = folder.appending("shots")
-            let result = try await ProcessRunner.sclmInBackground(
+            let result = try await ProcessRunner.sclm(
                 ["validate", "--render", "--screenshots", shots, "--viewport", "800x600", "--format", "json", deck])
             #expect(result.status == 0, "\(result)")
             #expect(try Self.findings(result).allSatisfy { $0["severity"] as? String == "warning" })
@@ -125,7 +125,7 @@ extension ChromiumTests {
                 FileManager.default.fileExists(atPath: root + "/" + $0 + "/index.html")
             }
             try #require(!decks.isEmpty, "sample-content holds no decks")
-            let result = try await ProcessRunner.sclmInBackground(
+            let result = try await ProcessRunner.sclm(
                 ["validate", "--render", "--strict"] + decks.map { root + "/" + $0 }, timeout: 220)
             #expect(result.status == 0, "\(result)")
             #expect(result.stdout.contains("\(decks.count) packages checked: \(decks.count) passed"), "\(result)")
@@ -139,7 +139,7 @@ extension ChromiumTests {
             for package in packages { try zip.write(to: package) }
             let out = folder.appending("out")
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: false)
-            let result = try await ProcessRunner.sclmInBackground(
+            let result = try await ProcessRunner.sclm(
                 ["validate", "--render", "--screenshots", out + "/shots", "--format", "json"] + packages)
             #expect(result.status == 0, "\(result)")
             // `...zip` once named its folder `..`: the images landed in `out`, beside `shots`.
@@ -166,7 +166,7 @@ extension ChromiumTests {
                     })
             }
             let before = socketFolders()
-            let result = try await ProcessRunner.sclmInBackground(
+            let result = try await ProcessRunner.sclm(
                 ["validate", "--render", deck], environment: ["TMPDIR": scratch])
             #expect(result.status == 0, "\(result)")
             // The browser profile, and Chromium's own socket folder inside it, are gone with the run; Chromium
@@ -178,7 +178,7 @@ extension ChromiumTests {
         @Test func missingBrowserExits69() async throws {
             let folder = TemporaryDirectory()
             let deck = try Self.deck(in: folder, script: "")
-            let result = try await ProcessRunner.sclmInBackground([
+            let result = try await ProcessRunner.sclm([
                 "validate", "--render", "--browser", "/nonexistent", deck,
             ])
             #expect(result.status == 69, "\(result)")

@@ -110,14 +110,11 @@ import Testing
     }
 
     @Test func cancellingAStalledRequestEndsItPromptly() async throws {
-        let task = Task { try await transport.send(HTTPRequest(url: url("/stall?seconds=40"))) }
+        let task = Task { try await transport.send(HTTPRequest(url: url("/stall?seconds=120"))) }
         try await Task.sleep(for: .milliseconds(300))
-        let cancelled = ContinuousClock.now
         task.cancel()
+        // The stall outlasts the suite's one-minute limit: a request that ignored the cancel fails the test.
         await #expect(throws: CancellationError.self) { try await task.value }
-        // Half the 40 s stall: the margin over ~1 s absorbs a busy parallel test run resuming the task (10 s
-        // was once exceeded on two cores); an uncancelled request would take the whole stall.
-        #expect(ContinuousClock.now - cancelled < .seconds(20))
     }
 
     @Test func aTotalTimeoutEndsASlowRequest() async throws {

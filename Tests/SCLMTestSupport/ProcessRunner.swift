@@ -44,7 +44,8 @@ package enum ProcessRunner {
     package static let packageRoot: String = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().path
 
-    /// Runs `sclm` with `arguments`.
+    /// Runs `sclm` with `arguments` on a thread of its own, so that waiting for it never holds a thread of
+    /// the cooperative pool (many tests run at once, and some drive a server meanwhile).
     ///
     /// - Parameters:
     ///   - arguments: the command line after `sclm`.
@@ -55,19 +56,6 @@ package enum ProcessRunner {
     /// - Returns: the exit status and what the child wrote.
     /// - Throws: when the process cannot be started.
     package static func sclm(
-        _ arguments: [String], home: String? = nil, stdin: String = "", environment: [String: String] = [:],
-        timeout: TimeInterval = 60
-    ) throws -> ProcessResult {
-        let homeArguments = home.map { ["--home", $0] } ?? []
-        return try run(
-            sclmPath, homeArguments + arguments, stdin: Data(stdin.utf8), environment: environment, timeout: timeout)
-    }
-
-    /// Runs `sclm` like ``sclm(_:home:stdin:environment:timeout:)`` on a thread of its own, so waiting
-    /// for it never holds a thread of the cooperative pool (tests may drive a server meanwhile).
-    ///
-    /// - Throws: when the process cannot be started.
-    package static func sclmInBackground(
         _ arguments: [String], home: String? = nil, stdin: String = "", environment: [String: String] = [:],
         timeout: TimeInterval = 60
     ) async throws -> ProcessResult {

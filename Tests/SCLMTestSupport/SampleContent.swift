@@ -11,7 +11,7 @@ import SCLMCore
 ///
 /// ```swift
 /// let cardiora = try SampleContent.assembledPath + "/cardiora-detail-aid"
-/// let result = try ProcessRunner.sclm(["validate", "--strict", cardiora])
+/// let result = try await ProcessRunner.sclm(["validate", "--strict", cardiora])
 /// ```
 package enum SampleContent {
     /// The assembled content folder, `.build/sample-content`: `clients.json` and one complete folder per deck

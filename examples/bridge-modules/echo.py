@@ -12,6 +12,9 @@ Commands:
   echo.event  {"name": s, "data": {}}   writes that event line, then answers {}
   echo.log    {"lines": N}              writes N lines to stderr, then answers {}
   echo.crash  {}                        exits at once with status 3, without answering
+  echo.pending {}                       answers {"pending": N}: the echo.sleep requests not yet answered
+  echo.wake   {}                        answers every pending echo.sleep now, then {"woken": N}, so that a
+                                        test sees a late answer arrive without waiting for it
 """
 import heapq
 import json
@@ -19,7 +22,8 @@ import sys
 import threading
 import time
 
-COMMANDS = ["echo.say", "echo.sleep", "echo.fail", "echo.event", "echo.log", "echo.crash"]
+COMMANDS = ["echo.say", "echo.sleep", "echo.fail", "echo.event", "echo.log", "echo.crash", "echo.pending",
+            "echo.wake"]
 write_lock = threading.Lock()
 timers = []  # heap of (due, sequence, guid, ms)
 timers_changed = threading.Condition()
@@ -74,6 +78,17 @@ def handle(message):
         for index in range(int(data.get("lines", 1))):
             print(f"echo: log line {index}", file=sys.stderr)
         answer(guid, {})
+    elif command == "echo.pending":
+        with timers_changed:
+            pending = len(timers)
+        answer(guid, {"pending": pending})
+    elif command == "echo.wake":
+        with timers_changed:
+            due = sorted(timers)
+            timers.clear()
+        for _, _, sleeper_guid, ms in due:
+            answer(sleeper_guid, {"slept": ms})
+        answer(guid, {"woken": len(due)})
     elif command == "echo.crash":
         sys.stderr.flush()
         sys.exit(3)

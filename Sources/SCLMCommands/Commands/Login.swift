@@ -19,20 +19,25 @@ extension SCLM {
                 SCLM_PASSWORD, else asked for on the terminal without echo. Tokens are stored in the home's
                 database (mode 0600) and renewed automatically; run `sclm logout` to forget them.
                 """,
-            options: [
-                .option("--username", value: "name", help: "The user to log in as."),
-                .flag("--password-stdin", help: "Read the password from the first line of stdin."),
-                .flag("--service", help: "Log in as the application (client credentials grant), not as a user."),
-            ])
+            options: [usernameOption, passwordStdinFlag, serviceFlag])
+
+        /// `--username name`: declared once, listed above and read below through this descriptor.
+        static let usernameOption = OptionSpec.option("--username", value: "name", help: "The user to log in as.")
+        /// `--password-stdin`.
+        static let passwordStdinFlag = OptionSpec.flag(
+            "--password-stdin", help: "Read the password from the first line of stdin.")
+        /// `--service`.
+        static let serviceFlag = OptionSpec.flag(
+            "--service", help: "Log in as the application (client credentials grant), not as a user.")
 
         let username: String?
         let passwordFromStdin: Bool
         let asService: Bool
 
         package init(parsing arguments: ParsedArguments) throws {
-            username = arguments.value("--username")
-            passwordFromStdin = arguments.flag("--password-stdin")
-            asService = arguments.flag("--service")
+            username = arguments.value(Self.usernameOption)
+            passwordFromStdin = arguments.flag(Self.passwordStdinFlag)
+            asService = arguments.flag(Self.serviceFlag)
         }
 
         package func validate() throws {

@@ -32,16 +32,21 @@ struct OsamOptions: Sendable {
     var isOffline: Bool
     var now: Int64?
 
+    /// Reads the options the subcommand declares (each declares only some of them).
     init(parsing arguments: ParsedArguments) throws {
-        endpoint = arguments.value("--endpoint")
-        package = arguments.value("--package")
-        platform = try arguments.value("--platform").map(OsamOptions.platform(named:))
-        versionCode = try arguments.integer("--version-code", in: 1...Int.max).map(Int64.init)
-        versionName = arguments.value("--version-name")
+        endpoint = arguments.ifDeclared(Self.endpoint) { $0.value(Self.endpoint) }
+        package = arguments.ifDeclared(Self.package) { $0.value(Self.package) }
+        platform = try arguments.ifDeclared(Self.platform) { $0.value(Self.platform) }.map(Self.platform(named:))
+        versionCode = try arguments.ifDeclared(Self.versionCode) {
+            try $0.integer(Self.versionCode.canonicalName, in: 1...Int.max)
+        }.map(Int64.init)
+        versionName = arguments.ifDeclared(Self.versionName) { $0.value(Self.versionName) }
         // Never a usage error: hosts pass the device locale through unchanged, and OSAM falls back to English.
-        language = arguments.value("--language").map { Language.parse($0) } ?? .default
-        isOffline = arguments.flag("--offline")
-        now = try arguments.integer("--now", in: 0...Int.max).map(Int64.init)
+        language =
+            arguments.ifDeclared(Self.language) { $0.value(Self.language) }.map { Language.parse($0) } ?? .default
+        isOffline = arguments.ifDeclared(Self.offline) { $0.flag(Self.offline) } ?? false
+        now = try arguments.ifDeclared(Self.now) { try $0.integer(Self.now.canonicalName, in: 0...Int.max) }.map(
+            Int64.init)
     }
 
     // MARK: - Resolution against the configuration
