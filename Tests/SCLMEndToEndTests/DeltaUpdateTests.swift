@@ -29,7 +29,7 @@ import Testing
 
     /// `sclm sync --presentation 201 --json` in `home` (the harness's by default); its `installed` event.
     func sync(_ arguments: [String] = [], home: String? = nil) async throws -> [String: Any] {
-        let result = try await ProcessRunner.sclmInBackground(
+        let result = try await ProcessRunner.sclm(
             ["sync", "--presentation", "201", "--json", "-v"] + arguments, home: home ?? harness.home,
             environment: harness.server.environment)
         try #require(result.status == 0, "\(result)")
@@ -88,7 +88,7 @@ import Testing
         #expect(sent * 5 < Int64(packageBytes))
         // A full install of the new revision in another home gives the same tree.
         let other = harness.folder.appending("other")
-        let login = try await ProcessRunner.sclmInBackground(
+        let login = try await ProcessRunner.sclm(
             ["login", "--username", DevServer.username, "--password-stdin"], home: other,
             stdin: DevServer.password + "\n", environment: harness.server.environment)
         try #require(login.status == 0, "\(login)")
