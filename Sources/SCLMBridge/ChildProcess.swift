@@ -36,8 +36,13 @@ final class ChildProcess: Sendable {
     ///
     /// - Throws: `SCLMError` (`.usage`) when the shell cannot be started.
     static func spawn(_ command: String) throws -> ChildProcess {
-        let toChild = try makePipe()
-        let fromChild = try makePipe()
+        let pipes: [(read: Int32, write: Int32)]
+        do {
+            pipes = try ChildPipes.make(2)
+        } catch {
+            throw SCLMError(.storage, "cannot create a pipe: \(error.reason)")
+        }
+        let (toChild, fromChild) = (pipes[0], pipes[1])
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -87,16 +92,5 @@ final class ChildProcess: Sendable {
             cursor += 1
         }
         return entries + [nil]
-    }
-
-    private static func makePipe() throws -> (read: Int32, write: Int32) {
-        // `pipe2` is not visible without _GNU_SOURCE; the window between pipe and fcntl only matters to a
-        // concurrent fork, and children are spawned one at a time.
-        var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else {
-            throw SCLMError(.storage, "cannot create a pipe: \(String(cString: strerror(errno)))")
-        }
-        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        return (fds[0], fds[1])
     }
 }

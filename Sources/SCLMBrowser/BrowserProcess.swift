@@ -61,9 +61,14 @@ final class BrowserProcess: Sendable {
     private static func spawnHere(_ argv: [String], environment: [String: String], showLogs: Bool) throws
         -> BrowserProcess
     {
-        let toBrowser = try makePipe()
-        let fromBrowser = try makePipe()
-        let output = try makePipe()
+        // Above 4, so mapping them onto 3 and 4 never clobbers one.
+        let pipes: [(read: Int32, write: Int32)]
+        do {
+            pipes = try ChildPipes.make(3, lowest: 10)
+        } catch {
+            throw BrowserError(.unavailable, "cannot create the browser's pipes: \(error.reason)")
+        }
+        let (toBrowser, fromBrowser, output) = (pipes[0], pipes[1], pipes[2])
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -101,24 +106,5 @@ final class BrowserProcess: Sendable {
         await exited.wait()
         close(commands)
         close(messages)
-    }
-
-    /// A pipe whose ends are close-on-exec and above 4, so mapping them onto 3 and 4 never clobbers one.
-    private static func makePipe() throws -> (read: Int32, write: Int32) {
-        var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else {
-            throw BrowserError(
-                .unavailable, "cannot create a pipe for the browser: \(String(cString: strerror(errno)))")
-        }
-        let moved = fds.map { fd -> Int32 in
-            let high = fcntl(fd, F_DUPFD_CLOEXEC, 10)
-            close(fd)
-            return high
-        }
-        guard moved.allSatisfy({ $0 >= 0 }) else {
-            for fd in moved where fd >= 0 { close(fd) }
-            throw BrowserError(.unavailable, "cannot set up the browser's pipes: \(String(cString: strerror(errno)))")
-        }
-        return (moved[0], moved[1])
     }
 }

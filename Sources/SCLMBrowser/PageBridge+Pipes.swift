@@ -31,15 +31,4 @@ extension PageBridge {
         thread.name = "sclm-page-bridge"
         thread.start()
     }
-
-    /// A pipe whose ends are close-on-exec.
-    static func makePipe() throws -> (read: Int32, write: Int32) {
-        var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else {
-            throw BrowserError(
-                .unavailable, "cannot create a pipe for the page bridge: \(String(cString: strerror(errno)))")
-        }
-        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        return (fds[0], fds[1])
-    }
 }

@@ -91,7 +91,13 @@ package final class PageBridge: Sendable {
         reportIssue = report
         self.observe = observe
         self.siteOfPresentation = siteOfPresentation
-        pipes = (try Self.makePipe(), try Self.makePipe())
+        let made: [(read: Int32, write: Int32)]
+        do {
+            made = try ChildPipes.make(2)
+        } catch {
+            throw BrowserError(.unavailable, "cannot create the page bridge's pipes: \(error.reason)")
+        }
+        pipes = (made[0], made[1])
         output = BridgeOutput(fileDescriptor: pipes.output.write)
         openDescriptors = Mutex([pipes.input.read, pipes.input.write, pipes.output.read, pipes.output.write])
     }
