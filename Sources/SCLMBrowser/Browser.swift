@@ -61,6 +61,7 @@ package final class Browser: Sendable {
         if let kept = options.keptStorage { try KeptStorage.restore(from: kept, into: profile, owner: sandbox.owner) }
         let process = try await BrowserProcess.spawn(
             sandbox.prefix + [executable] + sandbox.flags + options.flags
+                + options.displayFlags(environment: environment)
                 + (sandbox.isolatesNetwork ? [] : BrowserOptions.networkOffFlags) + [
                     "--user-data-dir=\(profile)", "about:blank",
                 ],

@@ -96,6 +96,16 @@ package struct BrowserOptions: Sendable, Equatable {
         "--host-resolver-rules=MAP * ~NOTFOUND", "--proxy-server=http://0.0.0.0:9", "--proxy-bypass-list=<-loopback>",
     ]
 
+    /// The flag that picks the display a kiosk opens its window on: Wayland (`--ozone-platform=wayland`)
+    /// when `WAYLAND_DISPLAY` is set and `DISPLAY` is not (Chromium would otherwise look for X only);
+    /// none headless or with an X display, which Chromium uses by default (also under XWayland).
+    func displayFlags(environment: [String: String]) -> [String] {
+        guard mode == .kiosk, !(environment["WAYLAND_DISPLAY"]?.isEmpty ?? true),
+            environment["DISPLAY"]?.isEmpty ?? true
+        else { return [] }
+        return ["--ozone-platform=wayland"]
+    }
+
     /// Checks that a kiosk can open a window.
     ///
     /// - Parameters:

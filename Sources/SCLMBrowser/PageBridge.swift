@@ -188,12 +188,6 @@ package final class PageBridge: Sendable {
         case "Runtime.bindingCalled" where params["name"]?.stringValue == PageScript.binding:
             touch()
             if let payload = params["payload"]?.stringValue { receive(payload) }
-        case "Runtime.bindingCalled" where params["name"]?.stringValue == PageScript.errorBinding:
-            if let issue = params["payload"]?.stringValue.flatMap(PageErrors.reported) { report(issue) }
-        case "Runtime.exceptionThrown":
-            report(PageErrors.uncaught(params))
-        case "Runtime.consoleAPICalled" where params["type"]?.stringValue == "error":
-            report(PageErrors.console(params))
         case DevToolsConnection.oversizedEvent:
             if let issue = PageErrors.oversized(params) { report(issue) }
             // A request too large to read (a huge POST body) still needs an answer, or the page waits forever.
@@ -216,19 +210,32 @@ package final class PageBridge: Sendable {
             report(.crashed(reason: "the page's renderer crashed"))
             outcome.fire(.crashed("the page's renderer crashed"))
         default:
-            break
+            reportError(method, params)
         }
     }
 
     /// One event of an out-of-process iframe or a worker of the page: its requests are answered as the
-    /// page's are, its errors reported.
+    /// page's are, its errors (thrown, swallowed, `console.error`) reported.
     private func handle(_ method: String, _ params: JSONValue, of target: BrowserPage) {
         switch method {
         case "Fetch.requestPaused":
             touch()
             site.withLock { $0 }.answer(params, on: target, report: report)
+        default:
+            reportError(method, params)
+        }
+    }
+
+    /// Reports the page error that an event of the page or of one of its iframes and workers tells of, if
+    /// any: thrown, swallowed (``PageScript/errorBinding``) or `console.error`.
+    private func reportError(_ method: String, _ params: JSONValue) {
+        switch method {
         case "Runtime.exceptionThrown":
             report(PageErrors.uncaught(params))
+        case "Runtime.bindingCalled" where params["name"]?.stringValue == PageScript.errorBinding:
+            if let issue = params["payload"]?.stringValue.flatMap(PageErrors.reported) { report(issue) }
+        case "Runtime.consoleAPICalled" where params["type"]?.stringValue == "error":
+            report(PageErrors.console(params))
         default:
             break
         }

@@ -15,50 +15,56 @@ import SCLMCore
 /// Answers and events come back as `StoryCLMBridge.StoryCLMHandler(<json text>)`, evaluated by the host.
 /// Only the top frame is wired: a StoryContent app hosts one slide per WebView.
 ///
-/// It also reports, through the binding ``errorBinding``, errors DevTools never hears of: those the page's
-/// own handlers swallow (`window.onerror` returning true, `unhandledrejection` prevented; its listeners
-/// run first, so they see the event, and report it once dispatch is over if it was prevented) and those
-/// of dedicated workers (the `Worker` constructor is wrapped to listen to each worker's `error`).
+/// It also reports, through the binding ``errorBinding``, errors DevTools never hears of: those the
+/// page's own handlers swallow (`window.onerror` returning true, `unhandledrejection` prevented; its
+/// listeners run first, so they see the event, and report it once dispatch is over if it was prevented).
+/// ``frameSource`` does so in every frame: the page's own and its same-process iframes (as part of
+/// ``source``) and each out-of-process iframe; ``workerSource`` inside each worker, before its own script
+/// (``TargetAttacher`` installs both there). What is not swallowed DevTools reports itself, for the page and
+/// for each of those targets.
 enum PageScript {
     /// The name of the `Runtime.addBinding` function the script calls.
     static let binding = "__sclmBridgeSend"
-    /// The name of the binding that reports swallowed and worker errors as `{message,url,line}`.
+    /// The name of the binding that reports swallowed errors as `{message,url,line}`.
     static let errorBinding = "__sclmPageError"
 
-    /// The script's source.
-    static let source = """
+    /// The script of the page's documents: ``frameSource``, then the StoryCLM transports (top frame only).
+    static let source = frameSource + transportSource
+
+    /// What every frame runs first: the errors it swallows reported.
+    static let frameSource = reportingSwallowedErrors(of: "window") + "\n"
+
+    /// What a worker runs first (evaluated before its own script): the errors it swallows reported.
+    static let workerSource = reportingSwallowedErrors(of: "self")
+
+    /// A script that reports the errors the global scope `scope` (`window`, or a worker's `self`) swallows.
+    private static func reportingSwallowedErrors(of scope: String) -> String {
+        """
         (function () {
           "use strict";
-          var report = window.\(errorBinding);
-          if (typeof report !== "function" || window.top !== window) { return; }
+          var scope = \(scope), report = scope.\(errorBinding);
+          if (typeof report !== "function") { return; }
           function tell(message, url, line) {
             try { report(JSON.stringify({ message: String(message), url: String(url || ""), line: Number(line) || 0 })); } catch (e) {}
           }
           function text(value) { try { return String(value); } catch (e) { return "an unprintable value"; } }
-          window.addEventListener("error", function (event) {
+          scope.addEventListener("error", function (event) {
             if (!(event instanceof ErrorEvent)) { return; }
             setTimeout(function () {
               if (event.defaultPrevented) { tell(event.error !== undefined ? text(event.error) : event.message, event.filename, event.lineno); }
             }, 0);
           }, true);
-          window.addEventListener("unhandledrejection", function (event) {
+          scope.addEventListener("unhandledrejection", function (event) {
             setTimeout(function () {
               if (event.defaultPrevented) { tell("Uncaught (in promise) " + text(event.reason), "", 0); }
             }, 0);
           }, true);
-          var NativeWorker = window.Worker;
-          if (typeof NativeWorker === "function") {
-            var Worker = function (url, options) {
-              var worker = new NativeWorker(url, options);
-              worker.addEventListener("error", function (event) {
-                tell("in a worker: " + (event.message || "an error"), event.filename, event.lineno);
-              });
-              return worker;
-            };
-            Worker.prototype = NativeWorker.prototype;
-            window.Worker = Worker;
-          }
         })();
+        """
+    }
+
+    /// The StoryCLM transports, wired in the top frame only.
+    private static let transportSource = """
         (function () {
           "use strict";
           var send = window.\(binding);

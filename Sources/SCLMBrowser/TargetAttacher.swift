@@ -112,10 +112,35 @@ final class TargetAttacher: Sendable {
         connection.send("Target.setAutoAttach", Self.autoAttach, session: session)
         connection.send("Fetch.enable", ["patterns": [["urlPattern": "*"]]], session: session)
         connection.send("Runtime.enable", session: session)
+        for (method, params) in Self.errorReporting(forTargetOfType: info["type"]?.stringValue) {
+            connection.send(method, params, session: session)
+        }
         if isOwnTab {
             waiter?.resume(returning: session)
         } else {
             connection.send("Runtime.runIfWaitingForDebugger", session: session)
+        }
+    }
+
+    /// What a secondary target is given before it runs, so that the errors its own handlers swallow are
+    /// reported as the page's are (``PageScript``): an out-of-process iframe gets the error binding and
+    /// the frame script for every document; a worker the binding and the worker script, evaluated before
+    /// its own. A tab of sclm's gets them from its ``PageBridge``.
+    static func errorReporting(forTargetOfType type: String?) -> [(method: String, params: JSONValue)] {
+        let binding: (method: String, params: JSONValue) = (
+            "Runtime.addBinding", ["name": .string(PageScript.errorBinding)]
+        )
+        switch type {
+        case "iframe":
+            // Chromium runs scripts on new documents only while the Page domain is on.
+            return [
+                binding, ("Page.enable", [:]),
+                ("Page.addScriptToEvaluateOnNewDocument", ["source": .string(PageScript.frameSource)]),
+            ]
+        case "worker", "shared_worker":
+            return [binding, ("Runtime.evaluate", ["expression": .string(PageScript.workerSource)])]
+        default:
+            return []
         }
     }
 

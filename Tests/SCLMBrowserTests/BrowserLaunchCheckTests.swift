@@ -44,6 +44,18 @@ struct BrowserLaunchCheckTests {
         #expect(BrowserOptions().displayProblem(environment: [:], isolatesNetwork: true) == nil)
     }
 
+    @Test func aKioskPicksWaylandOnlyWhenThereIsNoXDisplay() {
+        let kiosk = BrowserOptions(mode: .kiosk)
+        #expect(kiosk.displayFlags(environment: ["WAYLAND_DISPLAY": "wayland-0"]) == ["--ozone-platform=wayland"])
+        #expect(
+            kiosk.displayFlags(environment: ["WAYLAND_DISPLAY": "wayland-0", "DISPLAY": ""])
+                == ["--ozone-platform=wayland"])
+        #expect(kiosk.displayFlags(environment: ["WAYLAND_DISPLAY": "wayland-0", "DISPLAY": ":0"]).isEmpty)
+        #expect(kiosk.displayFlags(environment: ["DISPLAY": ":0"]).isEmpty)
+        #expect(kiosk.displayFlags(environment: ["WAYLAND_DISPLAY": ""]).isEmpty)
+        #expect(BrowserOptions().displayFlags(environment: ["WAYLAND_DISPLAY": "wayland-0"]).isEmpty)
+    }
+
     @Test func aFolderInsideA0700FolderOfAnotherUserCannotBeTraversed() throws {
         let folder = TemporaryDirectory(prefix: "sclm-access")
         let inner = folder.appending("inner")

@@ -41,6 +41,11 @@ import Testing
         Case(
             argv: ["validate", "deck.zip", "--render", "--viewport", "8x6"], refusal: "--viewport needs WIDTHxHEIGHT"),
         Case(argv: ["validate", "deck.zip", "--render", "--render-timeout", "601"], refusal: "--render-timeout"),
+        Case(argv: ["validate", "deck.zip", "--render", "--render-settle", "3"], refusal: nil),
+        Case(argv: ["validate", "deck.zip", "--render-settle", "3"], refusal: "--render-settle needs --render"),
+        Case(
+            argv: ["validate", "deck.zip", "--render", "--render-settle", "10"],
+            refusal: "--render-settle (10 s) must be shorter than --render-timeout (10 s)"),
         Case(argv: ["validate"], refusal: "missing <path>"),
     ]
 

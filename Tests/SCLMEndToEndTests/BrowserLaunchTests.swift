@@ -9,7 +9,8 @@ import Testing
 
 /// A browser that cannot start is explained as it is: no display for a kiosk, an X server over TCP that
 /// the browser's network namespace cannot reach, Chromium's own fatal line — and the install hint only
-/// when there is no browser. As root, a `TMPDIR` the sandbox user cannot reach still works.
+/// when there is no browser. A kiosk runs on a local X server and on a Wayland compositor. As root, a
+/// `TMPDIR` the sandbox user cannot reach still works.
 extension ChromiumTests {
     @Suite(.serialized, .timeLimit(.minutes(1)))
     struct BrowserLaunchTests {
@@ -32,6 +33,41 @@ extension ChromiumTests {
             #expect(try await server.waitForOutput { $0.hasSuffix("\n") }, "Xvfb said which display it opened")
             let display = server.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
             let result = try await Self.kiosk(["DISPLAY": ":" + display])
+            #expect(result.status == 0, "\(result)")
+        }
+
+        /// A kiosk with only a Wayland display (weston's headless backend, when installed) opens its window
+        /// there (`--ozone-platform=wayland`: Chromium would otherwise look for X, and there is none) through
+        /// the compositor's socket, from inside the browser's network namespace, and runs to the end. As
+        /// root the browser runs as `nobody`, so the compositor does too: a socket is reached only by a
+        /// user it lets in.
+        @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/weston"), "needs weston"))
+        func aKioskOnAWaylandCompositorRuns() async throws {
+            let runtime = TemporaryDirectory(prefix: "sclm-wayland")
+            var launcher: [String] = []
+            if geteuid() == 0, let nobody = getpwnam("nobody") {
+                #expect(chown(runtime.path, nobody.pointee.pw_uid, nobody.pointee.pw_gid) == 0)
+                launcher = [
+                    "--reuid=\(nobody.pointee.pw_uid)", "--regid=\(nobody.pointee.pw_gid)", "--clear-groups",
+                    "/usr/bin/weston",
+                ]
+            }
+            let arguments = [
+                "--backend=headless-backend.so", "--shell=kiosk-shell.so", "--socket=sclm-test", "--width=1024",
+                "--height=768",
+            ]
+            let compositor = try RunningProcess(
+                launcher.isEmpty ? "/usr/bin/weston" : "/usr/bin/setpriv", launcher + arguments, stdin: Data(),
+                environment: ["XDG_RUNTIME_DIR": runtime.path, "HOME": runtime.path, "PATH": "/usr/bin:/bin"])
+            defer { compositor.send(SIGKILL) }
+            let socket = runtime.appending("sclm-test")
+            let deadline = ContinuousClock.now + .seconds(20)
+            while !FileManager.default.fileExists(atPath: socket), compositor.isRunning, ContinuousClock.now < deadline
+            {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            try #require(FileManager.default.fileExists(atPath: socket), "weston did not start: \(compositor.stderr)")
+            let result = try await Self.kiosk(["WAYLAND_DISPLAY": "sclm-test", "XDG_RUNTIME_DIR": runtime.path])
             #expect(result.status == 0, "\(result)")
         }
 

@@ -7,8 +7,8 @@ import Testing
 #endif
 
 /// `sclm validate --render` against hostile and awkward slides: a stuck renderer, huge files and
-/// messages, a signal, dialogs, errors the page hides, two packages' storage, a `"go\n"` command and a
-/// windows-1251 script.
+/// messages, a signal, dialogs, errors the page hides (in the page, its iframes and workers, and late
+/// ones), two packages' storage, a `"go\n"` command and a windows-1251 script.
 extension ChromiumTests {
     @Suite(.serialized, .timeLimit(.minutes(2)))
     struct RenderBoundsTests {
@@ -34,6 +34,14 @@ extension ChromiumTests {
             return findings.map {
                 ($0["rule"] as? String ?? "", $0["path"] as? String ?? "", $0["message"] as? String ?? "")
             }
+        }
+
+        /// The findings of rendering `deck` with `options`, which fails it (exit status 1).
+        static func failingFindings(_ deck: String, options: [String] = []) async throws -> [(String, String, String)] {
+            let result = try await ProcessRunner.sclm(
+                ["validate", "--render", "--format", "json"] + options + [deck], timeout: 90)
+            #expect(result.status == 1, "\(result)")
+            return try findings(result)
         }
 
         /// Creates a sparse file of `size` bytes (zeros) at `path`.
@@ -119,6 +127,75 @@ extension ChromiumTests {
             let quiet = ["index.html", "cp1251.html", "dialogs.html", "newline.html", "control.html"]
             let noisy = findings.filter { quiet.contains($0.1) && $0.0 != "RENDER-DIALOG" }
             #expect(noisy.isEmpty, "\(noisy)")
+            #expect(!findings.contains { $0.0 == "RENDER-TIMEOUT" }, "\(findings)")
+        }
+
+        /// A script that swallows its errors (`onerror` returning true, rejections prevented), then throws
+        /// `undefinedIn<place>` and rejects with `rejected in <place>`; it runs in a window or a worker.
+        static func swallowing(_ place: String) -> String {
+            """
+            self.onerror = function () { return true; };
+            self.addEventListener("unhandledrejection", function (event) { event.preventDefault(); });
+            Promise.reject(new Error("rejected in \(place)"));
+            undefinedIn\(place)();
+            """
+        }
+
+        /// A script that adds an iframe showing `source`, with the `sandbox` attribute `sandbox` when given.
+        static func iframe(_ source: String, sandbox: String? = nil) -> String {
+            """
+            var frame = document.createElement("iframe");
+            \(sandbox.map { "frame.setAttribute(\"sandbox\", \"\($0)\");" } ?? "")
+            frame.src = "\(source)";
+            document.body.appendChild(frame);
+            """
+        }
+
+        /// Errors swallowed in a same-origin iframe (the page's process: the page's script runs there
+        /// too), in a sandboxed iframe (which Chromium puts in a process of its own: a target of its own,
+        /// given the script when it attaches) and inside a worker (whose `onerror` keeps them from the
+        /// `Worker` object) are reported for the slide that holds them.
+        @Test func errorsSwallowedInIframesAndWorkersAreReported() async throws {
+            let folder = TemporaryDirectory()
+            let deck = try Self.deck(
+                "framed", in: folder,
+                slides: [
+                    "index.html": "document.body.style.background = 'white';",
+                    "same.html": Self.iframe("frames/same.html"),
+                    "isolated.html": Self.iframe("frames/isolated.html", sandbox: "allow-scripts"),
+                    "worker.html": "new Worker('js/swallowing-worker.js');",
+                ])
+            try folder.write(Self.page("same", Self.swallowing("SameOriginFrame")), to: "framed/frames/same.html")
+            try folder.write(
+                Self.page("isolated", Self.swallowing("IsolatedFrame")), to: "framed/frames/isolated.html")
+            try folder.write(Self.swallowing("Worker"), to: "framed/js/swallowing-worker.js")
+            let findings = try await Self.failingFindings(deck)
+            for (slide, place) in [
+                ("same.html", "SameOriginFrame"), ("isolated.html", "IsolatedFrame"), ("worker.html", "Worker"),
+            ] {
+                let errors = findings.filter { $0.0 == "RENDER-JS-ERROR" && $0.1 == slide }.map(\.2)
+                #expect(errors.contains { $0.contains("undefinedIn\(place) is not defined") }, "\(slide): \(findings)")
+                #expect(errors.contains { $0.contains("rejected in \(place)") }, "\(slide): \(findings)")
+            }
+            #expect(!findings.contains { $0.1 == "index.html" }, "\(findings)")
+        }
+
+        /// An error 2.5 s after load is heard when the settle window is longer (`--render-settle 3`).
+        @Test func anErrorWithinALongerSettleWindowIsReported() async throws {
+            let folder = TemporaryDirectory()
+            let deck = try Self.deck(
+                "slow", in: folder,
+                slides: [
+                    "index.html": """
+                    addEventListener("load", function () {
+                      setTimeout(function () { throw new Error("thrown 2.5 s after load"); }, 2500);
+                    });
+                    """
+                ])
+            let findings = try await Self.failingFindings(deck, options: ["--render-settle", "3"])
+            #expect(
+                findings.contains { $0.0 == "RENDER-JS-ERROR" && $0.2.contains("thrown 2.5 s after load") },
+                "\(findings)")
             #expect(!findings.contains { $0.0 == "RENDER-TIMEOUT" }, "\(findings)")
         }
 

@@ -20,9 +20,10 @@ extension SCLM {
                 --render also loads every slide of each package (that is safe to unpack) in headless
                 Chromium, a few pages at a time in one browser, with the bridge of `sclm bridge` inside a
                 throwaway home (nothing of yours changes; `go` and `open` are answered but not followed),
-                waits until each slide settles and reports RENDER-* findings: uncaught errors,
-                console.error, files the package lacks, requests to other hosts (refused), bridge errors,
-                slides that never settle. --screenshots DIR writes one PNG per slide at --viewport and an
+                waits until each slide settles (loaded --render-settle seconds ago, then quiet) and
+                reports RENDER-* findings: uncaught errors (also those the page swallows, and those of its
+                iframes and workers), console.error, files the package lacks, requests to other hosts
+                (refused), bridge errors, slides that never settle. --screenshots DIR writes one PNG per slide at --viewport and an
                 index.html contact sheet. The throwaway home starts with no settings, so the bridge modules
                 a slide calls (OSAM, HTTP) answer as unconfigured: --home-settings starts it with your home's
                 settings (read, never written), and --config KEY=VALUE (repeatable) sets one for the render.
@@ -53,6 +54,9 @@ extension SCLM {
                     "--render-timeout", value: "seconds",
                     help: "With --render: how long a slide may take to settle (default 10)."),
                 .option(
+                    "--render-settle", value: "seconds",
+                    help: "With --render: how long after load a slide's errors are still waited for (default 1)."),
+                .option(
                     "--browser", value: "path",
                     help: "With --render: the Chromium executable (default $SCLM_BROWSER, else chromium)."),
                 .flag("--home-settings", help: "With --render: the modules read your home's settings (read-only)."),
@@ -77,6 +81,8 @@ extension SCLM {
             var screenshots: String?
             var viewport: BrowserOptions.Viewport
             var timeout: Duration
+            /// How long after load a slide is watched at least (its late errors heard).
+            var settle: Duration
             var browser: String?
             var settings: RenderSettings
         }
@@ -100,7 +106,9 @@ extension SCLM {
 
         private static func renderOptions(_ arguments: ParsedArguments) throws -> RenderOptions? {
             guard arguments.flag("--render") else {
-                for option in ["--screenshots", "--viewport", "--render-timeout", "--browser", "--config"]
+                for option in [
+                    "--screenshots", "--viewport", "--render-timeout", "--render-settle", "--browser", "--config",
+                ]
                 where arguments.value(option) != nil {
                     throw ValidationError("\(option) needs --render")
                 }
@@ -116,8 +124,15 @@ extension SCLM {
                 viewport = parsed
             }
             let seconds = try arguments.integer("--render-timeout", in: 1...600) ?? 10
+            let settle = try arguments.integer("--render-settle", in: 0...600) ?? 1
+            guard settle < seconds else {
+                throw ValidationError(
+                    "--render-settle (\(settle) s) must be shorter than --render-timeout (\(seconds) s), "
+                        + "or no slide could settle in time")
+            }
             return RenderOptions(
                 screenshots: arguments.value("--screenshots"), viewport: viewport, timeout: .seconds(seconds),
+                settle: .seconds(settle),
                 browser: arguments.value("--browser"),
                 settings: try RenderSettings.parse(
                     arguments.values("--config"), usesHomeSettings: arguments.flag("--home-settings")))
@@ -135,7 +150,7 @@ extension SCLM {
                     options: BrowserOptions(
                         executable: BrowserOptions.executable(option: render.browser, environment: context.environment),
                         viewport: render.viewport, showsBrowserLogs: context.globals.verbose),
-                    limits: SlideRenderer.Limits(timeout: render.timeout), policy: policy,
+                    limits: SlideRenderer.Limits(timeout: render.timeout, settle: render.settle), policy: policy,
                     screenshots: render.screenshots, settings: render.settings,
                     context: context)
                 outcomes = try await renderer.render(outcomes)
