@@ -120,7 +120,7 @@ def steps():
     swift_test = ["swift", "test", "--skip-build", "--disable-xctest"]
     python_tests = [sys.executable, "-m", "unittest", "discover", "-v"]
     return [
-        Step("deps", ["sh", "-c", "scripts/ensure-deps.sh chromium xvfb nginx man-db systemd"], 900, one_check),
+        Step("deps", ["sh", "-c", "scripts/ensure-deps.sh chromium xvfb weston nginx man-db systemd"], 900, one_check),
         Step("samples", [sys.executable, "sample-content/tools/assemble.py"], 120, one_check),
         Step("lint-sql", ["scripts/lint-sql.sh"], 60, one_check),
         Step("lint-format", ["swift", "format", "lint", "--strict", "--recursive", "Sources", "Tests", "Package.swift"],
