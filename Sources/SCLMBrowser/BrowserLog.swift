@@ -12,9 +12,11 @@ import Synchronization
 /// lines kept, so a browser that will not start is explained by its own words.
 ///
 /// Chromium's lines look like `[pid:tid:date:FATAL:base/path_service.cc:264] Failed to get the path…`;
-/// ``reason(_:)`` picks what says why it stopped: the `FATAL` line, else its last `ERROR` lines that are
-/// not D-Bus noise (`dbus/…`) (`Missing X server or $DISPLAY; The platform failed to initialize.  Exiting.`), else
-/// the last line (a launcher's own, such as `unshare: …`).
+/// ``reason(_:)`` picks what says why it stopped: the `FATAL` line, else its last three `ERROR` lines that
+/// are not D-Bus noise (`dbus/…`) (`Missing X server or $DISPLAY; The platform failed to initialize.
+/// Exiting.`; a Wayland display that refuses it takes three: `Failed to connect to Wayland display:
+/// Permission denied (13); Failed to initialize Wayland platform; The platform failed to initialize.
+/// Exiting.`), else the last line (a launcher's own, such as `unshare: …`).
 final class BrowserLog: Sendable {
     /// How many lines are kept.
     static let keptLines = 40
@@ -91,7 +93,7 @@ final class BrowserLog: Sendable {
         }
         if let fatal = logged.last(where: { $0.level == "FATAL" }) { return fatal.message }
         let errors = logged.filter { $0.level == "ERROR" && !$0.source.hasPrefix("dbus/") }
-        if !errors.isEmpty { return errors.suffix(2).map(\.message).joined(separator: "; ") }
+        if !errors.isEmpty { return errors.suffix(3).map(\.message).joined(separator: "; ") }
         return lines.last
     }
 }

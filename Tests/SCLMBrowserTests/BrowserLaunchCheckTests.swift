@@ -27,6 +27,22 @@ struct BrowserLaunchCheckTests {
             BrowserLog.reason(lines) == "Missing X server or $DISPLAY; The platform failed to initialize.  Exiting.")
     }
 
+    @Test func aWaylandDisplayThatRefusesTheBrowserIsQuotedWithItsReason() {
+        let lines = [
+            "[8:8:1202/090304.730543:ERROR:ui/ozone/platform/wayland/common/drm_render_node_path_finder.cc:40] "
+                + "drmGetDevices2() has not found any devices: No such file or directory (2)",
+            "[8:8:1202/090304.972819:ERROR:ui/ozone/platform/wayland/host/wayland_connection.cc:210] "
+                + "Failed to connect to Wayland display: Permission denied (13)",
+            "[8:8:1202/090304.972876:ERROR:ui/ozone/platform/wayland/ozone_platform_wayland.cc:288] "
+                + "Failed to initialize Wayland platform",
+            "[8:8:1202/090304.972885:ERROR:ui/aura/env.cc:253] The platform failed to initialize.  Exiting.",
+        ]
+        #expect(
+            BrowserLog.reason(lines)
+                == "Failed to connect to Wayland display: Permission denied (13); Failed to initialize Wayland "
+                + "platform; The platform failed to initialize.  Exiting.")
+    }
+
     @Test func aLaunchersOwnLineIsQuotedWhenChromiumSaidNothing() {
         #expect(BrowserLog.reason(["unshare: unshare failed: Operation not permitted"])?.hasPrefix("unshare:") == true)
         #expect(BrowserLog.reason([]) == nil)

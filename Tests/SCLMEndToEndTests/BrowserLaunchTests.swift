@@ -36,16 +36,14 @@ extension ChromiumTests {
             #expect(result.status == 0, "\(result)")
         }
 
-        /// A kiosk with only a Wayland display (weston's headless backend, when installed) opens its window
-        /// there (`--ozone-platform=wayland`: Chromium would otherwise look for X, and there is none) through
-        /// the compositor's socket, from inside the browser's network namespace, and runs to the end. As
-        /// root the browser runs as `nobody`, so the compositor does too: a socket is reached only by a
-        /// user it lets in.
-        @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/weston"), "needs weston"))
-        func aKioskOnAWaylandCompositorRuns() async throws {
+        /// `sclm play --kiosk` (``kiosk(_:)``) with only a Wayland display: weston's headless backend on a
+        /// socket in a runtime folder of its own. As root the browser runs as `nobody`, so with
+        /// `asBrowserUser` the compositor does too (a Wayland socket admits only who may write to it);
+        /// otherwise it runs as root.
+        static func kioskOnWeston(asBrowserUser: Bool) async throws -> ProcessResult {
             let runtime = TemporaryDirectory(prefix: "sclm-wayland")
             var launcher: [String] = []
-            if geteuid() == 0, let nobody = getpwnam("nobody") {
+            if asBrowserUser, geteuid() == 0, let nobody = getpwnam("nobody") {
                 #expect(chown(runtime.path, nobody.pointee.pw_uid, nobody.pointee.pw_gid) == 0)
                 launcher = [
                     "--reuid=\(nobody.pointee.pw_uid)", "--regid=\(nobody.pointee.pw_gid)", "--clear-groups",
@@ -67,8 +65,28 @@ extension ChromiumTests {
                 try await Task.sleep(for: .milliseconds(20))
             }
             try #require(FileManager.default.fileExists(atPath: socket), "weston did not start: \(compositor.stderr)")
-            let result = try await Self.kiosk(["WAYLAND_DISPLAY": "sclm-test", "XDG_RUNTIME_DIR": runtime.path])
+            return try await kiosk(["WAYLAND_DISPLAY": "sclm-test", "XDG_RUNTIME_DIR": runtime.path])
+        }
+
+        /// A kiosk with only a Wayland display opens its window there (`--ozone-platform=wayland`: Chromium
+        /// would otherwise look for X, and there is none) through the compositor's socket, from inside the
+        /// browser's network namespace, and runs to the end.
+        @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/weston"), "needs weston"))
+        func aKioskOnAWaylandCompositorRuns() async throws {
+            let result = try await Self.kioskOnWeston(asBrowserUser: true)
             #expect(result.status == 0, "\(result)")
+        }
+
+        /// As root the browser runs as `nobody`, which a compositor run by root does not let in: Chromium's
+        /// own words say so, not an install hint.
+        @Test(.enabled(if: geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/weston")))
+        func asRootAKioskOnACompositorNobodyCannotEnterQuotesChromium() async throws {
+            let result = try await Self.kioskOnWeston(asBrowserUser: false)
+            #expect(result.status == 69, "\(result)")
+            #expect(
+                result.stderr.contains("Failed to connect to Wayland display: Permission denied"),
+                "Chromium's own words: \(result)")
+            #expect(!result.stderr.contains("apt-get"))
         }
 
         @Test func aKioskWithoutADisplaySaysSo() async throws {
