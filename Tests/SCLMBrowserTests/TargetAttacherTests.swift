@@ -6,8 +6,9 @@ import Testing
 @testable import SCLMBrowser
 
 /// What sclm tells the browser about each target it attaches to, against a browser played by the test
-/// over two pipes: sclm's own tab waits for its owner, an iframe or worker is intercepted and then run
-/// and its requests go to its tab's handler, a popup is intercepted, run, and refused everything.
+/// over two pipes: sclm's own tab waits for its owner, an iframe or worker is intercepted, given the
+/// error reporting script and then run, and its requests go to its tab's handler, a popup is intercepted,
+/// run, and refused everything.
 @Suite(.tags(.medium), .timeLimit(.minutes(1)))
 struct TargetAttacherTests {
     /// The browser's side of a ``DevToolsConnection``: events written in, commands read out.
@@ -88,9 +89,19 @@ struct TargetAttacherTests {
         }
 
         browser.attached("worker", target: "W1", type: "worker", parent: "tab")
-        #expect(browser.next(4) == (Self.setUp + ["Runtime.runIfWaitingForDebugger"]).map { $0 + "@worker" })
+        #expect(
+            browser.next(6)
+                == (Self.setUp + ["Runtime.addBinding", "Runtime.evaluate", "Runtime.runIfWaitingForDebugger"]).map {
+                    $0 + "@worker"
+                }, "the worker's error reporting is installed before its script runs")
         browser.paused("worker", "r1")
         #expect(browser.next(1) == ["Fetch.continueRequest@worker"], "the tab's handler answers in the worker")
+
+        browser.attached("frame", target: "F1", type: "iframe", parent: "tab")
+        let frameSetUp = ["Runtime.addBinding", "Page.enable", "Page.addScriptToEvaluateOnNewDocument"]
+        #expect(
+            browser.next(7) == (Self.setUp + frameSetUp + ["Runtime.runIfWaitingForDebugger"]).map { $0 + "@frame" },
+            "an out-of-process iframe gets the error script for every document before it runs")
 
         browser.attached("popup", target: "P1", type: "page", opener: "T1")
         #expect(browser.next(4) == (Self.setUp + ["Runtime.runIfWaitingForDebugger"]).map { $0 + "@popup" })
