@@ -22,7 +22,7 @@ import Testing
     }
 
     /// A kiosk before its first sync says once that it waits, and starts when the presentation arrives.
-    @Test(.timeLimit(.minutes(1))) func aKioskWaitsOnceAndStartsWhenThePresentationIsInstalled() async throws {
+    @Test(.timeLimit(.minutes(2))) func aKioskWaitsOnceAndStartsWhenThePresentationIsInstalled() async throws {
         let folder = TemporaryDirectory(prefix: "sclm-player-wait")
         let (lines, logged) = AsyncStream.makeStream(of: String.self)
         let hosting = try StoreHosting(root: folder.appending("home")) { logged.yield($0) }
