@@ -1,4 +1,5 @@
 import Foundation
+import SCLMCore
 
 /// One option or flag of a command, declared once with how its given values read as `Value` — shaped like
 /// swift-argument-parser's `@Option`/`@Flag`.
@@ -101,6 +102,30 @@ extension CommandOption where Value == String? {
                     throw ValidationError("\(name) must be one of \(choices.joined(separator: ", ")), got '\(text)'")
                 }
                 return match
+            }
+        }
+    }
+}
+
+extension CommandOption where Value == String? {
+    /// Declares an option that gives setting `key`'s value for one run (`--jobs` for `sync.jobs`): the value
+    /// is held to the key's limits and refused in the same words as by `sclm config set`, a hand-edited
+    /// `config.json` or the environment; it reads the value in the key's canonical form, or `nil`.
+    ///
+    /// - Parameters:
+    ///   - key: the setting whose limits apply.
+    ///   - names: all spellings, short first.
+    ///   - value: the placeholder.
+    ///   - help: one short sentence.
+    /// - Returns: the option.
+    package static func setting(_ key: ConfigKey, _ names: String..., value: String, help: String) -> Self {
+        let name = names.last ?? ""
+        return Self(OptionSpec.option(names, value: value, help: help)) { given in
+            try given.last.map { text in
+                guard let normalized = key.format.normalized(text) else {
+                    throw ValidationError("\(name) \(key.refusal(of: text)) (as \(key.name))")
+                }
+                return normalized
             }
         }
     }

@@ -51,6 +51,14 @@ package struct ConfigKey: Sendable, Hashable, CustomStringConvertible {
 
     package var description: String { name }
 
+    /// What is wrong with `value`, which the key's ``format`` refuses, in the words every entry point uses —
+    /// `sclm config set`, `config.json`, the environment and a command-line flag: "must be a whole number from
+    /// 1 to 64, got '0'" (a secret's value is not repeated).
+    package func refusal(of value: String) -> String {
+        let shown = isSecret ? "" : ", got '\(URLPasswords.redacting(value))'"
+        return "must be \(format.acceptedForm)\(shown)"
+    }
+
     package static func == (lhs: ConfigKey, rhs: ConfigKey) -> Bool { lhs.name == rhs.name }
     package func hash(into hasher: inout Hasher) { hasher.combine(name) }
 }
@@ -78,12 +86,10 @@ extension ConfigKey {
     package static let password = ConfigKey(
         "auth.password", help: "Password for `sclm login` (environment only; never stored).",
         environment: "SCLM_PASSWORD", secret: true, storable: false)
-    /// The parallel transfers `sclm sync` may run: the limits of `sync.jobs` and of `--jobs`.
-    package static let syncJobsLimit = 1...64
     /// Parallel package transfers of `sclm sync`.
     package static let syncJobs = ConfigKey(
         "sync.jobs", help: "Parallel package transfers of `sclm sync`.", default: "4",
-        format: .wholeNumber(atLeast: syncJobsLimit.lowerBound, atMost: syncJobsLimit.upperBound))
+        format: .wholeNumber(atLeast: 1, atMost: 64))
     /// What `sclm sync` does with a package that has content errors (safety errors always refuse it).
     package static let syncContentPolicy = ConfigKey(
         "sync.contentPolicy",

@@ -6,8 +6,8 @@ import SCLMPolicy
 /// The options the `sclm osam` subcommands share, each falling back to its `osam.*` setting.
 struct OsamOptions: Sendable {
     /// `--endpoint url`.
-    static let endpoint: CommandOption<String?> = .text(
-        "--endpoint", value: "url", help: "OSAM backend base URL (default: osam.endpoint).")
+    static let endpoint: CommandOption<String?> = .setting(
+        .osamEndpoint, "--endpoint", value: "url", help: "OSAM backend base URL (default: osam.endpoint).")
     /// `--package package`.
     static let package: CommandOption<String?> = .text(
         "--package", value: "package", help: "Package (application or bundle id) (default: osam.package).")
@@ -16,8 +16,8 @@ struct OsamOptions: Sendable {
         "--platform", help: "Platform of the app (default: osam.platform).", choices: Platform.allCases.map(\.rawValue),
         convert: { try platform(named: $0) })
     /// `--version-code n`.
-    static let versionCode: CommandOption<Int?> = .integer(
-        "--version-code", value: "n", help: "Installed build number (default: osam.versionCode).", in: 1...Int.max)
+    static let versionCode: CommandOption<String?> = .setting(
+        .osamVersionCode, "--version-code", value: "n", help: "Installed build number (default: osam.versionCode).")
     /// `--version-name name`.
     static let versionName: CommandOption<String?> = .text(
         "--version-name", value: "name", help: "Installed version name (default: osam.versionName, then app.version).")
@@ -48,7 +48,7 @@ struct OsamOptions: Sendable {
         endpoint = try arguments.readIfDeclared(Self.endpoint) ?? nil
         package = try arguments.readIfDeclared(Self.package) ?? nil
         platform = try arguments.readIfDeclared(Self.platform) ?? nil
-        versionCode = try (arguments.readIfDeclared(Self.versionCode) ?? nil).map(Int64.init)
+        versionCode = try (arguments.readIfDeclared(Self.versionCode) ?? nil).flatMap { Int64($0) }
         versionName = try arguments.readIfDeclared(Self.versionName) ?? nil
         language = (try arguments.readIfDeclared(Self.language) ?? nil) ?? .default
         isOffline = try arguments.readIfDeclared(Self.offline) ?? false

@@ -61,9 +61,8 @@ extension SCLM {
         static let fullFlag: CommandOption<Bool> = .flag(
             "--full", help: "Download whole packages, never a delta update of the installed revision.")
         /// `--jobs n`, within the limits of `sync.jobs`.
-        static let jobsOption: CommandOption<Int?> = .integer(
-            "--jobs", value: "n", help: "Requests and transfers in flight at once (default: sync.jobs, 4).",
-            in: ConfigKey.syncJobsLimit)
+        static let jobsOption: CommandOption<String?> = .setting(
+            .syncJobs, "--jobs", value: "n", help: "Requests and transfers in flight at once (default: sync.jobs, 4).")
 
         let clients: [String]
         let presentations: [Int64]
@@ -78,7 +77,7 @@ extension SCLM {
             metadataOnly = try arguments.read(Self.metadataOnlyFlag)
             retry = try arguments.read(Self.retryFlag)
             full = try arguments.read(Self.fullFlag)
-            jobs = try arguments.read(Self.jobsOption)
+            jobs = try arguments.read(Self.jobsOption).flatMap { Int($0) }
         }
 
         package func validate() throws {
