@@ -65,7 +65,9 @@ let package = Package(
         .testTarget(name: "SCLMSyncTests", dependencies: ["SCLMSync", "SCLMTestSupport"]),
         .testTarget(
             name: "SCLMAnalyticsTests", dependencies: ["SCLMAnalytics", "SCLMStore", "SCLMHTTP", "SCLMTestSupport"]),
-        .testTarget(name: "SCLMCommandsTests", dependencies: ["SCLMCommands", "SCLMSync", "SCLMTestSupport"]),
+        .testTarget(
+            name: "SCLMCommandsTests",
+            dependencies: ["SCLMCommands", "SCLMAnalytics", "SCLMAuth", "SCLMHTTP", "SCLMSync", "SCLMTestSupport"]),
         .testTarget(name: "SCLMArchiveTests", dependencies: ["SCLMArchive", "SCLMCore", "SCLMTestSupport"]),
         .testTarget(name: "SCLMBridgeTests", dependencies: ["SCLMBridge", "SCLMTestSupport"]),
         .testTarget(name: "SCLMBrowserTests", dependencies: ["SCLMBrowser", "SCLMCore", "SCLMTestSupport"]),
@@ -75,7 +77,9 @@ let package = Package(
                 "SCLMBridgeModules", "SCLMBridge", "SCLMStore", "SCLMHTTP", "SCLMOSAM", "SCLMPolicy", "SCLMArchive",
                 "SCLMTestSupport",
             ]),
-        .testTarget(name: "SCLMEndToEndTests", dependencies: ["sclm", "SCLMTestSupport", "SCLMStore", "SCLMHTTP"]),
+        .testTarget(
+            name: "SCLMEndToEndTests",
+            dependencies: ["sclm", "SCLMCommands", "SCLMTestSupport", "SCLMStore", "SCLMHTTP"]),
         .testTarget(name: "SCLMFuzzTests", dependencies: ["SCLMFuzz", "SCLMTestSupport"]),
         .testTarget(name: "SCLMPolicyTests", dependencies: ["SCLMPolicy", "SCLMTestSupport"]),
         .testTarget(

@@ -7,6 +7,9 @@ import Testing
 
 /// The settings a `validate --render` run gives its bridge modules, and the advice its findings give.
 @Suite(.tags(.small)) struct RenderSettingsTests {
+    /// `--config` finds keys through the catalog the composition root registers.
+    init() { SettingsCatalog.register() }
+
     @Test func configValuesAreCheckedAsConfigSetChecksThem() throws {
         let settings = try RenderSettings.parse(
             ["osam.versionCode=100", "osam.versionCode=101"], usesHomeSettings: false)

@@ -1,4 +1,5 @@
 import Foundation
+import SCLMBridgeModules
 import SCLMCore
 import SCLMOSAM
 import SCLMPolicy
