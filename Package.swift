@@ -38,10 +38,15 @@ let package = Package(
                 "SCLMBridge", "SCLMStore", "SCLMHTTP", "SCLMCore", "SCLMPolicy", "SCLMOSAM", "SCLMArchive", "SCLMAuth",
             ]),
         .target(
+            name: "SCLMPlayer",
+            dependencies: [
+                "SCLMCore", "SCLMStore", "SCLMArchive", "SCLMBridge", "SCLMBridgeModules", "SCLMBrowser",
+            ]),
+        .target(
             name: "SCLMCommands",
             dependencies: [
                 "SCLMCore", "SCLMStore", "SCLMHTTP", "SCLMAuth", "SCLMSync", "SCLMArchive", "SCLMAnalytics",
-                "SCLMBridge", "SCLMBridgeModules", "SCLMBrowser", "SCLMPolicy", "SCLMOSAM",
+                "SCLMBridge", "SCLMBridgeModules", "SCLMBrowser", "SCLMPolicy", "SCLMOSAM", "SCLMPlayer",
             ]),
 
         // MARK: Fuzz targets (not a dependency of the executable: `make test` replays their corpus, `make fuzz`
@@ -67,7 +72,12 @@ let package = Package(
             name: "SCLMAnalyticsTests", dependencies: ["SCLMAnalytics", "SCLMStore", "SCLMHTTP", "SCLMTestSupport"]),
         .testTarget(
             name: "SCLMCommandsTests",
-            dependencies: ["SCLMCommands", "SCLMAnalytics", "SCLMAuth", "SCLMHTTP", "SCLMSync", "SCLMTestSupport"]),
+            dependencies: [
+                "SCLMCommands", "SCLMAnalytics", "SCLMAuth", "SCLMHTTP", "SCLMPlayer", "SCLMSync", "SCLMTestSupport",
+            ]),
+        .testTarget(
+            name: "SCLMPlayerTests",
+            dependencies: ["SCLMPlayer", "SCLMBrowser", "SCLMArchive", "SCLMCore", "SCLMTestSupport"]),
         .testTarget(name: "SCLMArchiveTests", dependencies: ["SCLMArchive", "SCLMCore", "SCLMTestSupport"]),
         .testTarget(name: "SCLMBridgeTests", dependencies: ["SCLMBridge", "SCLMTestSupport"]),
         .testTarget(name: "SCLMBrowserTests", dependencies: ["SCLMBrowser", "SCLMCore", "SCLMTestSupport"]),

@@ -74,24 +74,16 @@ extension ConfigKey {
     ///
     /// Each feature declares its keys beside the code that reads them (`SCLMSync`, `SCLMOSAM`, …); the
     /// composition root (`SCLMCommands`' `SettingsCatalog`) lists them all and registers them here before any
-    /// command runs, so that code on the lower floors — a `--config KEY=VALUE`, the secret variables kept
-    /// from external modules — finds every key without depending on the features.
+    /// command runs, so that the floors below the features — the secret variables `SCLMBridge` keeps from
+    /// external modules — know every secret key without depending on the features.
     package static func register(_ keys: [ConfigKey]) {
         registered.withLock { $0 = keys }
-    }
-
-    /// Every registered key, in display order (empty before ``register(_:)``).
-    package static var all: [ConfigKey] { registered.withLock { $0 } }
-
-    /// Looks a registered key up by its dotted name.
-    package static func named(_ name: String) -> ConfigKey? {
-        all.first { $0.name == name }
     }
 
     /// The environment variables that carry a registered secret key's value (`SCLM_CLIENT_SECRET`,
     /// `SCLM_PASSWORD`, …), taken from the keys' secret flag so that a new secret key is covered too.
     package static var secretEnvironmentVariables: Set<String> {
-        Set(all.filter(\.isSecret).compactMap(\.environmentVariable))
+        registered.withLock { keys in Set(keys.filter(\.isSecret).compactMap(\.environmentVariable)) }
     }
 
     /// Whether the `NAME=value` entry of an environment block sets one of ``secretEnvironmentVariables``.

@@ -2,6 +2,7 @@ import Foundation
 import SCLMBridge
 import SCLMBridgeModules
 import SCLMCore
+import SCLMPlayer
 import SCLMStore
 
 extension SCLM {

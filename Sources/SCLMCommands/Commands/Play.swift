@@ -1,6 +1,7 @@
 import Foundation
 import SCLMBrowser
 import SCLMCore
+import SCLMPlayer
 
 extension SCLM {
     /// `sclm play`: runs an installed presentation in Chromium with the bridge inside the page.
@@ -104,7 +105,8 @@ extension SCLM {
             let outcome = try await context.withServices { services in
                 let player = Player(
                     presentationId: presentationId, slide: slide, options: options, limit: limit,
-                    failsOnError: failsOnError, services: services)
+                    failsOnError: failsOnError, hosting: services, output: context.stdout, printsJSON: context.wantsJSON
+                )
                 if isKiosk { try await player.waitUntilInstalled() }
                 var outcome = try await player.run()
                 while isKiosk, case .crashed(let reason) = outcome, !Task.isCancelled {

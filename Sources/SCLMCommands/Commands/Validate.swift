@@ -2,6 +2,7 @@ import Foundation
 import SCLMArchive
 import SCLMBrowser
 import SCLMCore
+import SCLMPlayer
 
 extension SCLM {
     /// `sclm validate PATH…`: check content packages in CI before they are published.
@@ -156,9 +157,10 @@ extension SCLM {
                         executable: BrowserOptions.executable(option: render.browser, environment: context.environment),
                         viewport: render.viewport, showsBrowserLogs: context.globals.verbose),
                     limits: SlideRenderer.Limits(timeout: render.timeout), policy: policy,
-                    screenshots: render.screenshots, settings: render.settings,
-                    context: context)
-                outcomes = try await renderer.render(outcomes)
+                    screenshots: render.screenshots, settings: render.settings, provider: context)
+                let rendered = try await renderer.render(
+                    outcomes.map { PackageRenderer.Package(path: $0.path, report: $0.report) })
+                outcomes = zip(outcomes, rendered).map { outcome, rendered in outcome.replacing(rendered) }
             }
             try report(outcomes, format: format, context: context)
             // The report says so; the status is that of a cancelled command (130), never a pass.

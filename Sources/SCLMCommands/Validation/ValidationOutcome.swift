@@ -1,5 +1,6 @@
 import SCLMArchive
 import SCLMCore
+import SCLMPlayer
 
 /// What `sclm validate` learned about one path: a report, or why the path could not be read.
 struct ValidationOutcome: Sendable {
@@ -48,8 +49,13 @@ struct ValidationSummary: Encodable, Equatable {
 }
 
 extension ValidationOutcome {
-    /// The same outcome with `report` (the static findings plus the render's).
-    func replacing(_ report: PackageReport) -> ValidationOutcome {
-        ValidationOutcome(path: path, report: report, readError: readError, seconds: seconds)
+    /// The same outcome after `--render`: with the rendered report (the static findings plus the render's)
+    /// when the package was rendered, marked cancelled when a signal cut the render short.
+    func replacing(_ rendered: PackageRenderer.Rendered) -> ValidationOutcome {
+        var outcome =
+            rendered.report.map { ValidationOutcome(path: path, report: $0, readError: readError, seconds: seconds) }
+            ?? self
+        if rendered.cancelled { outcome.cancelled = true }
+        return outcome
     }
 }

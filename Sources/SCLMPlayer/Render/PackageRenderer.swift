@@ -7,10 +7,32 @@ import SCLMCore
 /// pages, in a throwaway home; the findings join the static ones, and screenshots go to a folder.
 ///
 /// Each package gets a browser context of its own (storage, cookies, cache), disposed of after it. A
-/// signal stops the run: the packages not fully rendered come back marked ``ValidationOutcome/cancelled``.
-struct PackageRenderer: Sendable {
+/// signal stops the run: the packages not fully rendered come back marked ``Rendered/cancelled``.
+package struct PackageRenderer: Sendable {
     /// Pages rendering at once.
     static let poolSize = 4
+
+    /// A package given to the renderer: its path as the user gave it and its static report (`nil` when it
+    /// could not be read).
+    package struct Package: Sendable {
+        package let path: String
+        package let report: PackageReport?
+
+        /// Creates a package to render.
+        package init(path: String, report: PackageReport?) {
+            self.path = path
+            self.report = report
+        }
+    }
+
+    /// What the renderer made of one package.
+    package struct Rendered: Sendable, Equatable {
+        /// The static report with the render findings added; `nil` when the package was not rendered (it
+        /// could not be read, or breaks a safety rule).
+        package var report: PackageReport?
+        /// Whether a signal cut the run short before the package was fully rendered.
+        package var cancelled = false
+    }
 
     let options: BrowserOptions
     let limits: SlideRenderer.Limits
@@ -19,29 +41,45 @@ struct PackageRenderer: Sendable {
     let screenshots: String?
     /// The settings the throwaway home's modules read.
     let settings: RenderSettings
-    let context: CommandContext
+    /// The user's home and environment, and the hosting of the throwaway home.
+    let provider: any HostingProvider
 
-    /// Renders the packages of `outcomes` that could be read and are safe to unpack; returns the outcomes
-    /// with the render findings added (those a signal cut short marked cancelled).
+    /// Creates a renderer of packages checked against `policy`, each slide given `limits`.
+    package init(
+        options: BrowserOptions, limits: SlideRenderer.Limits, policy: Policy, screenshots: String?,
+        settings: RenderSettings, provider: any HostingProvider
+    ) {
+        self.options = options
+        self.limits = limits
+        self.policy = policy
+        self.screenshots = screenshots
+        self.settings = settings
+        self.provider = provider
+    }
+
+    /// Renders the `packages` that could be read and are safe to unpack; returns, in order, what became of
+    /// each (those a signal cut short marked cancelled).
     ///
     /// - Throws: ``BrowserError`` (`.unavailable`) without a browser; file errors writing screenshots.
-    func render(_ outcomes: [ValidationOutcome]) async throws -> [ValidationOutcome] {
-        let renderHome = try RenderHome.make(like: context, settings: settings)
+    package func render(_ packages: [Package]) async throws -> [Rendered] {
+        let renderHome = try RenderHome.make(
+            settings: settings, userHome: provider.home, environment: provider.environment)
         defer { renderHome.remove() }
         var sheet = ContactSheet(viewport: options.viewport)
-        var rendered = outcomes
+        var rendered = [Rendered](repeating: Rendered(), count: packages.count)
         var done = 0
         do {
-            // The throwaway home's services: its store and configuration, one curl engine for every page's modules.
-            try await renderHome.context.withServices { services in
-                try await Browser.withBrowser(options, environment: context.environment, logger: context.logger) {
+            // The throwaway home's hosting: its store and configuration, one curl engine for every page's modules.
+            try await provider.withHosting(home: renderHome.home.root, environment: renderHome.environment) {
+                hosting in
+                try await Browser.withBrowser(options, environment: provider.environment, logger: provider.logger) {
                     browser in
-                    for (index, outcome) in outcomes.enumerated() {
+                    for (index, package) in packages.enumerated() {
                         rendered[index] = try await browser.withContext { browserContext in
                             let renderer = SlideRenderer(
-                                browser: browser, browserContext: browserContext, services: services, limits: limits)
+                                browser: browser, browserContext: browserContext, hosting: hosting, limits: limits)
                             return try await render(
-                                outcome, presentationId: Int64(index + 1), renderer: renderer, home: renderHome,
+                                package, presentationId: Int64(index + 1), renderer: renderer, home: renderHome,
                                 sheet: &sheet)
                         }
                         done = index + 1
@@ -56,24 +94,26 @@ struct PackageRenderer: Sendable {
     }
 
     private func render(
-        _ outcome: ValidationOutcome, presentationId: Int64, renderer: SlideRenderer, home: RenderHome,
+        _ package: Package, presentationId: Int64, renderer: SlideRenderer, home: RenderHome,
         sheet: inout ContactSheet
-    ) async throws -> ValidationOutcome {
-        guard let report = outcome.report else { return outcome }
+    ) async throws -> Rendered {
+        guard let report = package.report else { return Rendered() }
         guard !report.findings.contains(where: { $0.severity == .error && $0.ruleClass == .safety }) else {
-            context.logger.warning("\(outcome.path) is not rendered: it breaks a safety rule, so it is never unpacked")
-            return outcome
+            provider.logger.warning(
+                "\(package.path) is not rendered: it breaks a safety rule, so it is never unpacked")
+            return Rendered()
         }
         let slides = try await home.install(
-            outcome.path, kind: report.kind, presentationId: presentationId, policy: policy)
+            package.path, kind: report.kind, presentationId: presentationId, policy: policy,
+            store: try renderer.hosting.store())
         let results = try await renderAll(slides, presentationId: presentationId, renderer: renderer)
         if let screenshots {
-            let folder = sheet.add(package: outcome.path, slides: slides)
+            let folder = sheet.add(package: package.path, slides: slides)
             try writeImages(results, slides: slides, to: screenshots + "/" + folder)
         }
         let findings = report.findings + results.flatMap(\.findings)
-        return outcome.replacing(
-            PackageReport(
+        return Rendered(
+            report: PackageReport(
                 path: report.path, kind: report.kind, findings: findings, entryCount: report.entryCount,
                 byteCount: report.byteCount))
     }

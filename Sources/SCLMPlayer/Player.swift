@@ -8,12 +8,12 @@ import SCLMStore
 /// One `sclm play` run: a browser, one page, the bridge in it, until the content closes the
 /// presentation, the page or browser dies, the time limit passes or the user interrupts.
 ///
-/// The host and modules are those of `sclm bridge` (``Services/hostPage(_:presentationId:slide:siteHost:serverInfo:isolation:_:)``,
-/// on the command's one ``Services`` scope: one curl engine across kiosk restarts); the session is left
+/// The host and modules are those of `sclm bridge` (``PresentationHosting/hostPage(_:presentationId:slide:siteHost:serverInfo:isolation:_:)``,
+/// on the one hosting the command gives it: one curl engine across kiosk restarts); the session is left
 /// unfinished unless the content closed the presentation, so a restarted run resumes it.
-struct Player: Sendable {
+package struct Player: Sendable {
     /// A bound on a run's length.
-    enum Limit: Sendable, Equatable {
+    package enum Limit: Sendable, Equatable {
         /// `--timeout`: past it the run ends as ``PageBridge/Outcome/timedOut``.
         case timeout(Duration)
         /// `--duration`: past it the run ends as ``PageBridge/Outcome/elapsed``.
@@ -27,17 +27,33 @@ struct Player: Sendable {
     /// that long and end well); `nil` runs until the content closes it.
     let limit: Limit?
     let failsOnError: Bool
-    /// The command's services (store, configuration, the curl engine the HTTP and OSAM modules share).
-    let services: Services
+    /// The home, its store and settings, and the bridge modules (the HTTP and OSAM ones share one curl engine).
+    let hosting: any PresentationHosting
+    /// Where the narration goes: the events and page issues, as lines of text or, with `printsJSON`, as JSON.
+    let output: StandardStream
+    /// Whether the narration is JSON lines (`--json`).
+    let printsJSON: Bool
 
-    private var context: CommandContext { services.context }
+    /// Creates a run of presentation `presentationId`, starting on `slide` (the default one when `nil`).
+    package init(
+        presentationId: Int64, slide: String?, options: BrowserOptions, limit: Limit?, failsOnError: Bool,
+        hosting: any PresentationHosting, output: StandardStream, printsJSON: Bool
+    ) {
+        self.presentationId = presentationId
+        self.slide = slide
+        self.options = options
+        self.limit = limit
+        self.failsOnError = failsOnError
+        self.hosting = hosting
+        self.output = output
+        self.printsJSON = printsJSON
+    }
 
     /// Runs the presentation once and says how it ended.
     ///
     /// - Throws: ``BrowserError`` (`.unavailable`) without a browser; errors loading the presentation.
-    func run() async throws -> PageBridge.Outcome {
-        let context = context
-        return try await Browser.withBrowser(options, environment: context.environment, logger: context.logger) {
+    package func run() async throws -> PageBridge.Outcome {
+        try await Browser.withBrowser(options, environment: hosting.environment, logger: hosting.logger) {
             browser in
             let page = try await browser.newPage()
             let bridge = try PageBridge(
@@ -45,7 +61,7 @@ struct Player: Sendable {
                 answersDialogs: options.mode == .headless, report: { issue in report(issue) },
                 observe: { event in observe(event) },
                 siteOfPresentation: { id in await site(of: id) })
-            return try await services.hostPage(
+            return try await hosting.hostPage(
                 bridge, presentationId: presentationId, slide: slide, siteHost: Self.siteHost(of: presentationId),
                 serverInfo: [
                     "name": "sclm", "version": .string(SCLMVersion.current), "presentationId": .int(presentationId),
@@ -63,17 +79,17 @@ struct Player: Sendable {
     /// and looks again every `interval`, instead of failing into a restart loop.
     ///
     /// - Throws: store errors other than "not installed", `CancellationError`.
-    func waitUntilInstalled(checkingEvery interval: Duration = .seconds(5)) async throws {
-        let (store, home, id) = (try services.store(), context.home, presentationId)
+    package func waitUntilInstalled(checkingEvery interval: Duration = .seconds(5)) async throws {
+        let (store, home, id, logger) = (try hosting.store(), hosting.home, presentationId, hosting.logger)
         var announced = false
         while true {
             do {
                 _ = try await store.read { db in try InstalledPresentation.load(id, from: db, home: home) }
-                if announced { context.logger.info("presentation \(id) is installed; starting") }
+                if announced { logger.info("presentation \(id) is installed; starting") }
                 return
             } catch let error as SCLMError where error.category == .notFound {
                 if !announced {
-                    context.logger.warning(
+                    logger.warning(
                         "waiting for presentation \(id) to be installed by `sclm sync` (sclm-sync.service): "
                             + error.userMessage)
                     announced = true
@@ -88,8 +104,8 @@ struct Player: Sendable {
 
     /// The package of presentation `id` when content opens it (the host has already loaded it to show it).
     private func site(of id: Int64) async -> PackageSite? {
-        let home = context.home
-        guard let store = try? services.store(),
+        let home = hosting.home
+        guard let store = try? hosting.store(),
             let presentation = try? await store.read({ db in try InstalledPresentation.load(id, from: db, home: home) })
         else { return nil }
         return PackageSite(host: Self.siteHost(of: id), root: presentation.sourcesDirectory)
@@ -122,19 +138,19 @@ struct Player: Sendable {
 
     /// Prints an event the host emitted: every one with `--json`, else the ones a person wants to see.
     private func observe(_ event: JSONValue) {
-        if context.wantsJSON {
-            context.stdout.writeLine(event.jsonString)
+        if printsJSON {
+            output.writeLine(event.jsonString)
         } else if let line = PlayNarration.line(forEvent: event) {
-            context.print(line)
+            output.writeLine(line.rendered)
         }
     }
 
     /// Prints a page issue, as JSON with `--json`, else as one escaped line.
     private func report(_ issue: PageIssue) {
-        if context.wantsJSON {
-            context.stdout.writeLine(issue.json.jsonString)
+        if printsJSON {
+            output.writeLine(issue.json.jsonString)
         } else if let line = PlayNarration.line(for: issue) {
-            context.print(line)
+            output.writeLine(line.rendered)
         }
     }
 }

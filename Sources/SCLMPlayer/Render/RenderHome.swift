@@ -2,7 +2,6 @@ import Foundation
 import SCLMArchive
 import SCLMCore
 import SCLMStore
-import SCLMSync
 
 /// A throwaway sclm home for one `validate --render` run: each package is installed into it as its own
 /// presentation, so the hosts and modules of `sclm bridge` run against it and nothing of the user's home
@@ -13,34 +12,30 @@ struct RenderHome: Sendable {
 
     /// The folder.
     let home: Home
-    /// A command context on this home (same output, logger and environment as the caller's).
-    let context: CommandContext
+    /// The environment its settings are read with: the caller's without the `SCLM_*` variables, so that only
+    /// the render's settings apply.
+    let environment: [String: String]
 
-    /// Creates an empty home in a new temporary folder (homes of killed runs are swept), with `settings`.
+    /// Creates an empty home in a new temporary folder (homes of killed runs are swept), with `settings`
+    /// (read from `userHome` with `--home-settings`).
     ///
     /// - Throws: `SCLMError`, `StoreError`.
-    static func make(like context: CommandContext, settings: RenderSettings) throws -> RenderHome {
+    static func make(settings: RenderSettings, userHome: Home, environment: [String: String]) throws -> RenderHome {
         let root = try ScratchFolder.make(prefix: "sclm-render-")
-        var globals = context.globals
-        globals.home = root
-        var environment = context.environment
-        for key in environment.keys where key.hasPrefix("SCLM_") { environment.removeValue(forKey: key) }
-        let child = CommandContext(
-            globals: globals, environment: environment, commandPath: context.commandPath, stdout: context.stdout,
-            terminal: context.terminal, clock: context.clock)
         let home = Home(root: root)
         try home.prepare()
-        try settings.write(from: context.home, to: home)
-        return RenderHome(home: home, context: child)
+        try settings.write(from: userHome, to: home)
+        return RenderHome(home: home, environment: environment.filter { !$0.key.hasPrefix("SCLM_") })
     }
 
-    /// Installs the package at `path` (a folder, linked; or a zip, unpacked) as presentation `presentationId`.
+    /// Installs the package at `path` (a folder, linked; or a zip, unpacked) as presentation `presentationId`,
+    /// recorded in `store` (this home's).
     ///
     /// - Returns: the package folder and its slides (root-level HTML files, `index.html` first).
     /// - Throws: ``ArchiveError`` when the zip cannot be unpacked; `StoreError`.
-    func install(_ path: String, kind: PackageReport.Kind, presentationId: Int64, policy: Policy) async throws
-        -> [String]
-    {
+    func install(
+        _ path: String, kind: PackageReport.Kind, presentationId: Int64, policy: Policy, store: ContentStore
+    ) async throws -> [String] {
         let sources = home.sourcesDirectory(clientId: Self.clientId, presentationId: presentationId)
         try FileManager.default.createDirectory(
             atPath: (sources as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
@@ -53,7 +48,7 @@ struct RenderHome: Sendable {
             try PackageExtractor.installStaging(staged.stagingPath, as: sources)
         }
         let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
-        try await context.store().write { db in
+        try await store.write { db in
             try db.upsert([ClientRecord(clientId: Self.clientId, name: "validate --render")])
             try db.upsert([
                 PresentationRecord(presentationId: presentationId, clientId: Self.clientId, name: name, revision: 1)

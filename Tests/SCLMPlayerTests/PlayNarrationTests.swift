@@ -3,7 +3,7 @@ import SCLMCore
 import SCLMTestSupport
 import Testing
 
-@testable import SCLMCommands
+@testable import SCLMPlayer
 
 /// The lines `sclm play` prints in text mode as the page runs.
 @Suite(.tags(.small)) struct PlayNarrationTests {

@@ -10,22 +10,28 @@ import Synchronization
 /// presentation host of its own whose current slide is that slide, and collects what the page did as
 /// findings. Every browser call has a deadline, so a stuck renderer costs a slide its screenshot and
 /// gives it `RENDER-TIMEOUT`, and the run goes on.
-struct SlideRenderer: Sendable {
+package struct SlideRenderer: Sendable {
     /// How long a slide may take to settle, how quiet "settled" is, and how long after load errors are
     /// still heard.
-    struct Limits: Sendable {
+    package struct Limits: Sendable {
+        /// How long a slide may take to settle (`--render-timeout`).
         var timeout: Duration = .seconds(10)
         var quiet: Duration = .milliseconds(300)
         var settle: Duration = .seconds(1)
         /// How long a screenshot may take (a stuck renderer never paints).
         var screenshot: Duration = .seconds(5)
+
+        /// The limits with a slide's settling bounded by `timeout`, the others their defaults.
+        package init(timeout: Duration) {
+            self.timeout = timeout
+        }
     }
 
     let browser: Browser
     /// The browser context of the slide's package.
     let browserContext: String
-    /// The services of the throwaway home (``RenderHome``): its store, configuration and curl engine.
-    let services: Services
+    /// The hosting of the throwaway home (``RenderHome``): its store, configuration and curl engine.
+    let hosting: any PresentationHosting
     let limits: Limits
 
     /// What one slide produced.
@@ -43,7 +49,7 @@ struct SlideRenderer: Sendable {
         let issues = Mutex<[PageIssue]>([])
         let bridge = try PageBridge(
             page: page, mode: .render, report: { issue in issues.withLock { $0.append(issue) } })
-        let (settled, image, site) = try await services.hostPage(
+        let (settled, image, site) = try await hosting.hostPage(
             bridge, presentationId: presentationId, slide: slide, siteHost: "package.sclm.invalid"
         ) { _, site in
             let settled = await waitUntilSettled(bridge)

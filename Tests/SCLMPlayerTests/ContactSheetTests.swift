@@ -2,7 +2,7 @@ import SCLMBrowser
 import SCLMTestSupport
 import Testing
 
-@testable import SCLMCommands
+@testable import SCLMPlayer
 
 /// The screenshots of each package go to a folder named after it that never leaves the screenshots folder.
 @Suite(.tags(.small)) struct ContactSheetTests {

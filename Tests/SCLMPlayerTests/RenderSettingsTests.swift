@@ -3,24 +3,10 @@ import SCLMCore
 import SCLMTestSupport
 import Testing
 
-@testable import SCLMCommands
+@testable import SCLMPlayer
 
 /// The settings a `validate --render` run gives its bridge modules, and the advice its findings give.
 @Suite(.tags(.small)) struct RenderSettingsTests {
-    /// `--config` finds keys through the catalog the composition root registers.
-    init() { SettingsCatalog.register() }
-
-    @Test func configValuesAreCheckedAsConfigSetChecksThem() throws {
-        let settings = try RenderSettings.parse(
-            ["osam.versionCode=100", "osam.versionCode=101"], usesHomeSettings: false)
-        #expect(settings.overrides == ["osam.versionCode": "101"], "the last one wins")
-        #expect(throws: ValidationError.self) {
-            try RenderSettings.parse(["osam.versionCode"], usesHomeSettings: false)
-        }
-        #expect(throws: ValidationError.self) { try RenderSettings.parse(["no.such.key=1"], usesHomeSettings: false) }
-        #expect(throws: SCLMError.self) { try RenderSettings.parse(["osam.versionCode=abc"], usesHomeSettings: false) }
-    }
-
     /// `--home-settings` reads the user's settings (never writes them); `--config` wins over them.
     @Test func homeSettingsAreReadAndOverridden() throws {
         let folder = TemporaryDirectory(prefix: "sclm-render-settings")
@@ -30,7 +16,7 @@ import Testing
         try render.prepare()
         try Configuration(stored: ["osam.versionCode": "7", "osam.package": "com.example"]).save(to: user.configPath)
         let before = try Data(contentsOf: URL(fileURLWithPath: user.configPath))
-        let settings = try RenderSettings.parse(["osam.versionCode=100"], usesHomeSettings: true)
+        let settings = RenderSettings(usesHomeSettings: true, overrides: ["osam.versionCode": "100"])
         try settings.write(from: user, to: render)
         let written = try Configuration.load(from: render.configPath, environment: [:]).stored
         #expect(written == ["osam.versionCode": "100", "osam.package": "com.example"])
