@@ -77,7 +77,10 @@ let package = Package(
             ]),
         .testTarget(
             name: "SCLMPlayerTests",
-            dependencies: ["SCLMPlayer", "SCLMBrowser", "SCLMArchive", "SCLMCore", "SCLMTestSupport"]),
+            dependencies: [
+                "SCLMPlayer", "SCLMBridge", "SCLMBridgeModules", "SCLMBrowser", "SCLMArchive", "SCLMStore", "SCLMCore",
+                "SCLMTestSupport",
+            ]),
         .testTarget(name: "SCLMArchiveTests", dependencies: ["SCLMArchive", "SCLMCore", "SCLMTestSupport"]),
         .testTarget(name: "SCLMBridgeTests", dependencies: ["SCLMBridge", "SCLMTestSupport"]),
         .testTarget(name: "SCLMBrowserTests", dependencies: ["SCLMBrowser", "SCLMCore", "SCLMTestSupport"]),

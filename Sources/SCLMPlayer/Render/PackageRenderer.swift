@@ -31,7 +31,13 @@ package struct PackageRenderer: Sendable {
         /// could not be read, or breaks a safety rule).
         package var report: PackageReport?
         /// Whether a signal cut the run short before the package was fully rendered.
-        package var cancelled = false
+        package var cancelled: Bool
+
+        /// Creates what became of a package: not rendered and not cancelled by default.
+        package init(report: PackageReport? = nil, cancelled: Bool = false) {
+            self.report = report
+            self.cancelled = cancelled
+        }
     }
 
     let options: BrowserOptions
