@@ -71,7 +71,10 @@ let package = Package(
         .testTarget(
             name: "SCLMAnalyticsTests", dependencies: ["SCLMAnalytics", "SCLMStore", "SCLMHTTP", "SCLMTestSupport"]),
         .testTarget(
-            name: "SCLMCommandsTests", dependencies: ["SCLMCommands", "SCLMPlayer", "SCLMSync", "SCLMTestSupport"]),
+            name: "SCLMCommandsTests",
+            dependencies: [
+                "SCLMCommands", "SCLMAnalytics", "SCLMAuth", "SCLMHTTP", "SCLMPlayer", "SCLMSync", "SCLMTestSupport",
+            ]),
         .testTarget(
             name: "SCLMPlayerTests",
             dependencies: [
@@ -87,7 +90,9 @@ let package = Package(
                 "SCLMBridgeModules", "SCLMBridge", "SCLMStore", "SCLMHTTP", "SCLMOSAM", "SCLMPolicy", "SCLMArchive",
                 "SCLMTestSupport",
             ]),
-        .testTarget(name: "SCLMEndToEndTests", dependencies: ["sclm", "SCLMTestSupport", "SCLMStore", "SCLMHTTP"]),
+        .testTarget(
+            name: "SCLMEndToEndTests",
+            dependencies: ["sclm", "SCLMCommands", "SCLMTestSupport", "SCLMStore", "SCLMHTTP"]),
         .testTarget(name: "SCLMFuzzTests", dependencies: ["SCLMFuzz", "SCLMTestSupport"]),
         .testTarget(name: "SCLMPolicyTests", dependencies: ["SCLMPolicy", "SCLMTestSupport"]),
         .testTarget(

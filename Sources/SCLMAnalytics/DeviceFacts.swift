@@ -37,19 +37,19 @@ package struct DeviceFacts: Sendable, Equatable {
         self.network = network
     }
 
-    /// The facts of this machine, with the home's device id and the configured app.
+    /// The facts of this machine, with the home's device id and the app it reports (the `app.name` and
+    /// `app.version` settings, which the bridge reports too).
     ///
     /// - Throws: ``StoreError`` when the device id cannot be read or stored.
-    package static func current(store: ContentStore, configuration: Configuration, environment: [String: String])
-        async throws -> DeviceFacts
-    {
+    package static func current(
+        store: ContentStore, app: (name: String?, version: String?), environment: [String: String]
+    ) async throws -> DeviceFacts {
         let release = SystemFacts.osRelease()
         return DeviceFacts(
             deviceId: try await deviceId(in: store), model: SystemFacts.model(),
             os: release["NAME"].flatMap { $0.isEmpty ? nil : $0 } ?? "Linux",
             osVersion: release["VERSION_ID"] ?? SystemFacts.kernelRelease,
-            appName: configuration.value(.appName) ?? "sclm",
-            appVersion: configuration.value(.appVersion) ?? SCLMVersion.current,
+            appName: app.name ?? "sclm", appVersion: app.version ?? SCLMVersion.current,
             language: SystemFacts.language(environment: environment) ?? "en", network: NetworkStatus.current())
     }
 

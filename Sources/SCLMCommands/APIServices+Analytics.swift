@@ -1,4 +1,5 @@
 import SCLMAnalytics
+import SCLMBridgeModules
 import SCLMCore
 
 extension APIServices {
@@ -9,7 +10,8 @@ extension APIServices {
     func analyticsPublisher(context: CommandContext) async throws -> Publisher? {
         guard let credentials = try StoryIoTCredentials.load(from: configuration) else { return nil }
         let device = try await DeviceFacts.current(
-            store: store, configuration: configuration, environment: context.environment)
+            store: store, app: (configuration.value(.appName), configuration.value(.appVersion)),
+            environment: context.environment)
         let client = StoryIoTClient(
             credentials: credentials, transport: transport, clock: context.clock, timeout: requestTimeout)
         return Publisher(

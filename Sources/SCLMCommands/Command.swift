@@ -6,8 +6,9 @@ import SCLMCore
 /// against it and hands the result to ``init(parsing:)``. Group commands list ``CommandConfiguration/subcommands``
 /// and, by default, print their help when run.
 ///
-/// Implementations must: read every declared option in `init(parsing:)`, and only declared ones (reading any
-/// other name asserts, see ``ParsedArguments``), throw ``ValidationError`` for bad
+/// Implementations must: declare each option once as a ``CommandOption``, list it in
+/// ``CommandConfiguration/options`` and read it in `init(parsing:)` through that descriptor (reading one not
+/// listed asserts, see ``ParsedArguments``), throw ``ValidationError`` for bad
 /// values (exit 64), write results to ``CommandContext/stdout`` and diagnostics to the logger.
 package protocol Command: Sendable {
     /// Name, help and options.
@@ -44,7 +45,7 @@ package struct CommandConfiguration: Sendable {
     package var discussion: String
     /// Positional arguments, for help and arity checks.
     package var arguments: [ArgumentSpec]
-    /// Options and flags of this command (global options are added by the parser).
+    /// Options and flags of this command (global options are added by the parser), from its declarations.
     package var options: [OptionSpec]
     /// Child commands.
     package var subcommands: [any Command.Type]
@@ -52,18 +53,25 @@ package struct CommandConfiguration: Sendable {
     /// Declares a command.
     package init(
         commandName: String, abstract: String, discussion: String = "", arguments: [ArgumentSpec] = [],
-        options: [OptionSpec] = [], subcommands: [any Command.Type] = []
+        options: [any OptionDeclaration] = [], subcommands: [any Command.Type] = []
     ) {
         self.commandName = commandName
         self.abstract = abstract
         self.discussion = discussion
         self.arguments = arguments
-        self.options = options
+        self.options = options.map(\.spec)
         self.subcommands = subcommands
     }
 }
 
-/// A named option (`--jobs N`) or flag (`--strict`).
+/// A declared option of a command: what ``CommandConfiguration/options`` lists.
+package protocol OptionDeclaration: Sendable {
+    /// Names, placeholder, help and choices.
+    var spec: OptionSpec { get }
+}
+
+/// The names, placeholder and help of a named option (`--jobs N`) or flag (`--strict`), as help, completions
+/// and the man page show them; a command declares it through a typed ``CommandOption``.
 package struct OptionSpec: Sendable, Equatable {
     /// All spellings, short first (`["-j", "--jobs"]`); the last is the canonical name.
     package let names: [String]
@@ -78,7 +86,7 @@ package struct OptionSpec: Sendable, Equatable {
     /// The only values it takes, when they are a fixed set (completions offer them).
     package var choices: [String]?
 
-    /// Declares an option that takes a value.
+    /// Declares an option that takes a value (``CommandOption``'s factories build on it).
     ///
     /// - Parameters:
     ///   - names: all spellings, short first.
@@ -88,8 +96,8 @@ package struct OptionSpec: Sendable, Equatable {
     ///   - required: whether the command needs it; the command still checks it, with its own hint.
     ///   - choices: the only values it takes, for completions.
     /// - Returns: the option.
-    package static func option(
-        _ names: String..., value: String? = nil, help: String, repeatable: Bool = false, required: Bool = false,
+    static func option(
+        _ names: [String], value: String? = nil, help: String, repeatable: Bool = false, required: Bool = false,
         choices: [String]? = nil
     ) -> OptionSpec {
         var spec = OptionSpec(
@@ -100,12 +108,7 @@ package struct OptionSpec: Sendable, Equatable {
         return spec
     }
 
-    /// Declares a flag.
-    package static func flag(_ names: String..., help: String) -> OptionSpec {
-        OptionSpec(names: names, valueName: nil, help: help, isRepeatable: true)
-    }
-
-    /// The name used to look the option up in ``ParsedArguments``.
+    /// The name the option's values are kept under in ``ParsedArguments``.
     package var canonicalName: String { names.last ?? "" }
 }
 

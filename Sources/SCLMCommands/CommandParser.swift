@@ -95,7 +95,7 @@ package struct CommandParser: Sendable {
     private static func firstWord(of argv: [String]) -> Int? {
         var index = 0
         while index < argv.count {
-            if argv[index] == "--home" {
+            if GlobalOptions.home.spec.names.contains(argv[index]) {
                 index += 2
             } else if argv[index].hasPrefix("-") {
                 index += 1
@@ -168,26 +168,34 @@ package struct CommandParser: Sendable {
             }
             guard spec.valueName != nil else {
                 if inline != nil { throw ValidationError("flag '\(name)' does not take a value") }
-                arguments.addFlag(spec.canonicalName)
+                arguments.add("", for: spec)
                 return
             }
             let value = try Self.value(for: name, inline: inline, argv: argv, index: &index)
-            if !spec.isRepeatable, arguments.value(spec.canonicalName) != nil {
+            if !spec.isRepeatable, arguments.contains(spec) {
                 throw ValidationError("option '\(name)' may only be given once")
             }
-            arguments.addValue(value, for: spec.canonicalName)
+            arguments.add(value, for: spec)
         }
 
         private mutating func global(_ name: String, inline: String?, argv: [String], index: inout Int) throws -> Bool {
-            switch name {
-            case "--home": globals.home = try Self.value(for: name, inline: inline, argv: argv, index: &index)
-            case "--json": globals.json = true
-            case "-v", "--verbose": globals.verbose = true
-            case "-q", "--quiet": globals.quiet = true
-            case "-h", "--help": wantsHelp = true
-            case "--version" where !command.configuration.options.contains(where: { $0.names.contains(name) }):
+            let named = { (option: any OptionDeclaration) in option.spec.names.contains(name) }
+            if named(GlobalOptions.home) {
+                globals.home = try Self.value(for: name, inline: inline, argv: argv, index: &index)
+            } else if named(GlobalOptions.json) {
+                globals.json = true
+            } else if named(GlobalOptions.verbose) {
+                globals.verbose = true
+            } else if named(GlobalOptions.quiet) {
+                globals.quiet = true
+            } else if named(GlobalOptions.help) {
+                wantsHelp = true
+            } else if named(GlobalOptions.version),
+                !command.configuration.options.contains(where: { $0.names.contains(name) })
+            {
                 wantsVersion = true
-            default: return false
+            } else {
+                return false
             }
             return true
         }

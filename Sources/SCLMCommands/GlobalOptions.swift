@@ -17,13 +17,21 @@ package struct GlobalOptions: Sendable, Equatable {
     /// The log level these options ask for.
     package var logLevel: Logger.Level { quiet ? .error : verbose ? .debug : .info }
 
-    /// The global options, as shown in help.
-    package static let specs: [OptionSpec] = [
-        .option("--home", value: "dir", help: "Use this sclm home instead of $SCLM_HOME or ~/.local/share/sclm."),
-        .flag("--json", help: "Print machine-readable JSON on stdout."),
-        .flag("-v", "--verbose", help: "Log debug details to stderr."),
-        .flag("-q", "--quiet", help: "Log only errors to stderr."),
-        .flag("--version", help: "Print the version and exit."),
-        .flag("-h", "--help", help: "Show help information."),
-    ]
+    /// `--home dir`.
+    static let home: CommandOption<String?> = .text(
+        "--home", value: "dir", help: "Use this sclm home instead of $SCLM_HOME or ~/.local/share/sclm.")
+    /// `--json`.
+    static let json: CommandOption<Bool> = .flag("--json", help: "Print machine-readable JSON on stdout.")
+    /// `-v`, `--verbose`.
+    static let verbose: CommandOption<Bool> = .flag("-v", "--verbose", help: "Log debug details to stderr.")
+    /// `-q`, `--quiet`.
+    static let quiet: CommandOption<Bool> = .flag("-q", "--quiet", help: "Log only errors to stderr.")
+    /// `--version` (unless the command declares its own).
+    static let version: CommandOption<Bool> = .flag("--version", help: "Print the version and exit.")
+    /// `-h`, `--help`.
+    static let help: CommandOption<Bool> = .flag("-h", "--help", help: "Show help information.")
+
+    /// The global options, as shown in help; the parser recognizes them by these declarations.
+    package static let specs: [OptionSpec] = ([home, json, verbose, quiet, version, help] as [any OptionDeclaration])
+        .map(\.spec)
 }

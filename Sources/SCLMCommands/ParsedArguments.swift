@@ -2,21 +2,19 @@ import Foundation
 
 /// The options, flags and positionals given to one command.
 ///
-/// Options are read by their canonical name or by their ``OptionSpec``; either way the name must be one the
-/// command declares in ``CommandConfiguration/options``. Reading any other name is a programming error (a
-/// typo would otherwise read `nil` silently): arguments from ``CommandParser`` stop the debug build with an
-/// assertion, and `CommandOptionDeclarationTests` reads every command of the tree through
+/// Options are read only through their typed ``CommandOption`` descriptors, and the descriptor must be one
+/// the command lists in ``CommandConfiguration/options`` (a forgotten declaration would otherwise read
+/// nothing silently): arguments from ``CommandParser`` stop the debug build with an assertion, and
+/// `CommandOptionDeclarationTests` reads every command of the tree through
 /// ``init(declaring:onUndeclaredRead:)`` and fails on such a read.
 package struct ParsedArguments: Sendable, Equatable {
     /// Positional values in order.
     package var positionals: [String] = []
-    /// Values per canonical option name, in the order given.
-    var values: [String: [String]] = [:]
-    /// Number of times each flag was given, per canonical name.
-    var flags: [String: Int] = [:]
+    /// The values given per canonical option name, in order; a flag has one empty value per time given.
+    private var given: [String: [String]] = [:]
     /// The canonical names the command declares; `nil` for arguments built without a command (unchecked).
     private var declared: Set<String>?
-    /// What happens when an undeclared name is read; `nil`: an assertion failure.
+    /// What happens when an undeclared option is read; `nil`: an assertion failure.
     private var onUndeclaredRead: (@Sendable (String) -> Void)?
 
     /// Creates an empty set of arguments that checks no names.
@@ -33,36 +31,27 @@ package struct ParsedArguments: Sendable, Equatable {
     }
 
     package static func == (lhs: ParsedArguments, rhs: ParsedArguments) -> Bool {
-        lhs.positionals == rhs.positionals && lhs.values == rhs.values && lhs.flags == rhs.flags
+        lhs.positionals == rhs.positionals && lhs.given == rhs.given
     }
 
-    /// Whether flag `name` was given.
-    package func flag(_ name: String) -> Bool { (flags[checked(name)] ?? 0) > 0 }
-
-    /// The last value of option `name`, or `nil`.
-    package func value(_ name: String) -> String? { values[checked(name)]?.last }
-
-    /// Every value of option `name`, in order.
-    package func values(_ name: String) -> [String] { values[checked(name)] ?? [] }
-
-    /// Whether `flag` was given.
-    package func flag(_ flag: OptionSpec) -> Bool { self.flag(flag.canonicalName) }
-
-    /// The last value of `option`, or `nil`.
-    package func value(_ option: OptionSpec) -> String? { value(option.canonicalName) }
-
-    /// Every value of `option`, in order.
-    package func values(_ option: OptionSpec) -> [String] { values(option.canonicalName) }
-
-    /// Whether the command declares `option` (always, for arguments built without a command): for parsing
-    /// code shared by commands that each declare only some of its options.
-    package func declares(_ option: OptionSpec) -> Bool { declared?.contains(option.canonicalName) ?? true }
-
-    /// `read(self)` when the command declares `option`, else `nil`.
+    /// The value of `option`: `false`/`nil`/`[]` when it was not given.
     ///
-    /// - Throws: what `read` throws.
-    package func ifDeclared<Value>(_ option: OptionSpec, _ read: (Self) throws -> Value?) rethrows -> Value? {
-        declares(option) ? try read(self) : nil
+    /// - Throws: ``ValidationError`` for a malformed value.
+    package func read<Value>(_ option: CommandOption<Value>) throws -> Value {
+        try option.value(given: given[checked(option.name)] ?? [])
+    }
+
+    /// Whether `option` was given at all, whatever its value.
+    package func isGiven(_ option: some OptionDeclaration) -> Bool {
+        given[checked(option.spec.canonicalName)] != nil
+    }
+
+    /// The value of `option` when the command declares it, else `nil`: for options shared by commands that
+    /// each declare only some of them.
+    ///
+    /// - Throws: ``ValidationError`` for a malformed value.
+    package func readIfDeclared<Value>(_ option: CommandOption<Value>) throws -> Value? {
+        declared?.contains(option.name) ?? true ? try read(option) : nil
     }
 
     /// `name`, after checking that the command declares it.
@@ -74,44 +63,6 @@ package struct ParsedArguments: Sendable, Equatable {
             assertionFailure("option \(name) is read but not declared in the command's configuration")
         }
         return name
-    }
-
-    /// The required `--presentation` id of an installed presentation; `purpose` says what it is for.
-    ///
-    /// - Throws: ``ValidationError`` when it is missing or not a positive integer.
-    package func presentationId(purpose: String) throws -> Int64 {
-        guard let text = value("--presentation") else {
-            throw ValidationError(
-                "missing --presentation <id>: the installed presentation to \(purpose) (see `sclm list`)")
-        }
-        guard let id = Int64(text), id > 0 else {
-            throw ValidationError("--presentation needs a presentation id, got '\(text)'")
-        }
-        return id
-    }
-
-    /// The value of option `name` as an integer in `range`, or `nil` when absent.
-    ///
-    /// - Throws: ``ValidationError`` for a non-integer or out-of-range value.
-    package func integer(_ name: String, in range: ClosedRange<Int> = Int.min...Int.max) throws -> Int? {
-        guard let text = value(name) else { return nil }
-        guard let number = Int(text), range.contains(number) else {
-            let bounds =
-                range.upperBound == Int.max ? "at least \(range.lowerBound)" : "\(range.lowerBound)…\(range.upperBound)"
-            throw ValidationError("\(name) needs an integer \(bounds), got '\(text)'")
-        }
-        return number
-    }
-
-    /// The value of option `name`, which must be one of `choices`, or `nil` when absent.
-    ///
-    /// - Throws: ``ValidationError`` listing the choices.
-    package func choice(_ name: String, from choices: [String]) throws -> String? {
-        guard let text = value(name) else { return nil }
-        guard let match = choices.first(where: { $0.caseInsensitiveCompare(text) == .orderedSame }) else {
-            throw ValidationError("\(name) must be one of \(choices.joined(separator: ", ")), got '\(text)'")
-        }
-        return match
     }
 
     /// The positional at `index`.
@@ -141,6 +92,11 @@ package struct ParsedArguments: Sendable, Equatable {
     /// Checks reads against `options` from now on (the parser calls it once it knows the command).
     mutating func declare(_ options: [OptionSpec]) { declared = Set(options.map(\.canonicalName)) }
 
-    package mutating func addValue(_ value: String, for name: String) { values[name, default: []].append(value) }
-    package mutating func addFlag(_ name: String) { flags[name, default: 0] += 1 }
+    /// Whether any value of `option` was given (without checking the declaration: for the parser).
+    func contains(_ option: OptionSpec) -> Bool { given[option.canonicalName] != nil }
+
+    /// Records that `option` was given, with `value` (ignored for a flag).
+    package mutating func add(_ value: String, for option: OptionSpec) {
+        given[option.canonicalName, default: []].append(option.valueName == nil ? "" : value)
+    }
 }

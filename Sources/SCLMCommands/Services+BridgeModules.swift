@@ -5,6 +5,7 @@ import SCLMBridgeModules
 import SCLMCore
 import SCLMHTTP
 import SCLMOSAM
+import SCLMSync
 
 extension Services {
     /// The registry of a hosted presentation: `host`'s modules, HTTP, OSAM and Tables, then `external` modules.

@@ -1,4 +1,7 @@
-/// One setting of `config.json`: its name, help, default, environment override and secrecy.
+import Synchronization
+
+/// One setting of `config.json`: its name, help, default, environment override, secrecy and the form (limits)
+/// of its value — the mechanism; the keys themselves are declared beside the features that read them.
 ///
 /// Keys are dotted (`api.url`, `iot.secret`). Secret keys are shown masked by `sclm config` and never
 /// logged. A key with ``isStorable`` false can only come from its environment variable.
@@ -51,92 +54,37 @@ package struct ConfigKey: Sendable, Hashable, CustomStringConvertible {
 
     package var description: String { name }
 
+    /// What is wrong with `value`, which the key's ``format`` refuses, in the words every entry point uses —
+    /// `sclm config set`, `config.json`, the environment and a command-line flag: "must be a whole number from
+    /// 1 to 64, got '0'" (a secret's value is not repeated).
+    package func refusal(of value: String) -> String {
+        let shown = isSecret ? "" : ", got '\(URLPasswords.redacting(value))'"
+        return "must be \(format.acceptedForm)\(shown)"
+    }
+
     package static func == (lhs: ConfigKey, rhs: ConfigKey) -> Bool { lhs.name == rhs.name }
     package func hash(into hasher: inout Hasher) { hasher.combine(name) }
 }
 
 extension ConfigKey {
-    /// The StoryCLM content API base URL.
-    package static let apiURL = ConfigKey(
-        "api.url", help: "StoryCLM content API base URL.", default: "https://api.storyclm.com",
-        environment: "SCLM_API_URL", format: .httpURL)
-    /// The StoryCLM auth server base URL.
-    package static let authURL = ConfigKey(
-        "auth.url", help: "StoryCLM auth server base URL.", default: "https://auth.storyclm.com",
-        environment: "SCLM_AUTH_URL", format: .httpURL)
-    /// The OAuth client id of this application.
-    package static let clientId = ConfigKey(
-        "auth.clientId", help: "OAuth client id of the application.", environment: "SCLM_CLIENT_ID")
-    /// The OAuth client secret of this application.
-    package static let clientSecret = ConfigKey(
-        "auth.clientSecret", help: "OAuth client secret of the application.", environment: "SCLM_CLIENT_SECRET",
-        secret: true)
-    /// The user name for the password grant.
-    package static let username = ConfigKey(
-        "auth.username", help: "User name for `sclm login`.", environment: "SCLM_USERNAME")
-    /// The password for the password grant: environment only, never written to disk.
-    package static let password = ConfigKey(
-        "auth.password", help: "Password for `sclm login` (environment only; never stored).",
-        environment: "SCLM_PASSWORD", secret: true, storable: false)
-    /// The parallel transfers `sclm sync` may run: the limits of `sync.jobs` and of `--jobs`.
-    package static let syncJobsLimit = 1...64
-    /// Parallel package transfers of `sclm sync`.
-    package static let syncJobs = ConfigKey(
-        "sync.jobs", help: "Parallel package transfers of `sclm sync`.", default: "4",
-        format: .wholeNumber(atLeast: syncJobsLimit.lowerBound, atMost: syncJobsLimit.upperBound))
-    /// What `sclm sync` does with a package that has content errors (safety errors always refuse it).
-    package static let syncContentPolicy = ConfigKey(
-        "sync.contentPolicy",
-        help: "What `sclm sync` does with a package that has content errors: install (keep the findings) or refuse.",
-        default: "install", values: ["install", "refuse"])
-    /// A site cache in front of the blob hosts: `https://blobhost/path?sig` is fetched as `URL/blobhost/path?sig`.
-    package static let syncBlobProxy = ConfigKey(
-        "sync.blobProxy",
-        help:
-            "Site cache for package and media downloads: https://blobhost/path?sig is fetched as URL/blobhost/path?sig"
-            + " with an X-SCLM-ETag header (see contrib/nginx/sclm-cache.conf and docs/fleet.md).",
-        format: .httpURL)
-    /// Whether a sync may fetch blobs from their origin directly when the site cache cannot be reached.
-    package static let syncBlobProxyFallback = ConfigKey(
-        "sync.blobProxyFallback",
-        help:
-            "When the sync.blobProxy cache cannot be reached (no connection, time-out, its own 502/504), fetch from"
-            + " the origin directly (false: fail instead).",
-        default: "true", values: ["true", "false"])
-    /// The longest random pause before that fallback, so a whole site does not hit its uplink at once.
-    package static let syncBlobProxyFallbackDelay = ConfigKey(
-        "sync.blobProxyFallbackDelay",
-        help: "Longest random pause, in seconds, before fetching from the origin when the site cache fails (0: none).",
-        default: "30", format: .wholeNumber(atLeast: 0, atMost: 3600))
-    /// The Prometheus textfile written after every sync, for node_exporter's textfile collector.
-    package static let metricsTextfile = ConfigKey(
-        "metrics.textfile",
-        help:
-            "Prometheus text file (*.prom) written after every sync for node_exporter's textfile collector"
-            + " (unset: none; docs/fleet.md).")
-    /// A custom CA bundle for TLS verification.
-    package static let caBundle = ConfigKey(
-        "http.caBundle",
-        help: "PEM file of trusted CAs for TLS, also of an https http.proxy (default: the system store).",
-        environment: "SCLM_CA_BUNDLE")
+    /// The settings registered by ``register(_:)``.
+    private static let registered = Mutex<[ConfigKey]>([])
 
-    /// Every key sclm knows, in display order.
-    package static let all: [ConfigKey] =
-        [
-            apiURL, authURL, clientId, clientSecret, username, password, syncJobs, syncContentPolicy, syncBlobProxy,
-            syncBlobProxyFallback, syncBlobProxyFallbackDelay, metricsTextfile, caBundle,
-        ]
-        + ConfigKey.extensionKeys + ConfigKey.httpKeys + ConfigKey.osamKeys + ConfigKey.iotKeys
-
-    /// Looks a key up by its dotted name.
-    package static func named(_ name: String) -> ConfigKey? {
-        all.first { $0.name == name }
+    /// Makes `keys` the settings sclm knows, in display order.
+    ///
+    /// Each feature declares its keys beside the code that reads them (`SCLMSync`, `SCLMOSAM`, …); the
+    /// composition root (`SCLMCommands`' `SettingsCatalog`) lists them all and registers them here before any
+    /// command runs, so that the floors below the features — the secret variables `SCLMBridge` keeps from
+    /// external modules — know every secret key without depending on the features.
+    package static func register(_ keys: [ConfigKey]) {
+        registered.withLock { $0 = keys }
     }
 
-    /// The environment variables that carry a secret key's value (`SCLM_CLIENT_SECRET`, `SCLM_PASSWORD`, …),
-    /// taken from the table's secret flag so that a new secret key is covered too.
-    package static let secretEnvironmentVariables: Set<String> = Set(
-        all.filter(\.isSecret).compactMap(\.environmentVariable))
+    /// The environment variables that carry a registered secret key's value (`SCLM_CLIENT_SECRET`,
+    /// `SCLM_PASSWORD`, …), taken from the keys' secret flag so that a new secret key is covered too.
+    package static var secretEnvironmentVariables: Set<String> {
+        registered.withLock { keys in Set(keys.filter(\.isSecret).compactMap(\.environmentVariable)) }
+    }
 
     /// Whether the `NAME=value` entry of an environment block sets one of ``secretEnvironmentVariables``.
     package static func isSecretEnvironmentEntry(_ entry: String) -> Bool {

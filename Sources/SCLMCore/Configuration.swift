@@ -142,8 +142,7 @@ package struct Configuration: Sendable, Equatable {
             case .credential: "fix the credential file \(key.name) in $CREDENTIALS_DIRECTORY"
             default: "fix it with `sclm config set \(key.name) \(key.format.placeholder)`"
             }
-        let shown = key.isSecret ? "" : ", got '\(URLPasswords.redacting(value))'"
-        throw SCLMError(.usage, "\(key.name) must be \(key.format.acceptedForm)\(shown); \(fix)")
+        throw SCLMError(.usage, "\(key.name) \(key.refusal(of: value)); \(fix)")
     }
 
     /// `value` as shown to a user: secrets masked, the password of any URL in another value masked.

@@ -29,8 +29,10 @@ import Testing
         Case(argv: ["sync", "--client", "a", "--client", "b", "--jobs", "8", "--retry"], refusal: nil),
         Case(argv: ["sync", "--metadata-only", "--presentation", "5"], refusal: "cannot go with --metadata-only"),
         Case(argv: ["sync", "--metadata-only", "--retry"], refusal: "--retry tries content again"),
-        Case(argv: ["sync", "--jobs", "0"], refusal: "--jobs needs an integer 1…64, got '0'"),
-        Case(argv: ["sync", "--jobs", "65"], refusal: "--jobs needs an integer 1…64, got '65'"),
+        Case(
+            argv: ["sync", "--jobs", "0"], refusal: "--jobs must be a whole number from 1 to 64, got '0' (as sync.jobs)"
+        ),
+        Case(argv: ["sync", "--jobs", "65"], refusal: "--jobs must be a whole number from 1 to 64, got '65'"),
         Case(argv: ["sync", "--presentation", "abc"], refusal: "--presentation needs a presentation id"),
         Case(argv: ["sync", "--jobs", "2", "--jobs", "3"], refusal: "option '--jobs' may only be given once"),
         Case(argv: ["validate", "deck.zip", "--format", "junit", "--strict", "--max-size", "2GiB"], refusal: nil),

@@ -15,11 +15,7 @@ import Testing
         let empty = full
         full.positionals = Array(repeating: "1", count: max(1, command.configuration.arguments.count))
         for option in options {
-            if option.valueName == nil {
-                full.addFlag(option.canonicalName)
-            } else {
-                full.addValue(option.choices?.first ?? "1", for: option.canonicalName)
-            }
+            full.add(option.choices?.first ?? "1", for: option)
         }
         _ = try? command.init(parsing: empty)
         _ = try? command.init(parsing: full)
@@ -41,15 +37,22 @@ import Testing
     }
 
     @Test func aReadOfAnUndeclaredOptionIsCaught() {
-        #expect(Self.undeclaredReads(of: Misspelled.self) == ["--jobz"])
+        #expect(Self.undeclaredReads(of: Undeclared.self) == ["--tries"])
     }
 }
 
-/// A command that declares `--jobs` and reads `--jobz`.
-private struct Misspelled: Command {
+/// A command that declares `--jobs` but reads `--tries`, which it forgot to list. (A misspelled option
+/// cannot get this far: options are read only through their typed descriptors, so `Self.jobz` does not
+/// compile.)
+private struct Undeclared: Command {
     static let configuration = CommandConfiguration(
-        commandName: "misspelled", abstract: "Reads a name it does not declare.",
-        options: [.option("--jobs", value: "n", help: "Jobs.")])
-    let jobs: String?
-    init(parsing arguments: ParsedArguments) throws { jobs = arguments.value("--jobz") }
+        commandName: "undeclared", abstract: "Reads an option it does not list.", options: [jobs])
+    static let jobs: CommandOption<Int?> = .integer("--jobs", value: "n", help: "Jobs.")
+    static let tries: CommandOption<Int?> = .integer("--tries", value: "n", help: "Tries.")
+    let jobs: Int?
+    let tries: Int?
+    init(parsing arguments: ParsedArguments) throws {
+        jobs = try arguments.read(Self.jobs)
+        tries = try arguments.read(Self.tries)
+    }
 }

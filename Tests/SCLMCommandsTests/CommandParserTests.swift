@@ -14,11 +14,10 @@ private struct Fetch: Command {
         arguments: [
             ArgumentSpec("what", help: "What."), ArgumentSpec("more", help: "More.", optional: true, repeating: true),
         ],
-        options: [
-            .option("-j", "--jobs", value: "N", help: "Parallel jobs."),
-            .option("--tag", value: "T", help: "A tag.", repeatable: true),
-            .flag("--dry-run", help: "Change nothing."),
-        ])
+        options: [jobs, tag, dryRun])
+    static let jobs: CommandOption<Int?> = .integer("-j", "--jobs", value: "N", help: "Parallel jobs.")
+    static let tag: CommandOption<[String]> = .texts("--tag", value: "T", help: "A tag.")
+    static let dryRun: CommandOption<Bool> = .flag("--dry-run", help: "Change nothing.")
     init(parsing arguments: ParsedArguments) throws {}
 }
 
@@ -47,9 +46,9 @@ private struct Status: Command {
             ["--json", "fetch", "a", "--jobs=3", "--tag", "x", "-v", "--tag", "y", "--dry-run", "--home", "/h", "b"])
         #expect(invocation.path == ["tool", "fetch"])
         #expect(invocation.arguments.positionals == ["a", "b"])
-        #expect(invocation.arguments.value("--jobs") == "3")
-        #expect(invocation.arguments.values("--tag") == ["x", "y"])
-        #expect(invocation.arguments.flag("--dry-run"))
+        #expect(try invocation.arguments.read(Fetch.jobs) == 3)
+        #expect(try invocation.arguments.read(Fetch.tag) == ["x", "y"])
+        #expect(try invocation.arguments.read(Fetch.dryRun))
         #expect(invocation.globals.home == "/h")
         #expect(invocation.globals.json && invocation.globals.verbose && !invocation.globals.quiet)
     }
@@ -57,7 +56,7 @@ private struct Status: Command {
     @Test func afterTheTerminatorEverythingIsPositional() throws {
         let invocation = try parser.parse(["fetch", "--", "--jobs", "-v"])
         #expect(invocation.arguments.positionals == ["--jobs", "-v"])
-        #expect(invocation.arguments.value("--jobs") == nil)
+        #expect(try invocation.arguments.read(Fetch.jobs) == nil)
         #expect(!invocation.globals.verbose)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import SCLMCommands
 import SCLMCore
 import SCLMTestSupport
 import Testing
@@ -93,7 +94,7 @@ import Testing
                 print(json.dumps({"GUID": m.get("GUID"), "Status": "Success", "ErrorCode": 200, "ErrorMessage": "",
                                   "Data": data}), flush=True)
             """, to: "env.py")
-        let secrets = ConfigKey.all.filter(\.isSecret).compactMap(\.environmentVariable)
+        let secrets = SettingsCatalog.all.filter(\.isSecret).compactMap(\.environmentVariable)
         #expect(
             Set(secrets).isSuperset(of: [
                 "SCLM_PASSWORD", "SCLM_CLIENT_SECRET", "SCLM_IOT_SECRET", "SCLM_OSAM_PASSWORD",

@@ -136,6 +136,29 @@ import Testing
         #expect(used.status == 64 && used.stderr.contains("http.proxyCredentials"), "\(used)")
     }
 
+    /// One limit, declared once with its setting, refused in the same words wherever the value arrives:
+    /// `sclm config set`, a hand-edited `config.json`, the environment and the command-line flag.
+    @Test func oneLimitIsRefusedAlikeAtEveryEntryPoint() async throws {
+        let folder = TemporaryDirectory()
+        let home = folder.appending("home")
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        let check = ["osam", "version-control", "--package", "p", "--platform", "IOS", "--version-code", "1"]
+        let refusal = "must be an http(s) URL such as https://host.example, got 'ftp://x'"
+        let set = try await ProcessRunner.sclm(["config", "set", "osam.endpoint", "ftp://x"], home: home)
+        try Data(#"{"osam.endpoint":"ftp://x"}"#.utf8).write(to: URL(fileURLWithPath: home + "/config.json"))
+        let file = try await ProcessRunner.sclm(check, home: home)
+        try FileManager.default.removeItem(atPath: home + "/config.json")
+        let environment = try await ProcessRunner.sclm(
+            check, home: home, environment: ["SCLM_OSAM_ENDPOINT": "ftp://x"])
+        let flag = try await ProcessRunner.sclm(check + ["--endpoint", "ftp://x"], home: home)
+        for (entry, result) in [("set", set), ("file", file), ("environment", environment), ("flag", flag)] {
+            #expect(result.status == 64 && result.stderr.contains(refusal), "\(entry): \(result)")
+        }
+        #expect(set.stderr.contains("osam.endpoint \(refusal)") && file.stderr.contains("osam.endpoint \(refusal)"))
+        #expect(environment.stderr.contains("fix SCLM_OSAM_ENDPOINT in the environment"), "\(environment)")
+        #expect(flag.stderr.contains("--endpoint \(refusal) (as osam.endpoint)"), "\(flag)")
+    }
+
     @Test func aHandEditedValueOutOfRangeIsRefusedWithTheFlagsLimits() async throws {
         let folder = TemporaryDirectory()
         let home = folder.appending("home")
@@ -143,9 +166,11 @@ import Testing
         try Data(#"{"sync.jobs":"0","api.url":"http://127.0.0.1:9"}"#.utf8).write(
             to: URL(fileURLWithPath: home + "/config.json"))
         let stored = try await ProcessRunner.sclm(["sync"], home: home)
-        #expect(stored.status == 64 && stored.stderr.contains("sync.jobs must be a whole number from 1 to 64"))
+        #expect(stored.status == 64 && stored.stderr.contains("sync.jobs must be a whole number from 1 to 64, got '0'"))
         let flag = try await ProcessRunner.sclm(["sync", "--jobs", "65"], home: home)
-        #expect(flag.status == 64 && flag.stderr.contains("--jobs needs an integer 1…64"), "\(flag)")
+        #expect(
+            flag.status == 64 && flag.stderr.contains("--jobs must be a whole number from 1 to 64, got '65'"),
+            "\(flag)")
         try Data(#"{"osam.versionCode":"0"}"#.utf8).write(to: URL(fileURLWithPath: home + "/config.json"))
         let osam = try await ProcessRunner.sclm(["osam", "app-info"], home: home)
         #expect(osam.status == 64 && osam.stderr.contains("osam.versionCode must be a whole number of at least 1"))

@@ -1,4 +1,5 @@
 import Foundation
+import SCLMCommands
 import SCLMCore
 import SCLMTestSupport
 import Testing
@@ -25,7 +26,7 @@ import Testing
 
     @Test func docsCLINamesEverySettingAndItsEnvironmentVariable() throws {
         let text = try Self.reference()
-        for key in ConfigKey.all {
+        for key in SettingsCatalog.all {
             #expect(text.contains("`\(key.name)`"), "docs/cli.md does not name the setting \(key.name)")
             if let variable = key.environmentVariable {
                 #expect(text.contains(variable), "docs/cli.md does not name \(variable) (\(key.name))")

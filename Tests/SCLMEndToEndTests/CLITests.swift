@@ -1,4 +1,5 @@
 import Foundation
+import SCLMCommands
 import SCLMCore
 import SCLMTestSupport
 import Testing
@@ -82,7 +83,7 @@ import Testing
         #expect(api["source"] as? String == "environment")
     }
 
-    @Test(arguments: ConfigKey.all.filter { $0.isSecret && $0.isStorable }.map(\.name))
+    @Test(arguments: SettingsCatalog.all.filter { $0.isSecret && $0.isStorable }.map(\.name))
     func configSetTakesASecretOnlyFromStdin(_ key: String) async throws {
         let folder = TemporaryDirectory()
         let home = folder.appending("home")

@@ -1,4 +1,5 @@
 import Foundation
+import SCLMCommands
 import SCLMCore
 import SCLMTestSupport
 import Testing
@@ -96,7 +97,7 @@ import Testing
             let usage = try await ProcessRunner.sclm(Array(path.dropFirst()) + ["--help"])
             for option in Self.options(inHelp: usage.stdout) { #expect(text.contains(option), "\(path) \(option)") }
         }
-        for key in ConfigKey.all { #expect(text.contains(key.name), "\(key.name)") }
+        for key in SettingsCatalog.all { #expect(text.contains(key.name), "\(key.name)") }
     }
 
     /// Every command path under `path`, read from the SUBCOMMANDS sections of `--help`.

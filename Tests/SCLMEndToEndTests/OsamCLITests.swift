@@ -64,10 +64,10 @@ import Testing
             arguments: ["osam", "version-control", "--package", "p", "--platform", "IOS"], message: "no version code"),
         UsageCase(
             arguments: ["osam", "version-control", "--package", "p", "--platform", "IOS", "--version-code", "1.2.3"],
-            message: "--version-code needs an integer"),
+            message: "--version-code must be a whole number of at least 1, got '1.2.3'"),
         UsageCase(
             arguments: ["osam", "version-control", "--package", "p", "--platform", "IOS", "--version-code", "0"],
-            message: "--version-code needs an integer at least 1"),
+            message: "--version-code must be a whole number of at least 1, got '0' (as osam.versionCode)"),
         UsageCase(
             arguments: ["osam", "version-control", "--package", "p", "--platform", "IOS", "--version-code", "1"],
             message: "no OSAM endpoint"),

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The values declared in the package's own sources as `static let name = Type("first argument", …)`, for
-/// tests that prove a hand-kept catalog (`Rule.all`, `ConfigKey.all`) lists every declaration.
+/// tests that prove a hand-kept catalog (`Rule.all`, `SettingsCatalog.all`) lists every declaration.
 package enum SourceDeclarations {
     /// The first string argument of every `static let … = <type>(` declaration in the Swift files under
     /// `folder` (relative to the package root), in file order.

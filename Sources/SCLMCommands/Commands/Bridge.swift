@@ -34,21 +34,33 @@ extension SCLM {
                 running requests 502 and restarts it with backoff.
                 """,
             options: [
-                .option("--presentation", value: "id", help: "The installed presentation to open.", required: true),
-                .option(
-                    "--slide", value: "name",
-                    help: "The slide to start on (default: index.html, else the server's first slide, "
-                        + "or where an unfinished session stopped)."),
-                .option(
-                    "--module", value: "name=program",
-                    help: "Route the commands of an external module program (repeatable).",
-                    repeatable: true),
-                .option("--timeout-ms", value: "n", help: "Default command timeout in milliseconds (default 30000)."),
-                .option("--max-in-flight", value: "n", help: "Requests running at once before 429 (default 256)."),
-                .option(
-                    "--max-line-bytes", value: "n", help: "Longest accepted input line before 413 (default 16 MiB)."),
+                presentationOption, slideOption, moduleOption, timeoutOption, maxInFlightOption, maxLineBytesOption,
             ]
         )
+
+        /// `--presentation id` (required).
+        static let presentationOption: CommandOption<Int64> = .presentation(
+            purpose: "open", help: "The installed presentation to open.")
+        /// `--slide name`, also `sclm play`'s.
+        static let slideOption: CommandOption<String?> = .text(
+            "--slide", value: "name",
+            help: "The slide to start on (default: index.html, else the server's first slide, "
+                + "or where an unfinished session stopped).")
+        /// `--module name=program`, repeatable.
+        static let moduleOption: CommandOption<[(name: String, program: String)]> = .repeated(
+            "--module", value: "name=program", help: "Route the commands of an external module program (repeatable).",
+            convert: { try parseModule($0) })
+        /// `--timeout-ms n`.
+        static let timeoutOption: CommandOption<Int?> = .integer(
+            "--timeout-ms", value: "n", help: "Default command timeout in milliseconds (default 30000).",
+            in: 1...3_600_000)
+        /// `--max-in-flight n`.
+        static let maxInFlightOption: CommandOption<Int?> = .integer(
+            "--max-in-flight", value: "n", help: "Requests running at once before 429 (default 256).", in: 1...65_536)
+        /// `--max-line-bytes n`.
+        static let maxLineBytesOption: CommandOption<Int?> = .integer(
+            "--max-line-bytes", value: "n", help: "Longest accepted input line before 413 (default 16 MiB).",
+            in: 1024...(1 << 30))
 
         let presentationId: Int64
         let slide: String?
@@ -56,17 +68,17 @@ extension SCLM {
         let limits: BridgeLimits
 
         package init(parsing arguments: ParsedArguments) throws {
-            presentationId = try arguments.presentationId(purpose: "open")
-            slide = arguments.value("--slide")
-            modules = try arguments.values("--module").map(Self.parseModule)
+            presentationId = try arguments.read(Self.presentationOption)
+            slide = try arguments.read(Self.slideOption)
+            modules = try arguments.read(Self.moduleOption)
             var limits = BridgeLimits()
-            if let timeout = try arguments.integer("--timeout-ms", in: 1...3_600_000) {
+            if let timeout = try arguments.read(Self.timeoutOption) {
                 limits.defaultTimeout = .milliseconds(timeout)
             }
-            if let inFlight = try arguments.integer("--max-in-flight", in: 1...65_536) {
+            if let inFlight = try arguments.read(Self.maxInFlightOption) {
                 limits.maximumInFlight = inFlight
             }
-            if let lineBytes = try arguments.integer("--max-line-bytes", in: 1024...(1 << 30)) {
+            if let lineBytes = try arguments.read(Self.maxLineBytesOption) {
                 limits.maximumLineBytes = lineBytes
             }
             self.limits = limits

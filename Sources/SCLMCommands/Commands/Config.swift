@@ -120,7 +120,7 @@ extension SCLM.Config {
 
         package func run(_ context: CommandContext) async throws {
             let configuration = try context.configuration()
-            let entries = ConfigKey.all.map { ConfigEntry(key: $0, configuration: configuration) }
+            let entries = SettingsCatalog.all.map { ConfigEntry(key: $0, configuration: configuration) }
             if context.wantsJSON {
                 context.printJSON(entries)
             } else {
@@ -135,13 +135,14 @@ extension ArgumentSpec {
     /// The `value` positional of `sclm config set`, completed with the choices of the key before it.
     static var configValue: ArgumentSpec {
         var spec = ArgumentSpec("value", help: "The new value, or '-' to read one line from stdin.")
-        spec.choicesAfter = Dictionary(uniqueKeysWithValues: ConfigKey.all.map { ($0.name, $0.allowedValues ?? []) })
+        spec.choicesAfter = Dictionary(
+            uniqueKeysWithValues: SettingsCatalog.all.map { ($0.name, $0.allowedValues ?? []) })
         return spec
     }
 
     /// The `key` positional of `sclm config get|set|unset`, completed with every setting's name.
     static func configKey(_ help: String) -> ArgumentSpec {
-        ArgumentSpec("key", help: help, choices: ConfigKey.all.map(\.name))
+        ArgumentSpec("key", help: help, choices: SettingsCatalog.all.map(\.name))
     }
 }
 
@@ -163,8 +164,8 @@ struct ConfigEntry: Encodable, Equatable {
     }
 
     static func key(named name: String) throws -> ConfigKey {
-        guard let key = ConfigKey.named(name) else {
-            let names = ConfigKey.all.map(\.name)
+        guard let key = SettingsCatalog.named(name) else {
+            let names = SettingsCatalog.all.map(\.name)
             if let nearest = NearestName.suggestion(for: name, in: names) {
                 throw ValidationError("unknown setting '\(name)'; did you mean `\(nearest)`?")
             }

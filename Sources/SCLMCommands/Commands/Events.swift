@@ -35,12 +35,16 @@ extension SCLM.Events {
                 test (a test session: never published), parked (StoryIoT refused it; see the reason and
                 `sclm events flush --retry-parked`), published.
                 """,
-            options: [.flag("--pending", help: "Only rows not yet published: pending, waiting and parked.")])
+            options: [pendingFlag])
+
+        /// `--pending`.
+        static let pendingFlag: CommandOption<Bool> = .flag(
+            "--pending", help: "Only rows not yet published: pending, waiting and parked.")
 
         let unpublishedOnly: Bool
 
         package init(parsing arguments: ParsedArguments) throws {
-            unpublishedOnly = arguments.flag("--pending")
+            unpublishedOnly = try arguments.read(Self.pendingFlag)
         }
 
         package func run(_ context: CommandContext) async throws {
@@ -65,12 +69,16 @@ extension SCLM.Events {
                 rows are started (StoryIoT is unavailable) and they all stay queued. Exit status 1 when
                 a row failed or was parked in this run, 64 when StoryIoT is not configured.
                 """,
-            options: [.flag("--retry-parked", help: "Also publish parked rows again (after fixing the cause).")])
+            options: [retryParkedFlag])
+
+        /// `--retry-parked`.
+        static let retryParkedFlag: CommandOption<Bool> = .flag(
+            "--retry-parked", help: "Also publish parked rows again (after fixing the cause).")
 
         let retryParked: Bool
 
         package init(parsing arguments: ParsedArguments) throws {
-            retryParked = arguments.flag("--retry-parked")
+            retryParked = try arguments.read(Self.retryParkedFlag)
         }
 
         package func run(_ context: CommandContext) async throws {

@@ -10,14 +10,16 @@ extension SCLM {
             commandName: "list",
             abstract: "List the stored clients and presentations with their revision and sync state.",
             discussion: "Reads the local database only; run `sclm sync` first to fetch the catalog.",
-            options: [
-                .option("--client", value: "id|name", help: "Only this client (repeatable).", repeatable: true)
-            ])
+            options: [clientOption])
+
+        /// `--client id|name`, repeatable.
+        static let clientOption: CommandOption<[String]> = .texts(
+            "--client", value: "id|name", help: "Only this client (repeatable).")
 
         let clients: [String]
 
         package init(parsing arguments: ParsedArguments) throws {
-            clients = arguments.values("--client")
+            clients = try arguments.read(Self.clientOption)
         }
 
         package func run(_ context: CommandContext) async throws {

@@ -22,12 +22,13 @@ extension SCLM {
             options: [usernameOption, passwordStdinFlag, serviceFlag])
 
         /// `--username name`: declared once, listed above and read below through this descriptor.
-        static let usernameOption = OptionSpec.option("--username", value: "name", help: "The user to log in as.")
+        static let usernameOption: CommandOption<String?> = .text(
+            "--username", value: "name", help: "The user to log in as.")
         /// `--password-stdin`.
-        static let passwordStdinFlag = OptionSpec.flag(
+        static let passwordStdinFlag: CommandOption<Bool> = .flag(
             "--password-stdin", help: "Read the password from the first line of stdin.")
         /// `--service`.
-        static let serviceFlag = OptionSpec.flag(
+        static let serviceFlag: CommandOption<Bool> = .flag(
             "--service", help: "Log in as the application (client credentials grant), not as a user.")
 
         let username: String?
@@ -35,9 +36,9 @@ extension SCLM {
         let asService: Bool
 
         package init(parsing arguments: ParsedArguments) throws {
-            username = arguments.value(Self.usernameOption)
-            passwordFromStdin = arguments.flag(Self.passwordStdinFlag)
-            asService = arguments.flag(Self.serviceFlag)
+            username = try arguments.read(Self.usernameOption)
+            passwordFromStdin = try arguments.read(Self.passwordStdinFlag)
+            asService = try arguments.read(Self.serviceFlag)
         }
 
         package func validate() throws {

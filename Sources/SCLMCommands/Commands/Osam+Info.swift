@@ -1,3 +1,4 @@
+import SCLMBridgeModules
 import SCLMCore
 import SCLMOSAM
 
@@ -37,17 +38,18 @@ extension SCLM.Osam {
                 From app.name, osam.versionName (else app.version) and osam.versionCode, or the flags.
                 JSON: {"appName","appVersionName","appVersionCode"} (the build number as a string, as OSAM reports it).
                 """,
-            options: [
-                .option("--app-name", value: "name", help: "App name (default: app.name)."), OsamOptions.versionName,
-                OsamOptions.versionCode,
-            ])
+            options: [appNameOption, OsamOptions.versionName, OsamOptions.versionCode])
+
+        /// `--app-name name`.
+        static let appNameOption: CommandOption<String?> = .text(
+            "--app-name", value: "name", help: "App name (default: app.name).")
 
         let options: OsamOptions
         let appName: String?
 
         package init(parsing arguments: ParsedArguments) throws {
             options = try OsamOptions(parsing: arguments)
-            appName = arguments.value("--app-name")
+            appName = try arguments.read(Self.appNameOption)
         }
 
         package func run(_ context: CommandContext) async throws {

@@ -37,7 +37,7 @@ enum OsamTopicEvent {
     var takesTopic: Bool { self == .subscribe || self == .unsubscribe }
 
     /// The options of a command sending this event.
-    var options: [OptionSpec] {
+    var options: [any OptionDeclaration] {
         takesTopic
             ? [OsamOptions.package, OsamOptions.now]
             : [

@@ -18,15 +18,18 @@ extension SCLM.Osam {
                 """,
             options: [
                 OsamOptions.endpoint, OsamOptions.package, OsamOptions.platform, OsamOptions.versionCode,
-                OsamOptions.versionName,
-                .option(
-                    "--os-version", value: "version",
-                    help: "Device OS version for the record's filter (default: VERSION_ID of os-release)."),
-                .option(
-                    "--model", value: "model",
-                    help: "Device model for the record's filter (default: DMI product name or machine)."),
-                OsamOptions.language, OsamOptions.offline, OsamOptions.now,
+                OsamOptions.versionName, osVersionOption, modelOption, OsamOptions.language, OsamOptions.offline,
+                OsamOptions.now,
             ])
+
+        /// `--os-version version`.
+        static let osVersionOption: CommandOption<String?> = .text(
+            "--os-version", value: "version",
+            help: "Device OS version for the record's filter (default: VERSION_ID of os-release).")
+        /// `--model model`.
+        static let modelOption: CommandOption<String?> = .text(
+            "--model", value: "model",
+            help: "Device model for the record's filter (default: DMI product name or machine).")
 
         let options: OsamOptions
         let osVersion: String?
@@ -34,8 +37,8 @@ extension SCLM.Osam {
 
         package init(parsing arguments: ParsedArguments) throws {
             options = try OsamOptions(parsing: arguments)
-            osVersion = arguments.value("--os-version")
-            model = arguments.value("--model")
+            osVersion = try arguments.read(Self.osVersionOption)
+            model = try arguments.read(Self.modelOption)
         }
 
         package func run(_ context: CommandContext) async throws {
@@ -85,13 +88,16 @@ extension SCLM.Osam {
                 DISMISSED and changes nothing. JSON: {"response":"ACCEPTED"|"CANCELLED"|"DISMISSED","openUrl":URL|null}
                 """,
             options: [
-                OsamOptions.package, OsamOptions.platform,
-                .option(
-                    "--choice", help: "The button the user pressed, or dismiss.", required: true,
-                    choices: AlertChoice.allCases.map(\.rawValue)),
-                .flag("--dont-show-again", help: "The user ticked \"don't show again\"."),
-                OsamOptions.now,
+                OsamOptions.package, OsamOptions.platform, choiceOption, dontShowAgainFlag, OsamOptions.now,
             ])
+
+        /// `--choice ok|cancel|dismiss` (required).
+        static let choiceOption: CommandOption<String?> = .choice(
+            "--choice", help: "The button the user pressed, or dismiss.", required: true,
+            choices: AlertChoice.allCases.map(\.rawValue))
+        /// `--dont-show-again`.
+        static let dontShowAgainFlag: CommandOption<Bool> = .flag(
+            "--dont-show-again", help: "The user ticked \"don't show again\".")
 
         let options: OsamOptions
         let choice: AlertChoice
@@ -99,11 +105,11 @@ extension SCLM.Osam {
 
         package init(parsing arguments: ParsedArguments) throws {
             options = try OsamOptions(parsing: arguments)
-            guard let choice = try arguments.choice("--choice", from: AlertChoice.allCases.map(\.rawValue)) else {
+            guard let choice = try arguments.read(Self.choiceOption) else {
                 throw ValidationError("missing --choice ok|cancel|dismiss")
             }
             self.choice = AlertChoice(rawValue: choice) ?? .dismiss
-            dontShowAgain = arguments.flag("--dont-show-again")
+            dontShowAgain = try arguments.read(Self.dontShowAgainFlag)
         }
 
         package func run(_ context: CommandContext) async throws {

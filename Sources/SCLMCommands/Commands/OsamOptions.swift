@@ -1,27 +1,39 @@
 import Foundation
+import SCLMBridgeModules
 import SCLMCore
 import SCLMOSAM
 import SCLMPolicy
 
 /// The options the `sclm osam` subcommands share, each falling back to its `osam.*` setting.
 struct OsamOptions: Sendable {
-    static let endpoint = OptionSpec.option(
-        "--endpoint", value: "url", help: "OSAM backend base URL (default: osam.endpoint).")
-    static let package = OptionSpec.option(
+    /// `--endpoint url`.
+    static let endpoint: CommandOption<String?> = .setting(
+        .osamEndpoint, "--endpoint", value: "url", help: "OSAM backend base URL (default: osam.endpoint).")
+    /// `--package package`.
+    static let package: CommandOption<String?> = .text(
         "--package", value: "package", help: "Package (application or bundle id) (default: osam.package).")
-    static let platform = OptionSpec.option(
-        "--platform", help: "Platform of the app (default: osam.platform).", choices: Platform.allCases.map(\.rawValue))
-    static let versionCode = OptionSpec.option(
-        "--version-code", value: "n", help: "Installed build number (default: osam.versionCode).")
-    static let versionName = OptionSpec.option(
+    /// `--platform IOS|ANDROID`.
+    static let platform: CommandOption<Platform?> = .option(
+        "--platform", help: "Platform of the app (default: osam.platform).", choices: Platform.allCases.map(\.rawValue),
+        convert: { try platform(named: $0) })
+    /// `--version-code n`.
+    static let versionCode: CommandOption<String?> = .setting(
+        .osamVersionCode, "--version-code", value: "n", help: "Installed build number (default: osam.versionCode).")
+    /// `--version-name name`.
+    static let versionName: CommandOption<String?> = .text(
         "--version-name", value: "name", help: "Installed version name (default: osam.versionName, then app.version).")
-    static let language = OptionSpec.option(
+    /// `--language ca|es|en`: never a usage error (hosts pass the device locale through unchanged, and OSAM
+    /// falls back to English).
+    static let language: CommandOption<Language?> = .option(
         "--language", value: "ca|es|en",
-        help: "Language of texts and topics, any case or a locale such as ca-ES; anything else is en (default: en).")
-    static let offline = OptionSpec.flag(
+        help: "Language of texts and topics, any case or a locale such as ca-ES; anything else is en (default: en).",
+        convert: { Language.parse($0) })
+    /// `--offline`.
+    static let offline: CommandOption<Bool> = .flag(
         "--offline", help: "Do not contact the backend; use what the last check cached.")
-    static let now = OptionSpec.option(
-        "--now", value: "epoch-ms", help: "Device time in ms since 1970 (default: the clock).")
+    /// `--now epoch-ms`.
+    static let now: CommandOption<Int?> = .integer(
+        "--now", value: "epoch-ms", help: "Device time in ms since 1970 (default: the clock).", in: 0...Int.max)
 
     var endpoint: String?
     var package: String?
@@ -34,19 +46,14 @@ struct OsamOptions: Sendable {
 
     /// Reads the options the subcommand declares (each declares only some of them).
     init(parsing arguments: ParsedArguments) throws {
-        endpoint = arguments.ifDeclared(Self.endpoint) { $0.value(Self.endpoint) }
-        package = arguments.ifDeclared(Self.package) { $0.value(Self.package) }
-        platform = try arguments.ifDeclared(Self.platform) { $0.value(Self.platform) }.map(Self.platform(named:))
-        versionCode = try arguments.ifDeclared(Self.versionCode) {
-            try $0.integer(Self.versionCode.canonicalName, in: 1...Int.max)
-        }.map(Int64.init)
-        versionName = arguments.ifDeclared(Self.versionName) { $0.value(Self.versionName) }
-        // Never a usage error: hosts pass the device locale through unchanged, and OSAM falls back to English.
-        language =
-            arguments.ifDeclared(Self.language) { $0.value(Self.language) }.map { Language.parse($0) } ?? .default
-        isOffline = arguments.ifDeclared(Self.offline) { $0.flag(Self.offline) } ?? false
-        now = try arguments.ifDeclared(Self.now) { try $0.integer(Self.now.canonicalName, in: 0...Int.max) }.map(
-            Int64.init)
+        endpoint = try arguments.readIfDeclared(Self.endpoint) ?? nil
+        package = try arguments.readIfDeclared(Self.package) ?? nil
+        platform = try arguments.readIfDeclared(Self.platform) ?? nil
+        versionCode = try (arguments.readIfDeclared(Self.versionCode) ?? nil).flatMap { Int64($0) }
+        versionName = try arguments.readIfDeclared(Self.versionName) ?? nil
+        language = (try arguments.readIfDeclared(Self.language) ?? nil) ?? .default
+        isOffline = try arguments.readIfDeclared(Self.offline) ?? false
+        now = try (arguments.readIfDeclared(Self.now) ?? nil).map(Int64.init)
     }
 
     // MARK: - Resolution against the configuration

@@ -32,7 +32,7 @@ extension Services {
         var endpoint: URL?
         if needsBackend && !options.isOffline {
             endpoint = try osamURL(
-                options.endpoint ?? configuration.value(.osamEndpoint), what: "OSAM endpoint",
+                options.endpoint ?? configuration.checked(.osamEndpoint), what: "OSAM endpoint",
                 hint: "pass --endpoint URL, set osam.endpoint, or use --offline")
         }
         return try osamService(endpoint: endpoint, clock: options.clock(context))

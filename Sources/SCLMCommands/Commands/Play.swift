@@ -35,27 +35,37 @@ extension SCLM {
                 how to install it and exits 69.
                 """,
             options: [
-                .option("--presentation", value: "id", help: "The installed presentation to play.", required: true),
-                .option(
-                    "--slide", value: "name",
-                    help: "The slide to start on (default: index.html, else the server's first slide, "
-                        + "or where an unfinished session stopped)."),
-                .flag(
-                    "--kiosk",
-                    help:
-                        "Fullscreen on the current display; wait until the presentation is installed; restart the "
-                        + "browser if it dies."),
-                .flag("--headless", help: "No window (the default)."),
-                .option("--timeout", value: "seconds", help: "Give up after this long (exit 124)."),
-                .option("--duration", value: "seconds", help: "Play this long, then end well (exit 0)."),
-                .flag("--fail-on-error", help: "End with exit 1 on an uncaught page error or a failed load."),
-                .flag(
-                    "--fresh",
-                    help: "Start with the presentation's browser storage (localStorage, IndexedDB, cookies) empty."),
-                .option(
-                    "--browser", value: "path", help: "The Chromium executable (default $SCLM_BROWSER, else chromium)."),
+                presentationOption, Bridge.slideOption, kioskFlag, headlessFlag, timeoutOption, durationOption,
+                failOnErrorFlag, freshFlag, browserOption,
             ]
         )
+
+        /// `--presentation id` (required).
+        static let presentationOption: CommandOption<Int64> = .presentation(
+            purpose: "play", help: "The installed presentation to play.")
+        /// `--kiosk`.
+        static let kioskFlag: CommandOption<Bool> = .flag(
+            "--kiosk",
+            help:
+                "Fullscreen on the current display; wait until the presentation is installed; restart the "
+                + "browser if it dies.")
+        /// `--headless`.
+        static let headlessFlag: CommandOption<Bool> = .flag("--headless", help: "No window (the default).")
+        /// `--timeout seconds`.
+        static let timeoutOption: CommandOption<Int?> = .integer(
+            "--timeout", value: "seconds", help: "Give up after this long (exit 124).", in: 1...86_400)
+        /// `--duration seconds`.
+        static let durationOption: CommandOption<Int?> = .integer(
+            "--duration", value: "seconds", help: "Play this long, then end well (exit 0).", in: 1...86_400)
+        /// `--fail-on-error`.
+        static let failOnErrorFlag: CommandOption<Bool> = .flag(
+            "--fail-on-error", help: "End with exit 1 on an uncaught page error or a failed load.")
+        /// `--fresh`.
+        static let freshFlag: CommandOption<Bool> = .flag(
+            "--fresh", help: "Start with the presentation's browser storage (localStorage, IndexedDB, cookies) empty.")
+        /// `--browser path`.
+        static let browserOption: CommandOption<String?> = .text(
+            "--browser", value: "path", help: "The Chromium executable (default $SCLM_BROWSER, else chromium).")
 
         let presentationId: Int64
         let slide: String?
@@ -66,21 +76,21 @@ extension SCLM {
         let browser: String?
 
         package init(parsing arguments: ParsedArguments) throws {
-            presentationId = try arguments.presentationId(purpose: "play")
-            slide = arguments.value("--slide")
-            isKiosk = arguments.flag("--kiosk")
-            if isKiosk && arguments.flag("--headless") {
+            presentationId = try arguments.read(Self.presentationOption)
+            slide = try arguments.read(Bridge.slideOption)
+            isKiosk = try arguments.read(Self.kioskFlag)
+            if try isKiosk && arguments.read(Self.headlessFlag) {
                 throw ValidationError("--kiosk and --headless exclude each other; pick one")
             }
-            let timeout = try arguments.integer("--timeout", in: 1...86_400)
-            let duration = try arguments.integer("--duration", in: 1...86_400)
+            let timeout = try arguments.read(Self.timeoutOption)
+            let duration = try arguments.read(Self.durationOption)
             if timeout != nil && duration != nil {
                 throw ValidationError("--timeout and --duration exclude each other; pick one")
             }
             limit = timeout.map { .timeout(.seconds($0)) } ?? duration.map { .duration(.seconds($0)) }
-            failsOnError = arguments.flag("--fail-on-error")
-            isFresh = arguments.flag("--fresh")
-            browser = arguments.value("--browser")
+            failsOnError = try arguments.read(Self.failOnErrorFlag)
+            isFresh = try arguments.read(Self.freshFlag)
+            browser = try arguments.read(Self.browserOption)
         }
 
         package func run(_ context: CommandContext) async throws {

@@ -14,21 +14,24 @@ extension SCLM {
                 Creates the home and an empty database when they do not exist yet; reads a read-only home without changing it.
                 --format prometheus prints the metrics sclm sync writes to metrics.textfile (Prometheus text format).
                 """,
-            options: [
-                .option(
-                    "--format", help: "text (default; --json for JSON) or prometheus (node_exporter's text format).",
-                    choices: ["text", "prometheus"])
-            ]
+            options: [formatOption]
         )
+
+        /// `--format text|prometheus`: whether to print Prometheus text (exact spelling only).
+        static let formatOption: CommandOption<Bool?> = .option(
+            "--format", help: "text (default; --json for JSON) or prometheus (node_exporter's text format).",
+            choices: ["text", "prometheus"]
+        ) { format in
+            guard ["text", "prometheus"].contains(format) else {
+                throw ValidationError("--format must be text or prometheus, got '\(format)'")
+            }
+            return format == "prometheus"
+        }
 
         let isPrometheus: Bool
 
         package init(parsing arguments: ParsedArguments) throws {
-            let format = arguments.value("--format") ?? "text"
-            guard ["text", "prometheus"].contains(format) else {
-                throw ValidationError("--format must be text or prometheus, got '\(format)'")
-            }
-            isPrometheus = format == "prometheus"
+            isPrometheus = try arguments.read(Self.formatOption) ?? false
         }
 
         package func run(_ context: CommandContext) async throws {

@@ -36,19 +36,33 @@ extension SCLM {
                 When StoryIoT is configured (iot.*), pending analytics are published at the end, as by
                 `sclm events flush`; a failure there is a warning and never changes the exit status.
                 """,
-            options: [
-                .option("--client", value: "id|name", help: "Sync only this client (repeatable).", repeatable: true),
-                .option(
-                    "--presentation", value: "id", help: "Install content only for this presentation (repeatable).",
-                    repeatable: true),
-                .flag("--metadata-only", help: "Sync metadata only, no content."),
-                .flag(
-                    "--retry",
-                    help: "Try again the revisions given up after sclm was stopped while unpacking them three times."),
-                .flag("--full", help: "Download whole packages, never a delta update of the installed revision."),
-                .option(
-                    "--jobs", value: "n", help: "Requests and transfers in flight at once (default: sync.jobs, 4)."),
-            ])
+            options: [clientOption, presentationOption, metadataOnlyFlag, retryFlag, fullFlag, jobsOption])
+
+        /// `--client id|name`, repeatable.
+        static let clientOption: CommandOption<[String]> = .texts(
+            "--client", value: "id|name", help: "Sync only this client (repeatable).")
+        /// `--presentation id`, repeatable.
+        static let presentationOption: CommandOption<[Int64]> = .repeated(
+            "--presentation", value: "id", help: "Install content only for this presentation (repeatable)."
+        ) { text in
+            guard let id = Int64(text) else {
+                throw ValidationError("--presentation needs a presentation id (a number), got '\(text)'")
+            }
+            return id
+        }
+        /// `--metadata-only`.
+        static let metadataOnlyFlag: CommandOption<Bool> = .flag(
+            "--metadata-only", help: "Sync metadata only, no content.")
+        /// `--retry`.
+        static let retryFlag: CommandOption<Bool> = .flag(
+            "--retry", help: "Try again the revisions given up after sclm was stopped while unpacking them three times."
+        )
+        /// `--full`.
+        static let fullFlag: CommandOption<Bool> = .flag(
+            "--full", help: "Download whole packages, never a delta update of the installed revision.")
+        /// `--jobs n`, within the limits of `sync.jobs`.
+        static let jobsOption: CommandOption<String?> = .setting(
+            .syncJobs, "--jobs", value: "n", help: "Requests and transfers in flight at once (default: sync.jobs, 4).")
 
         let clients: [String]
         let presentations: [Int64]
@@ -58,17 +72,12 @@ extension SCLM {
         let jobs: Int?
 
         package init(parsing arguments: ParsedArguments) throws {
-            clients = arguments.values("--client")
-            presentations = try arguments.values("--presentation").map { text in
-                guard let id = Int64(text) else {
-                    throw ValidationError("--presentation needs a presentation id (a number), got '\(text)'")
-                }
-                return id
-            }
-            metadataOnly = arguments.flag("--metadata-only")
-            retry = arguments.flag("--retry")
-            full = arguments.flag("--full")
-            jobs = try arguments.integer("--jobs", in: ConfigKey.syncJobsLimit)
+            clients = try arguments.read(Self.clientOption)
+            presentations = try arguments.read(Self.presentationOption)
+            metadataOnly = try arguments.read(Self.metadataOnlyFlag)
+            retry = try arguments.read(Self.retryFlag)
+            full = try arguments.read(Self.fullFlag)
+            jobs = try arguments.read(Self.jobsOption).flatMap { Int($0) }
         }
 
         package func validate() throws {

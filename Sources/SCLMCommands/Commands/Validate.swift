@@ -40,32 +40,66 @@ extension SCLM {
                     repeating: true, path: true)
             ],
             options: [
-                .option(
-                    "--format", help: "Output format (default text; --json means json).",
-                    choices: ["text", "json", "junit"]),
-                .flag("--strict", help: "Treat warnings as failures."),
-                .option("--max-size", value: "bytes", help: "Budget for the unpacked size, e.g. 500M (default 2GiB)."),
-                .option("--max-entries", value: "n", help: "Budget for the number of entries (default 20000)."),
-                .flag("--render", help: "Also load every slide in headless Chromium and report RENDER-* findings."),
-                .option(
-                    "--screenshots", value: "dir",
-                    help: "With --render: a PNG per slide and an index.html contact sheet."),
-                .option("--viewport", value: "WxH", help: "With --render: the page size (default 1024x768)."),
-                .option(
-                    "--render-timeout", value: "seconds",
-                    help: "With --render: how long a slide may take to settle (default 10)."),
-                .option(
-                    "--render-settle", value: "seconds",
-                    help: "With --render: how long after load a slide's errors are still waited for (default 1)."),
-                .option(
-                    "--browser", value: "path",
-                    help: "With --render: the Chromium executable (default $SCLM_BROWSER, else chromium)."),
-                .flag("--home-settings", help: "With --render: the modules read your home's settings (read-only)."),
-                .option(
-                    "--config", value: "key=value", help: "With --render: a setting for the modules (repeatable).",
-                    repeatable: true),
+                formatOption, strictFlag, maxSizeOption, maxEntriesOption, renderFlag, screenshotsOption,
+                viewportOption,
+                renderTimeoutOption, renderSettleOption, browserOption, homeSettingsFlag, configOption,
             ]
         )
+
+        /// `--format text|json|junit`.
+        static let formatOption: CommandOption<String?> = .choice(
+            "--format", help: "Output format (default text; --json means json).", choices: ["text", "json", "junit"])
+        /// `--strict`.
+        static let strictFlag: CommandOption<Bool> = .flag("--strict", help: "Treat warnings as failures.")
+        /// `--max-size bytes`.
+        static let maxSizeOption: CommandOption<Int64?> = .option(
+            "--max-size", value: "bytes", help: "Budget for the unpacked size, e.g. 500M (default 2GiB)."
+        ) { text in
+            guard let bytes = ByteCount.parse(text), bytes > 0 else {
+                throw ValidationError("--max-size needs a byte count such as 500000000, 500M or 2GiB, got '\(text)'")
+            }
+            return bytes
+        }
+        /// `--max-entries n`.
+        static let maxEntriesOption: CommandOption<Int?> = .integer(
+            "--max-entries", value: "n", help: "Budget for the number of entries (default 20000).", in: 1...Int.max)
+        /// `--render`.
+        static let renderFlag: CommandOption<Bool> = .flag(
+            "--render", help: "Also load every slide in headless Chromium and report RENDER-* findings.")
+        /// `--screenshots dir`.
+        static let screenshotsOption: CommandOption<String?> = .text(
+            "--screenshots", value: "dir", help: "With --render: a PNG per slide and an index.html contact sheet.")
+        /// `--viewport WxH`.
+        static let viewportOption: CommandOption<BrowserOptions.Viewport?> = .option(
+            "--viewport", value: "WxH", help: "With --render: the page size (default 1024x768)."
+        ) { text in
+            guard let parsed = BrowserOptions.Viewport(parsing: text) else {
+                throw ValidationError("--viewport needs WIDTHxHEIGHT such as 1024x768 (16…8192 each), got '\(text)'")
+            }
+            return parsed
+        }
+        /// `--render-timeout seconds`.
+        static let renderTimeoutOption: CommandOption<Int> = CommandOption<Int?>.integer(
+            "--render-timeout", value: "seconds",
+            help: "With --render: how long a slide may take to settle (default 10).",
+            in: 1...600
+        ).defaulting(to: 10)
+        /// `--render-settle seconds`.
+        static let renderSettleOption: CommandOption<Int> = CommandOption<Int?>.integer(
+            "--render-settle", value: "seconds",
+            help: "With --render: how long after load a slide's errors are still waited for (default 1).",
+            in: 0...600
+        ).defaulting(to: 1)
+        /// `--browser path`.
+        static let browserOption: CommandOption<String?> = .text(
+            "--browser", value: "path",
+            help: "With --render: the Chromium executable (default $SCLM_BROWSER, else chromium).")
+        /// `--home-settings`.
+        static let homeSettingsFlag: CommandOption<Bool> = .flag(
+            "--home-settings", help: "With --render: the modules read your home's settings (read-only).")
+        /// `--config key=value`, repeatable.
+        static let configOption: CommandOption<[String]> = .texts(
+            "--config", value: "key=value", help: "With --render: a setting for the modules (repeatable).")
 
         enum Format: String {
             case text, json, junit
@@ -90,53 +124,39 @@ extension SCLM {
 
         package init(parsing arguments: ParsedArguments) throws {
             paths = arguments.positionals
-            format = try arguments.choice("--format", from: ["text", "json", "junit"]).flatMap(Format.init)
-            isStrict = arguments.flag("--strict")
+            format = try arguments.read(Self.formatOption).flatMap(Format.init)
+            isStrict = try arguments.read(Self.strictFlag)
             var policy = Policy()
-            if let text = arguments.value("--max-size") {
-                guard let bytes = ByteCount.parse(text), bytes > 0 else {
-                    throw ValidationError(
-                        "--max-size needs a byte count such as 500000000, 500M or 2GiB, got '\(text)'")
-                }
-                policy.maxTotalSize = bytes
-            }
-            if let entries = try arguments.integer("--max-entries", in: 1...Int.max) { policy.maxEntryCount = entries }
+            if let bytes = try arguments.read(Self.maxSizeOption) { policy.maxTotalSize = bytes }
+            if let entries = try arguments.read(Self.maxEntriesOption) { policy.maxEntryCount = entries }
             self.policy = policy
             render = try Self.renderOptions(arguments)
         }
 
         private static func renderOptions(_ arguments: ParsedArguments) throws -> RenderOptions? {
-            guard arguments.flag("--render") else {
-                for option in [
-                    "--screenshots", "--viewport", "--render-timeout", "--render-settle", "--browser", "--config",
+            guard try arguments.read(Self.renderFlag) else {
+                let needingRender: [any OptionDeclaration] = [
+                    screenshotsOption, viewportOption, renderTimeoutOption, renderSettleOption, browserOption, configOption,
+                    homeSettingsFlag,
                 ]
-                where arguments.value(option) != nil {
-                    throw ValidationError("\(option) needs --render")
+                if let given = needingRender.first(where: { arguments.isGiven($0) }) {
+                    throw ValidationError("\(given.spec.canonicalName) needs --render")
                 }
-                if arguments.flag("--home-settings") { throw ValidationError("--home-settings needs --render") }
                 return nil
             }
-            var viewport = BrowserOptions.Viewport(width: 1024, height: 768)
-            if let text = arguments.value("--viewport") {
-                guard let parsed = BrowserOptions.Viewport(parsing: text) else {
-                    throw ValidationError(
-                        "--viewport needs WIDTHxHEIGHT such as 1024x768 (16…8192 each), got '\(text)'")
-                }
-                viewport = parsed
-            }
-            let seconds = try arguments.integer("--render-timeout", in: 1...600) ?? 10
-            let settle = try arguments.integer("--render-settle", in: 0...600) ?? 1
+            let seconds = try arguments.read(Self.renderTimeoutOption)
+            let settle = try arguments.read(Self.renderSettleOption)
             guard settle < seconds else {
                 throw ValidationError(
                     "--render-settle (\(settle) s) must be shorter than --render-timeout (\(seconds) s), "
                         + "or no slide could settle in time")
             }
             return RenderOptions(
-                screenshots: arguments.value("--screenshots"), viewport: viewport, timeout: .seconds(seconds),
-                settle: .seconds(settle),
-                browser: arguments.value("--browser"),
+                screenshots: try arguments.read(Self.screenshotsOption),
+                viewport: try arguments.read(Self.viewportOption) ?? BrowserOptions.Viewport(width: 1024, height: 768),
+                timeout: .seconds(seconds), settle: .seconds(settle), browser: try arguments.read(Self.browserOption),
                 settings: try RenderSettings.parse(
-                    arguments.values("--config"), usesHomeSettings: arguments.flag("--home-settings")))
+                    arguments.read(Self.configOption), usesHomeSettings: arguments.read(Self.homeSettingsFlag)))
         }
 
         package func run(_ context: CommandContext) async throws {

@@ -48,7 +48,7 @@ enum ManPage {
         var lines = [
             ".SH SETTINGS", "Stored in config.json in the sclm home with \\fBsclm config set\\fR \\fIkey value\\fR.",
         ]
-        for key in ConfigKey.all {
+        for key in SettingsCatalog.all {
             var help = key.help
             if key.format != .text { help += " Accepts \(key.format.acceptedForm)." }
             if let value = key.defaultValue { help += " Default: \(value)." }
@@ -59,7 +59,7 @@ enum ManPage {
 
     private static func environmentLines() -> [String] {
         var lines = [".SH ENVIRONMENT", ".TP", "\\fBSCLM_HOME\\fR", "The sclm home, unless \\-\\-home is given."]
-        for key in ConfigKey.all {
+        for key in SettingsCatalog.all {
             guard let variable = key.environmentVariable else { continue }
             lines += [".TP", "\\fB\(escape(variable))\\fR", escape("Overrides the \(key.name) setting.")]
         }

@@ -13,7 +13,7 @@ extension RenderSettings {
                 throw ValidationError("--config needs KEY=VALUE such as osam.versionCode=100, got '\(argument)'")
             }
             let name = String(argument[..<equals])
-            guard let key = ConfigKey.named(name) else {
+            guard let key = SettingsCatalog.named(name) else {
                 throw ValidationError("--config: unknown setting '\(name)' (see `sclm config list`)")
             }
             try configuration.set(key, to: String(argument[argument.index(after: equals)...]))

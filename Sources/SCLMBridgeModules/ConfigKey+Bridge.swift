@@ -1,4 +1,7 @@
-/// Keys of the feature areas (bridge, analytics, OSAM, app identity), kept apart from the core keys.
+import SCLMCore
+
+/// The settings of the bridge the content talks to: the app identity and place it reports, and where its HTTP
+/// commands may go; `SCLMCommands`' `SettingsCatalog` registers them with every other feature's.
 extension ConfigKey {
     /// Name of the host application, reported by `getAppInfo`, OSAM and analytics.
     package static let appName = ConfigKey(
@@ -35,8 +38,4 @@ extension ConfigKey {
         help:
             "Proxy for the bridge's httpget/httppost/… (unset: always direct, ignoring http.proxy and the proxy"
             + " variables); bridge.httpAllowedHosts must then admit the proxy's address.")
-
-    static let extensionKeys: [ConfigKey] = [
-        appName, appVersion, bridgeLatitude, bridgeLongitude, bridgeAddress, bridgeHTTPAllowedHosts, bridgeHTTPProxy,
-    ]
 }

@@ -1,5 +1,13 @@
-/// Keys of the network and login behaviour (timeouts, retries, token renewal).
+import SCLMCore
+
+/// The settings of sclm's own HTTP requests (trust, timeouts, retries, proxy), declared beside the transport
+/// that applies them; `SCLMCommands`' `SettingsCatalog` registers them with every other feature's.
 extension ConfigKey {
+    /// A custom CA bundle for TLS verification.
+    package static let caBundle = ConfigKey(
+        "http.caBundle",
+        help: "PEM file of trusted CAs for TLS, also of an https http.proxy (default: the system store).",
+        environment: "SCLM_CA_BUNDLE")
     /// Seconds DNS, TCP and TLS may take together.
     package static let connectTimeout = ConfigKey(
         "http.connectTimeout", help: "Seconds DNS, TCP and TLS may take together.", default: "30",
@@ -16,11 +24,6 @@ extension ConfigKey {
     package static let retries = ConfigKey(
         "http.retries", help: "Retries of a request after a transient failure, with backoff.", default: "4",
         format: .wholeNumber(atLeast: 0, atMost: 100))
-    /// Renew the access token when it expires within this many seconds.
-    package static let refreshMargin = ConfigKey(
-        "auth.refreshMargin", help: "Renew the access token this many seconds before it expires.", default: "60",
-        format: .wholeNumber(atLeast: 0, atMost: 86_400))
-
     /// The proxy every sclm request goes through (API, login, downloads), instead of what libcurl would read
     /// from `https_proxy`, `HTTPS_PROXY`, `http_proxy` and `no_proxy`.
     package static let proxy = ConfigKey(
@@ -36,8 +39,4 @@ extension ConfigKey {
     package static let noProxy = ConfigKey(
         "http.noProxy",
         help: "With http.proxy: hosts reached directly, comma-separated (no_proxy syntax; the variable is ignored).")
-
-    static let httpKeys: [ConfigKey] = [
-        connectTimeout, stallTimeout, requestTimeout, retries, refreshMargin, proxy, proxyCredentials, noProxy,
-    ]
 }

@@ -1,3 +1,5 @@
+import SCLMCore
+
 /// Keys of the StoryIoT analytics publisher (`sclm events flush`, the flush at the end of `sclm sync`).
 ///
 /// Publishing is on when `iot.endpoint`, `iot.hub`, `iot.key` and `iot.secret` are all set; with none of
@@ -27,6 +29,4 @@ extension ConfigKey {
 
     /// The four keys that must all be set for publishing.
     package static let iotCredentialKeys: [ConfigKey] = [iotEndpoint, iotHub, iotKey, iotSecret]
-
-    static let iotKeys: [ConfigKey] = iotCredentialKeys + [iotExpiration, bridgeFlushInterval]
 }

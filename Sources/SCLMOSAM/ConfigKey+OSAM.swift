@@ -1,3 +1,5 @@
+import SCLMCore
+
 /// Keys of the OSAM checks (`sclm osam …` and the bridge's `osam.*` commands).
 extension ConfigKey {
     /// The OSAM backend base URL (its path prefix is kept).
@@ -26,9 +28,4 @@ extension ConfigKey {
     package static let osamTopicsWebhook = ConfigKey(
         "osam.topicsWebhook", help: "URL that receives each topic (un)subscription as a JSON POST (optional).",
         format: .httpURL)
-
-    static let osamKeys: [ConfigKey] = [
-        osamEndpoint, osamPackage, osamPlatform, osamVersionCode, osamVersionName, osamUsername, osamPassword,
-        osamTopicsWebhook,
-    ]
 }

@@ -1,5 +1,9 @@
 import Foundation
+import SCLMAnalytics
+import SCLMAuth
 import SCLMCore
+import SCLMHTTP
+import SCLMSync
 import SCLMTestSupport
 import Testing
 
