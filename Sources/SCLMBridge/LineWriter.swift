@@ -17,7 +17,7 @@ import SCLMCore
 /// its timeout). Short writes, `EINTR` and `EAGAIN`
 /// are retried; `EPIPE` (the reader went away; SIGPIPE must be ignored) marks the writer broken and drops
 /// later lines.
-final class LineWriter: Sendable {
+final class LineWriter: LineSink {
     private let core: Core
 
     /// While writing is held back (``batch(_:)``), the writer thread still takes the pending lines once they
@@ -60,8 +60,9 @@ final class LineWriter: Sendable {
     var isBroken: Bool { core.isBroken }
 
     /// Blocks the calling thread while more than ``highWaterBytes`` wait to be written, so a peer that
-    /// stops reading slows the input side down instead of growing memory. Never call it from a task.
-    func waitWhileBackedUp() { core.waitWhileBackedUp() }
+    /// stops reading slows the input side down instead of growing memory, until `stop` says so (looked at
+    /// every 50 ms). Never call it from a task.
+    func waitWhileBackedUp(unless stop: () -> Bool) { core.waitWhileBackedUp(unless: stop) }
 
     /// Waits until everything written so far has been handed to the descriptor, or `timeout` passed;
     /// returns whether it all went out.
@@ -168,9 +169,11 @@ final class LineWriter: Sendable {
             return !isWriting && (pending.isEmpty || broken)
         }
 
-        func waitWhileBackedUp() {
+        func waitWhileBackedUp(unless stop: () -> Bool) {
             condition.lock()
-            while pending.count > LineWriter.highWaterBytes && !broken { condition.wait() }
+            while pending.count > LineWriter.highWaterBytes && !broken && !stop() {
+                _ = condition.wait(until: Date(timeIntervalSinceNow: 0.05))
+            }
             condition.unlock()
         }
 

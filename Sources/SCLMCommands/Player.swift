@@ -40,7 +40,7 @@ struct Player: Sendable {
         return try await Browser.withBrowser(options, environment: context.environment, logger: context.logger) {
             browser in
             let page = try await browser.newPage()
-            let bridge = try PageBridge(
+            let bridge = PageBridge(
                 page: page, mode: .play, failsOnError: failsOnError,
                 answersDialogs: options.mode == .headless, report: { issue in report(issue) },
                 observe: { event in observe(event) },
