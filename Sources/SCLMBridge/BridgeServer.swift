@@ -47,7 +47,6 @@ package final class BridgeServer: Sendable {
         self.logger = logger
         self.serverInfo = serverInfo
         self.lanes = (0..<registry.laneCount).map { _ in LaneWorker() }
-        timer.start { [weak self] in self?.expireDeadlines() }
     }
 
     /// Serves `input` until it ends, then drains (docs/bridge.md) and returns; see ``run(from:)``.
@@ -64,6 +63,8 @@ package final class BridgeServer: Sendable {
     /// runs after it returns.
     package func run(from source: some FrameSource) async {
         signal(SIGPIPE, SIG_IGN)
+        timer.start { [weak self] in self?.expireDeadlines() }
+        for lane in lanes { lane.start() }
         let stopping = CancellationFlag()
         await withTaskCancellationHandler {
             await source.deliverFrames(maximumLineBytes: limits.maximumLineBytes) { [self] frames in
@@ -301,10 +302,15 @@ private final class LaneWorker: Sendable {
     private let jobs: AsyncStream<Job>.Continuation
     private let queued = JobCount()
 
+    private let stream: AsyncStream<Job>
+
     init() {
-        let (stream, jobs) = AsyncStream.makeStream(of: Job.self)
-        self.jobs = jobs
-        Task { [queued] in
+        (stream, jobs) = AsyncStream.makeStream(of: Job.self)
+    }
+
+    /// Starts the lane's task, which ends after ``finish()`` once the jobs queued before it ran.
+    func start() {
+        Task { [stream, queued] in
             for await job in stream {
                 await job()
                 queued.value.subtract(1, ordering: .releasing)

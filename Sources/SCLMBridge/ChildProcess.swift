@@ -50,6 +50,11 @@ final class ChildProcess: Sendable {
         child.read(1, name: name, loop)
     }
 
+    /// Closes the write end of the child's stdin (its ``LineWriter`` does, when closed), once.
+    func closeInput() {
+        child.closeEnd(0)
+    }
+
     /// Sends `signal` to the child (ignored when it has already exited).
     func send(_ signal: Int32) {
         kill(pid, signal)

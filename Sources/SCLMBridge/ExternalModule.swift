@@ -138,7 +138,7 @@ private final class ChildLink: Sendable {
         let child = try ChildProcess.spawn(program)
         let generation = state.withLock { state -> Int in
             state.child = child
-            state.writer = LineWriter(fileDescriptor: child.input)
+            state.writer = LineWriter(fileDescriptor: child.input) { _ in child.closeInput() }
             state.generation += 1
             if state.phase == .restarting { state.phase = .running }
             return state.generation

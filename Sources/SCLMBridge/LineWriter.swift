@@ -29,9 +29,10 @@ final class LineWriter: LineSink {
     /// Above this many pending bytes, ``waitWhileBackedUp()`` blocks its caller.
     static let highWaterBytes = 16 * 1024 * 1024
 
-    /// Starts a writer thread for `fileDescriptor` (not closed until ``close()``).
-    init(fileDescriptor: Int32) {
-        core = Core(fileDescriptor: fileDescriptor)
+    /// Starts a writer thread for `fileDescriptor` (not closed until ``close()``, which calls `closing`:
+    /// the owner of a child's pipe closes it its own way).
+    init(fileDescriptor: Int32, closing: @escaping @Sendable (Int32) -> Void = { _ = Glibc.close($0) }) {
+        core = Core(fileDescriptor: fileDescriptor, closing: closing)
         let core = self.core
         let thread = Thread { core.run() }
         thread.name = "sclm-line-writer"
@@ -93,8 +94,11 @@ final class LineWriter: LineSink {
         private var closesDescriptor = false
         private var broken = false
 
-        init(fileDescriptor: Int32) {
+        private let closing: @Sendable (Int32) -> Void
+
+        init(fileDescriptor: Int32, closing: @escaping @Sendable (Int32) -> Void) {
             self.fileDescriptor = fileDescriptor
+            self.closing = closing
             pending.reserveCapacity(1 << 16)
             spare.reserveCapacity(1 << 16)
         }
@@ -209,15 +213,7 @@ final class LineWriter: LineSink {
             let closes = closesDescriptor
             condition.broadcast()
             condition.unlock()
-            if closes { _ = closeDescriptor(fileDescriptor) }
-        }
-
-        private func closeDescriptor(_ descriptor: Int32) -> Int32 {
-            #if canImport(Glibc)
-                Glibc.close(descriptor)
-            #else
-                Darwin.close(descriptor)
-            #endif
+            if closes { closing(fileDescriptor) }
         }
 
         /// Writes all of `bytes` (``FileSystem/writeAll(_:_:)``); `false` when the descriptor failed.

@@ -17,13 +17,15 @@ package final class ReaderThread: Sendable {
 
     private init() {}
 
-    /// Starts `body` on a thread named `name` (for debuggers) with a stack of `stackBytes` (deeply nested
+    /// Starts `body` on a thread named `name` (its first 15 bytes, for `ps -T` and debuggers) with a stack of `stackBytes` (deeply nested
     /// JSON may be parsed on it).
     package static func start(
         name: String, stackBytes: Int = 8 << 20, _ body: @escaping @Sendable () -> Void
     ) -> ReaderThread {
         let reader = ReaderThread()
         let thread = Thread {
+            // Named from inside, so the system sees it too (`ps -T`, /proc; Linux keeps 15 bytes).
+            Thread.current.name = String(decoding: name.utf8.prefix(15), as: UTF8.self)
             body()
             reader.end()
         }

@@ -48,7 +48,7 @@ package final class SpawnedChild: Sendable {
     /// The child's process id.
     package let pid: pid_t
     private let ends: [Int32: Int32]
-    private let state = Mutex<(readers: [(reader: ReaderThread, end: Int32)], closed: Bool)>(([], false))
+    private let state = Mutex<(readers: [(reader: ReaderThread, end: Int32)], closed: Set<Int32>)>(([], []))
 
     private init(pid: pid_t, ends: [Int32: Int32]) {
         self.pid = pid
@@ -69,21 +69,33 @@ package final class SpawnedChild: Sendable {
         state.withLock { $0.readers.append((reader, descriptor)) }
     }
 
-    /// Waits (up to `patience` each) for every reader to end, then closes the parent's ends, once. The end
-    /// of a reader still running (a grandchild that left the process group may hold the pipe open) stays
-    /// open rather than be closed under it; returns whether every end was closed.
+    /// Closes the parent's end of the pipe on `childDescriptor` now (a child's stdin, to tell it the input
+    /// ended), unless closed already; never one a reader reads.
+    package func closeEnd(_ childDescriptor: Int32) {
+        let descriptor = end(childDescriptor)
+        let closes = state.withLock { state -> Bool in
+            precondition(!state.readers.contains { $0.end == descriptor }, "a reader reads \(childDescriptor)")
+            return state.closed.insert(descriptor).inserted
+        }
+        if closes { close(descriptor) }
+    }
+
+    /// Waits (up to `patience` each) for every reader to end, then closes the parent's ends. The end of a
+    /// reader still running (a grandchild that left the process group may hold the pipe open) stays open
+    /// rather than be closed under it, until a later call finds the reader ended; returns whether every
+    /// end is closed.
     @discardableResult
     package func closeEnds(patience: Duration = .seconds(2)) async -> Bool {
         var live: Set<Int32> = []
         for (reader, end) in state.withLock({ $0.readers }) where !(await reader.join(within: patience)) {
             live.insert(end)
         }
-        guard
-            !state.withLock({ state in
-                defer { state.closed = true }; return state.closed
-            })
-        else { return true }
-        for end in Set(ends.values).subtracting(live) { close(end) }
+        let closing = state.withLock { state -> Set<Int32> in
+            let closing = Set(ends.values).subtracting(live).subtracting(state.closed)
+            state.closed.formUnion(closing)
+            return closing
+        }
+        for end in closing { close(end) }
         return live.isEmpty
     }
 
