@@ -10,12 +10,15 @@ import Synchronization
 
 /// The stdio bridge host: NDJSON requests in, responses and events out (docs/bridge.md).
 ///
-/// A reader thread frames input lines and dispatches each message at once: transport commands
-/// (`bridge.ping`, `bridge.describe`, `bridge.cancel`) are answered inline; module commands run as
-/// tasks keyed by GUID and answer when they finish, in any order. Every message with a GUID gets exactly
-/// one response — success, failure, 409 duplicate, 429 full, 499 cancelled, 504 timeout or 503 shutdown —
-/// and nothing but protocol lines reaches the output. When input ends, running work has
-/// ``BridgeLimits/shutdownGrace`` to finish; the rest is answered 503 and ``run(input:)`` returns.
+/// Its input is any ``FrameSource`` — stdin (``DescriptorFrames``, a reader thread) or a browser page's
+/// binding (``FrameInlet``, in-process) — and its output a ``BridgeOutput``. Each frame is dispatched at
+/// once on the source's thread: transport commands (`bridge.ping`, `bridge.describe`, `bridge.cancel`) are
+/// answered inline; module commands run as tasks keyed by GUID (or as jobs of their ordered lane) and
+/// answer when they finish, in any order. Every message with a GUID gets exactly one response — success,
+/// failure, 409 duplicate, 429 full, 499 cancelled, 504 timeout or 503 shutdown — and nothing but
+/// protocol lines reaches the output. When input ends, running work has ``BridgeLimits/shutdownGrace`` to
+/// finish; the rest is answered 503 and cancelled, and ``run(from:)`` returns once the cancelled work
+/// ended (or another grace period passed) and the output drained.
 ///
 /// ```swift
 /// let output = BridgeOutput()
