@@ -250,8 +250,9 @@ private final class ChildLink: Sendable {
         }
         guard let ended else { return }
         let (child, waiters, phase) = (ended.child, ended.waiters, ended.phase)
-        ended.writer?.close()
         child.send(SIGKILL)
+        // The writer ends before the pipes close: no write lands on a reused descriptor.
+        await ended.writer?.closeAndJoin()
         let how = await child.reap()
         guard phase != .stopping else {
             state.withLock { $0.phase = .stopped }

@@ -19,6 +19,7 @@ import SCLMCore
 /// later lines.
 final class LineWriter: LineSink {
     private let core: Core
+    private let thread: ReaderThread
 
     /// While writing is held back (``batch(_:)``), the writer thread still takes the pending lines once they
     /// reach this size (about a dozen answers), so the peer reads the first answers of a long input chunk
@@ -34,9 +35,7 @@ final class LineWriter: LineSink {
     init(fileDescriptor: Int32, closing: @escaping @Sendable (Int32) -> Void = { _ = Glibc.close($0) }) {
         core = Core(fileDescriptor: fileDescriptor, closing: closing)
         let core = self.core
-        let thread = Thread { core.run() }
-        thread.name = "sclm-line-writer"
-        thread.start()
+        thread = ReaderThread.start(name: "sclm-line-writer") { core.run() }
     }
 
     deinit { core.stop(closing: false) }
@@ -79,6 +78,13 @@ final class LineWriter: LineSink {
 
     /// Writes what is pending, then closes the descriptor; later lines are dropped.
     func close() { core.stop(closing: true) }
+
+    /// Closes (``close()``) and waits until the writer thread has written what was pending and closed the
+    /// descriptor, so its owner may close what it shares with it.
+    func closeAndJoin() async {
+        close()
+        await thread.join()
+    }
 
     /// The state shared by callers and the writer thread.
     private final class Core: @unchecked Sendable {
