@@ -1,15 +1,21 @@
 import SCLMCore
 
-/// The protocol side of stdout: responses and events as whole lines, through one ``LineWriter``.
+/// The protocol side of a host: responses and events as whole lines, to stdout through one ``LineWriter``
+/// or to an in-process consumer through a ``LineQueue`` (a browser page's bridge).
 ///
 /// Every protocol line of a host goes through one output, so lines never interleave and nothing else
 /// reaches stdout. Safe to use from any task or thread.
 package final class BridgeOutput: Sendable {
-    let writer: LineWriter
+    let writer: any LineSink
 
     /// Creates an output that owns `fileDescriptor` (1 for stdout).
     package init(fileDescriptor: Int32 = 1) {
         writer = LineWriter(fileDescriptor: fileDescriptor)
+    }
+
+    /// Creates an output whose lines go to `lines`' consumer, in-process.
+    package init(lines: LineQueue) {
+        writer = lines
     }
 
     /// Writes a response line.

@@ -10,12 +10,15 @@ import Synchronization
 
 /// The stdio bridge host: NDJSON requests in, responses and events out (docs/bridge.md).
 ///
-/// A reader thread frames input lines and dispatches each message at once: transport commands
-/// (`bridge.ping`, `bridge.describe`, `bridge.cancel`) are answered inline; module commands run as
-/// tasks keyed by GUID and answer when they finish, in any order. Every message with a GUID gets exactly
-/// one response — success, failure, 409 duplicate, 429 full, 499 cancelled, 504 timeout or 503 shutdown —
-/// and nothing but protocol lines reaches the output. When input ends, running work has
-/// ``BridgeLimits/shutdownGrace`` to finish; the rest is answered 503 and ``run(input:)`` returns.
+/// Its input is any ``FrameSource`` — stdin (``DescriptorFrames``, a reader thread) or a browser page's
+/// binding (``FrameInlet``, in-process) — and its output a ``BridgeOutput``. Each frame is dispatched at
+/// once on the source's thread: transport commands (`bridge.ping`, `bridge.describe`, `bridge.cancel`) are
+/// answered inline; module commands run as tasks keyed by GUID (or as jobs of their ordered lane) and
+/// answer when they finish, in any order. Every message with a GUID gets exactly one response — success,
+/// failure, 409 duplicate, 429 full, 499 cancelled, 504 timeout or 503 shutdown — and nothing but
+/// protocol lines reaches the output. When input ends, running work has ``BridgeLimits/shutdownGrace`` to
+/// finish; the rest is answered 503 and cancelled, and ``run(from:)`` returns once the cancelled work
+/// ended (or another grace period passed) and the output drained.
 ///
 /// ```swift
 /// let output = BridgeOutput()
@@ -31,6 +34,8 @@ package final class BridgeServer: Sendable {
     let logger: Logger
     let table = InFlightTable()
     private let lanes: [LaneWorker]
+    /// Module commands launched (as a task or a lane job) and not yet ended.
+    private let jobs = JobCount()
     private let timer = DeadlineTimer(label: "sclm.bridge.deadlines")
     private let serverInfo: JSONValue
 
@@ -45,49 +50,44 @@ package final class BridgeServer: Sendable {
         self.logger = logger
         self.serverInfo = serverInfo
         self.lanes = (0..<registry.laneCount).map { _ in LaneWorker() }
-        timer.start { [weak self] in self?.expireDeadlines() }
     }
 
-    deinit {
-        timer.cancel()
-        for lane in lanes { lane.finish() }
-    }
-
-    /// Serves `input` until it ends, then drains (docs/bridge.md) and returns.
-    ///
-    /// Cancelling the calling task stops at once: running work is answered 503 without the grace period.
+    /// Serves `input` until it ends, then drains (docs/bridge.md) and returns; see ``run(from:)``.
     package func run(input fileDescriptor: Int32) async {
+        await run(from: DescriptorFrames(fileDescriptor))
+    }
+
+    /// Serves the frames of `source` until it ends, then drains (docs/bridge.md) and returns. A server runs
+    /// once: its lanes and deadline timer end with the run.
+    ///
+    /// Cancelling the calling task stops at once: nothing more is dispatched (a frame batch under way stops
+    /// at its next frame), running work is answered 503 without the grace period, and the run still waits
+    /// (up to ``BridgeLimits/shutdownGrace``) for the cancelled handlers and lane jobs to end, so nothing
+    /// runs after it returns.
+    package func run(from source: some FrameSource) async {
         signal(SIGPIPE, SIG_IGN)
-        let ended = Ending()
+        timer.start { [weak self] in self?.expireDeadlines() }
+        for lane in lanes { lane.start() }
+        let stopping = CancellationFlag()
         await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                ended.install(continuation)
-                LineReader.start(
-                    fileDescriptor: fileDescriptor, maximumLineBytes: limits.maximumLineBytes,
-                    name: "sclm-bridge-stdin",
-                    onFrames: { [self] frames in
-                        output.writer.batch {
-                            for frame in frames { dispatch(frame) }
-                        }
-                        output.writer.waitWhileBackedUp()
-                    },
-                    onEnd: { ended.fire() })
+            await source.deliverFrames(maximumLineBytes: limits.maximumLineBytes) { [self] frames in
+                output.writer.batch {
+                    for frame in frames where !stopping.isCancelled { dispatch(frame) }
+                }
+                output.writer.waitWhileBackedUp { stopping.isCancelled }
             }
         } onCancel: {
-            ended.fire()
+            stopping.cancel()
+            source.stop()
         }
-        await shutDown(graceful: !Task.isCancelled)
+        await withCancellationShield { [self] in await shutDown(graceful: !stopping.isCancelled) }
     }
 
-    /// Finishes a run: waits for running work (up to the grace period), answers the rest 503, flushes.
+    /// Finishes a run: waits for running work (up to the grace period), answers the rest 503 and cancels
+    /// it, waits (up to the grace period) for the cancelled handlers to end, ends the lanes and the timer,
+    /// flushes.
     private func shutDown(graceful: Bool) async {
-        if graceful {
-            let clock = ContinuousClock()
-            let deadline = clock.now + limits.shutdownGrace
-            while table.count > 0 && clock.now < deadline {
-                try? await Task.sleep(for: .milliseconds(2))
-            }
-        }
+        if graceful { await Self.wait(upTo: limits.shutdownGrace) { table.count == 0 } }
         for entry in table.takeAll() {
             entry.task?.cancel()
             answer(
@@ -96,9 +96,28 @@ package final class BridgeServer: Sendable {
                     .unavailable,
                     "the host is shutting down (input ended) before \(entry.command) finished; retry in a new session"))
         }
+        let jobs = self.jobs
+        if !(await Self.wait(upTo: limits.shutdownGrace) { jobs.value.load(ordering: .acquiring) == 0 }) {
+            logger.warning(
+                "a module command did not end within \(limits.shutdownGrace.milliseconds) ms of being cancelled")
+        }
+        for lane in lanes { lane.finish() }
+        timer.cancel()
         if !(await output.drain(timeout: limits.shutdownGrace)) {
             logger.warning("stdout is not being read; exiting with answers unwritten")
         }
+    }
+
+    /// Waits until `isDone` holds or `limit` passed; returns whether it holds.
+    @discardableResult
+    private static func wait(upTo limit: Duration, until isDone: () -> Bool) async -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now + limit
+        while !isDone() {
+            guard clock.now < deadline else { return false }
+            try? await Task.sleep(for: .milliseconds(2))
+        }
+        return true
     }
 
     // MARK: - Answering
@@ -193,14 +212,20 @@ package final class BridgeServer: Sendable {
             let context = BridgeContext(guid: request.guid, output: output, logger: logger) { [table] in
                 !table.isRunning(key: key, serial: serial)
             }
+            jobs.value.add(1, ordering: .relaxed)
             lanes[lane].submit { [self] in
+                defer { jobs.value.subtract(1, ordering: .releasing) }
                 guard table.isRunning(key: key, serial: serial) else { return }
                 await run(request, module: route.module, context: context, key: key, serial: serial)
             }
             return nil
         }
         let context = BridgeContext(guid: request.guid, output: output, logger: logger)
-        return Task { await run(request, module: route.module, context: context, key: key, serial: serial) }
+        jobs.value.add(1, ordering: .relaxed)
+        return Task { [jobs] in
+            defer { jobs.value.subtract(1, ordering: .releasing) }
+            await run(request, module: route.module, context: context, key: key, serial: serial)
+        }
     }
 
     private func run(
@@ -278,17 +303,17 @@ package final class BridgeServer: Sendable {
 private final class LaneWorker: Sendable {
     typealias Job = @Sendable () async -> Void
     private let jobs: AsyncStream<Job>.Continuation
-    private let queued = Counter()
+    private let queued = JobCount()
 
-    /// Jobs submitted and not yet finished.
-    private final class Counter: Sendable {
-        let value = Atomic<Int>(0)
-    }
+    private let stream: AsyncStream<Job>
 
     init() {
-        let (stream, jobs) = AsyncStream.makeStream(of: Job.self)
-        self.jobs = jobs
-        Task { [queued] in
+        (stream, jobs) = AsyncStream.makeStream(of: Job.self)
+    }
+
+    /// Starts the lane's task, which ends after ``finish()`` once the jobs queued before it ran.
+    func start() {
+        Task { [stream, queued] in
             for await job in stream {
                 await job()
                 queued.value.subtract(1, ordering: .releasing)
@@ -307,26 +332,7 @@ private final class LaneWorker: Sendable {
     func finish() { jobs.finish() }
 }
 
-/// A one-shot latch: the first ``fire()`` resumes the installed continuation.
-private final class Ending: Sendable {
-    private let state = Mutex<(continuation: CheckedContinuation<Void, Never>?, fired: Bool)>((nil, false))
-
-    func install(_ continuation: CheckedContinuation<Void, Never>) {
-        let resumeNow = state.withLock { state -> Bool in
-            if state.fired { return true }
-            state.continuation = continuation
-            return false
-        }
-        if resumeNow { continuation.resume() }
-    }
-
-    func fire() {
-        let continuation = state.withLock { state -> CheckedContinuation<Void, Never>? in
-            guard !state.fired else { return nil }
-            state.fired = true
-            defer { state.continuation = nil }
-            return state.continuation
-        }
-        continuation?.resume()
-    }
+/// A count of jobs, shared with the tasks that run them.
+private final class JobCount: Sendable {
+    let value = Atomic<Int>(0)
 }

@@ -14,57 +14,45 @@ import SCLMCore
 /// a module is a separate program and has no business with sclm's credentials. Everything else (`PATH`,
 /// `HOME`, `LANG`, the other `SCLM_*` settings) is passed as is.
 ///
-/// The command line runs as `/bin/sh -c 'exec COMMAND'` (arguments and `PATH` lookup work; `exec` keeps
+/// ``SpawnedChild`` starts it (the helper the browser is spawned with too). The command line runs as `/bin/sh -c 'exec COMMAND'` (arguments and `PATH` lookup work; `exec` keeps
 /// one process). Signals the host ignores (SIGPIPE, and SIGINT/SIGTERM while a command runs) are reset to
 /// their defaults in the child, and the parent's pipe ends are close-on-exec so other children never
 /// inherit them.
 final class ChildProcess: Sendable {
+    /// The child with its pipes.
+    private let child: SpawnedChild
     /// The child's process id.
-    let pid: pid_t
+    var pid: pid_t { child.pid }
     /// The write end of the child's stdin.
-    let input: Int32
-    /// The read end of the child's stdout.
-    let output: Int32
+    var input: Int32 { child.end(0) }
 
-    private init(pid: pid_t, input: Int32, output: Int32) {
-        self.pid = pid
-        self.input = input
-        self.output = output
+    private init(child: SpawnedChild) {
+        self.child = child
     }
 
     /// Starts `command`.
     ///
     /// - Throws: `SCLMError` (`.usage`) when the shell cannot be started.
     static func spawn(_ command: String) throws -> ChildProcess {
-        let pipes: [(read: Int32, write: Int32)]
         do {
-            pipes = try ChildPipes.make(2)
+            return ChildProcess(
+                child: try SpawnedChild.spawn(
+                    "/bin/sh", arguments: ["/bin/sh", "-c", "exec " + command], environment: childEnvironment(),
+                    pipes: [.init(.toChild, onto: 0), .init(.fromChild, onto: 1)]))
         } catch {
-            throw SCLMError(.storage, "cannot create a pipe: \(error.reason)")
+            if error.isPipeFailure { throw SCLMError(.storage, "cannot create a pipe: \(error.reason)") }
+            throw SCLMError(.usage, "cannot start '\(command)': \(error.reason)")
         }
-        let (toChild, fromChild) = (pipes[0], pipes[1])
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, toChild.read, 0)
-        posix_spawn_file_actions_adddup2(&actions, fromChild.write, 1)
-        let arguments = ["/bin/sh", "-c", "exec " + command]
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var environment = childEnvironment()
-        defer { for pointer in environment { free(pointer) } }
-        var pid = pid_t()
-        let code = SpawnAttributes.with { attributes in
-            posix_spawn(&pid, "/bin/sh", &actions, &attributes, &argv, &environment)
-        }
-        close(toChild.read)
-        close(fromChild.write)
-        guard code == 0 else {
-            close(toChild.write)
-            close(fromChild.read)
-            throw SCLMError(.usage, "cannot start '\(command)': \(String(cString: strerror(code)))")
-        }
-        return ChildProcess(pid: pid, input: toChild.write, output: fromChild.read)
+    }
+
+    /// Starts the reader of the child's stdout: `loop` reads its descriptor until end of file.
+    func read(name: String, _ loop: @escaping @Sendable (Int32) -> Void) {
+        child.read(1, name: name, loop)
+    }
+
+    /// Closes the write end of the child's stdin (its ``LineWriter`` does, when closed), once.
+    func closeInput() {
+        child.closeEnd(0)
     }
 
     /// Sends `signal` to the child (ignored when it has already exited).
@@ -72,25 +60,27 @@ final class ChildProcess: Sendable {
         kill(pid, signal)
     }
 
-    /// Waits for the child to exit and closes the read end of its stdout (the stdin end belongs to the
-    /// ``LineWriter`` that writes it); returns how the child ended.
-    func reap() -> String {
+    /// Waits for the child to exit (call it once the child was killed or its stdout ended), joins the
+    /// reader of its stdout and closes the pipe ends (the stdin end's ``LineWriter`` is closed first);
+    /// returns how the child ended. Never call it from the reader itself.
+    func reap() async -> String {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        close(output)
+        await child.closeEnds()
         let signalNumber = status & 0x7F
         if signalNumber == 0 { return "exit status \((status >> 8) & 0xFF)" }
         return "signal \(signalNumber)"
     }
 
-    /// Copies of this process's `NAME=value` entries except the secret ones, `nil`-terminated for `posix_spawn`.
-    private static func childEnvironment() -> [UnsafeMutablePointer<CChar>?] {
-        var entries: [UnsafeMutablePointer<CChar>?] = []
+    /// This process's `NAME=value` entries except the secret ones.
+    private static func childEnvironment() -> [String] {
+        var entries: [String] = []
         var cursor = environ
         while let entry = cursor.pointee {
-            if !ConfigKey.isSecretEnvironmentEntry(String(cString: entry)) { entries.append(strdup(entry)) }
+            let text = String(cString: entry)
+            if !ConfigKey.isSecretEnvironmentEntry(text) { entries.append(text) }
             cursor += 1
         }
-        return entries + [nil]
+        return entries
     }
 }

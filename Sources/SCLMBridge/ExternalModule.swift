@@ -138,17 +138,18 @@ private final class ChildLink: Sendable {
         let child = try ChildProcess.spawn(program)
         let generation = state.withLock { state -> Int in
             state.child = child
-            state.writer = LineWriter(fileDescriptor: child.input)
+            state.writer = LineWriter(fileDescriptor: child.input) { _ in child.closeInput() }
             state.generation += 1
             if state.phase == .restarting { state.phase = .running }
             return state.generation
         }
-        LineReader.start(
-            fileDescriptor: child.output, maximumLineBytes: 64 << 20, name: "sclm-module-\(name)",
-            onFrames: { [self] frames in
+        child.read(name: "sclm-module-\(name)") { [self] descriptor in
+            LineReader.read(descriptor, maximumLineBytes: 64 << 20) { frames in
                 for case .line(let bytes) in frames { receive(bytes) }
-            },
-            onEnd: { [self] in exited(generation: generation) })
+            }
+            // Handled off the reader, which ends now, so reaping can join it.
+            Task { await exited(generation: generation) }
+        }
     }
 
     /// Forwards `request` and waits for the answer (a notification returns at once).
@@ -237,7 +238,7 @@ private final class ChildLink: Sendable {
     }
 
     /// The program's stdout ended: answer its waiters 502, reap it, restart or give up.
-    private func exited(generation: Int) {
+    private func exited(generation: Int) async {
         let ended = state.withLock { state -> Ended? in
             guard state.generation == generation, let child = state.child else { return nil }
             defer {
@@ -249,9 +250,10 @@ private final class ChildLink: Sendable {
         }
         guard let ended else { return }
         let (child, waiters, phase) = (ended.child, ended.waiters, ended.phase)
-        ended.writer?.close()
         child.send(SIGKILL)
-        let how = child.reap()
+        // The writer ends before the pipes close: no write lands on a reused descriptor.
+        await ended.writer?.closeAndJoin()
+        let how = await child.reap()
         guard phase != .stopping else {
             state.withLock { $0.phase = .stopped }
             for waiter in waiters { waiter.resume(throwing: BridgeError(.unavailable, "module \(name) stopped")) }

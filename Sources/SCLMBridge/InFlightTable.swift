@@ -114,16 +114,17 @@ final class DeadlineTimer: @unchecked Sendable {
     private let source: any DispatchSourceTimer
     private let armed = Mutex<DispatchTime?>(nil)
 
-    /// Creates a timer on its own queue; it does nothing until ``start(onFire:)``.
+    /// Creates a timer on its own queue; it does nothing until ``start(onFire:)``. The source is activated
+    /// at once (unarmed), as libdispatch must never release an inactive source (a server that never ran).
     init(label: String) {
         source = DispatchSource.makeTimerSource(queue: DispatchQueue(label: label))
-    }
-
-    /// Activates the timer with the callback run at each expiry.
-    func start(onFire: @escaping @Sendable () -> Void) {
-        source.setEventHandler(handler: onFire)
         source.schedule(deadline: .distantFuture)
         source.activate()
+    }
+
+    /// Sets the callback run at each expiry.
+    func start(onFire: @escaping @Sendable () -> Void) {
+        source.setEventHandler(handler: onFire)
     }
 
     /// Makes sure the timer fires no later than `deadline`.

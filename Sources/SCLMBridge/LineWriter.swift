@@ -17,8 +17,9 @@ import SCLMCore
 /// its timeout). Short writes, `EINTR` and `EAGAIN`
 /// are retried; `EPIPE` (the reader went away; SIGPIPE must be ignored) marks the writer broken and drops
 /// later lines.
-final class LineWriter: Sendable {
+final class LineWriter: LineSink {
     private let core: Core
+    private let thread: ReaderThread
 
     /// While writing is held back (``batch(_:)``), the writer thread still takes the pending lines once they
     /// reach this size (about a dozen answers), so the peer reads the first answers of a long input chunk
@@ -29,13 +30,12 @@ final class LineWriter: Sendable {
     /// Above this many pending bytes, ``waitWhileBackedUp()`` blocks its caller.
     static let highWaterBytes = 16 * 1024 * 1024
 
-    /// Starts a writer thread for `fileDescriptor` (not closed until ``close()``).
-    init(fileDescriptor: Int32) {
-        core = Core(fileDescriptor: fileDescriptor)
+    /// Starts a writer thread for `fileDescriptor` (not closed until ``close()``, which calls `closing`:
+    /// the owner of a child's pipe closes it its own way).
+    init(fileDescriptor: Int32, closing: @escaping @Sendable (Int32) -> Void = { _ = Glibc.close($0) }) {
+        core = Core(fileDescriptor: fileDescriptor, closing: closing)
         let core = self.core
-        let thread = Thread { core.run() }
-        thread.name = "sclm-line-writer"
-        thread.start()
+        thread = ReaderThread.start(name: "sclm-line-writer") { core.run() }
     }
 
     deinit { core.stop(closing: false) }
@@ -60,8 +60,9 @@ final class LineWriter: Sendable {
     var isBroken: Bool { core.isBroken }
 
     /// Blocks the calling thread while more than ``highWaterBytes`` wait to be written, so a peer that
-    /// stops reading slows the input side down instead of growing memory. Never call it from a task.
-    func waitWhileBackedUp() { core.waitWhileBackedUp() }
+    /// stops reading slows the input side down instead of growing memory, until `stop` says so (looked at
+    /// every 50 ms). Never call it from a task.
+    func waitWhileBackedUp(unless stop: () -> Bool) { core.waitWhileBackedUp(unless: stop) }
 
     /// Waits until everything written so far has been handed to the descriptor, or `timeout` passed;
     /// returns whether it all went out.
@@ -78,6 +79,13 @@ final class LineWriter: Sendable {
     /// Writes what is pending, then closes the descriptor; later lines are dropped.
     func close() { core.stop(closing: true) }
 
+    /// Closes (``close()``) and waits until the writer thread has written what was pending and closed the
+    /// descriptor, so its owner may close what it shares with it.
+    func closeAndJoin() async {
+        close()
+        await thread.join()
+    }
+
     /// The state shared by callers and the writer thread.
     private final class Core: @unchecked Sendable {
         // Invariant: every `var` is read and written with `condition` locked.
@@ -92,8 +100,11 @@ final class LineWriter: Sendable {
         private var closesDescriptor = false
         private var broken = false
 
-        init(fileDescriptor: Int32) {
+        private let closing: @Sendable (Int32) -> Void
+
+        init(fileDescriptor: Int32, closing: @escaping @Sendable (Int32) -> Void) {
             self.fileDescriptor = fileDescriptor
+            self.closing = closing
             pending.reserveCapacity(1 << 16)
             spare.reserveCapacity(1 << 16)
         }
@@ -168,9 +179,11 @@ final class LineWriter: Sendable {
             return !isWriting && (pending.isEmpty || broken)
         }
 
-        func waitWhileBackedUp() {
+        func waitWhileBackedUp(unless stop: () -> Bool) {
             condition.lock()
-            while pending.count > LineWriter.highWaterBytes && !broken { condition.wait() }
+            while pending.count > LineWriter.highWaterBytes && !broken && !stop() {
+                _ = condition.wait(until: Date(timeIntervalSinceNow: 0.05))
+            }
             condition.unlock()
         }
 
@@ -206,15 +219,7 @@ final class LineWriter: Sendable {
             let closes = closesDescriptor
             condition.broadcast()
             condition.unlock()
-            if closes { _ = closeDescriptor(fileDescriptor) }
-        }
-
-        private func closeDescriptor(_ descriptor: Int32) -> Int32 {
-            #if canImport(Glibc)
-                Glibc.close(descriptor)
-            #else
-                Darwin.close(descriptor)
-            #endif
+            if closes { closing(fileDescriptor) }
         }
 
         /// Writes all of `bytes` (``FileSystem/writeAll(_:_:)``); `false` when the descriptor failed.

@@ -10,12 +10,12 @@ extension Browser {
     /// to close (`Browser.close`) and given ``closingTime``, then killed, and its storage saved; without,
     /// it is killed at once. Runs to its end even when the caller is cancelled.
     func end(_ process: BrowserProcess, profile: String, logger: Logger) async {
-        guard let kept = options.keptStorage else { return await process.kill() }
+        guard let kept = options.keptStorage else { return await process.kill(stopping: connection) }
         await withCancellationShield { [self] in
             connection.send("Browser.close")
             let deadline = ContinuousClock.now + Self.closingTime
             while !isClosed, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(50)) }
-            await process.kill()
+            await process.kill(stopping: connection)
             do {
                 try KeptStorage.save(from: profile, to: kept)
             } catch {

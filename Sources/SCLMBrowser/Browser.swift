@@ -67,14 +67,14 @@ package final class Browser: Sendable {
                 ],
             environment: browserEnvironment(environment, profile: profile), showLogs: options.showsBrowserLogs)
         let browser = Browser(options: options, connection: DevToolsConnection(commands: process.commands))
-        browser.connection.start(reading: process.messages) { [closed = browser.closed, targets = browser.targets] in
+        process.connect(browser.connection) { [closed = browser.closed, targets = browser.targets] in
             closed.fire($0)
             targets.close()
         }
         do {
             _ = try await browser.connection.call("Browser.getVersion")
         } catch {
-            await process.kill()
+            await process.kill(stopping: browser.connection)
             if error is CancellationError { throw error }
             let reason = await process.log.reason() ?? error.userMessage
             throw BrowserError(.unavailable, "\(executable) did not start: \(reason)")

@@ -26,19 +26,10 @@ final class BrowserLog: Sendable {
     private let lines = Mutex<[String]>([])
     private let ended = Latch<Void>()
 
-    /// Starts a thread reading `fileDescriptor` until end of file (it then closes it); with `echo`,
-    /// every byte also goes to sclm's stderr.
-    func start(reading fileDescriptor: Int32, echo: Bool) {
-        let thread = Thread { [self] in
-            read(fileDescriptor, echo: echo)
-            close(fileDescriptor)
-            ended.fire(())
-        }
-        thread.name = "sclm-browser-log"
-        thread.start()
-    }
-
-    private func read(_ fileDescriptor: Int32, echo: Bool) {
+    /// Reads `fileDescriptor` until end of file (on a reader thread of the browser's ``SpawnedChild``,
+    /// which closes it); with `echo`, every byte also goes to sclm's stderr.
+    func read(_ fileDescriptor: Int32, echo: Bool) {
+        defer { ended.fire(()) }
         var buffer = [UInt8](repeating: 0, count: 1 << 14)
         var pending: [UInt8] = []
         while true {

@@ -11,7 +11,8 @@ import Synchronization
 
 /// The DevTools protocol over Chromium's `--remote-debugging-pipe`: NUL-terminated JSON messages.
 ///
-/// Commands are written in order by one serial queue; one reader thread parses what the browser writes,
+/// Commands are written in order by one serial queue (stopped by ``stopWriting()`` before the pipe
+/// closes); one reader thread parses what the browser writes,
 /// resumes the caller waiting for each `id` and hands events to the handler registered for their
 /// `sessionId` (`""` for browser-level events). Event handlers run on the reader thread and must not
 /// block. When the pipe ends (the browser exited or crashed) every waiting call fails with
@@ -37,28 +38,32 @@ final class DevToolsConnection: Sendable {
     private let state = Mutex(State())
     private let commands: Int32
     private let writer = DispatchQueue(label: "sclm.browser.devtools-writer")
+    /// Whether commands are still written; read and changed only on `writer`.
+    private let isWriting = Atomic(true)
 
-    /// Creates a connection writing to `commands`; call ``start(reading:onClose:)`` before any call.
+    /// Creates a connection writing to `commands`; ``BrowserProcess/connect(_:onClose:)`` starts its reader.
     init(commands: Int32) {
         self.commands = commands
     }
 
-    /// Starts the reader thread on `messages`; `onClose` runs once with the reason when the pipe ends.
-    func start(reading messages: Int32, onClose: @escaping @Sendable (String) -> Void) {
-        let thread = Thread { [self] in
-            readMessages(messages)
-            let reason = "the browser exited"
-            let waiting = state.withLock { state -> [CheckedContinuation<JSONValue, any Error>] in
-                state.closedReason = reason
-                defer { state.waiting = [:] }
-                return Array(state.waiting.values)
-            }
-            for continuation in waiting { continuation.resume(throwing: BrowserError(.crashed, reason)) }
-            onClose(reason)
+    /// Reads the browser's messages from `messages` until they end (on a reader thread of the browser's
+    /// ``SpawnedChild``), then fails every waiting call and runs `onClose` once with the reason.
+    func read(_ messages: Int32, onClose: @escaping @Sendable (String) -> Void) {
+        readMessages(messages)
+        let reason = "the browser exited"
+        let waiting = state.withLock { state -> [CheckedContinuation<JSONValue, any Error>] in
+            state.closedReason = reason
+            defer { state.waiting = [:] }
+            return Array(state.waiting.values)
         }
-        thread.name = "sclm-devtools-reader"
-        thread.stackSize = 8 << 20
-        thread.start()
+        for continuation in waiting { continuation.resume(throwing: BrowserError(.crashed, reason)) }
+        onClose(reason)
+    }
+
+    /// Waits for the writes queued so far and drops every later one, so the command pipe can be closed
+    /// (its descriptor number reused) without a write landing on it.
+    func stopWriting() {
+        writer.sync { isWriting.store(false, ordering: .relaxed) }
     }
 
     /// Routes the events of `session` (`""` for the browser) to `handler`, replacing an earlier one.
@@ -178,6 +183,7 @@ final class DevToolsConnection: Sendable {
 
     private func write(_ bytes: [UInt8]) {
         // A failed write means the browser is gone; the reader sees the pipe end and fails every call.
+        guard isWriting.load(ordering: .relaxed) else { return }
         bytes.withUnsafeBytes { _ = FileSystem.writeAll(commands, $0) }
     }
 
@@ -201,7 +207,7 @@ final class DevToolsConnection: Sendable {
         var pending: [UInt8] = []
         var skipped: SkippedEvent?
         while true {
-            let count = read(fileDescriptor, base, capacity)
+            let count = Glibc.read(fileDescriptor, base, capacity)
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { return }
             var start = 0

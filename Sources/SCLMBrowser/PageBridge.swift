@@ -12,10 +12,11 @@ import Synchronization
 /// Connects one browser page to a ``BridgeServer``: the page's StoryCLM messages in, answers and events
 /// back, the package served from a ``PackageSite``.
 ///
-/// The server is the one `sclm bridge` runs, fed through a pipe: each message the page's transport hands
-/// the binding becomes one input line, and each line the server writes (to ``output``, which the
-/// presentation host shares) is delivered to the page as `StoryCLMBridge.StoryCLMHandler(<line>)`, in
-/// order. A `slideChanged` event loads the slide; `presentationClosed` ends the run. With
+/// The server is the one `sclm bridge` runs, fed in-process — no pipes, no threads: each message the
+/// page's transport hands the binding becomes one input line pushed to a ``FrameInlet`` (and dispatched
+/// on the DevTools reader thread that heard it), and each line the server writes (to ``output``, which
+/// the presentation host shares) goes through a ``LineQueue`` to one delivery task, which hands it to the
+/// page as `StoryCLMBridge.StoryCLMHandler(<line>)`, in order. A `slideChanged` event loads the slide; `presentationClosed` ends the run. With
 /// ``Mode-swift.enum/render`` `go` and `open` are answered as success and reported, not followed.
 package final class PageBridge: Sendable {
     /// Whether navigation requests are followed.
@@ -54,9 +55,9 @@ package final class PageBridge: Sendable {
     private let budget = Mutex(MessageBudget())
     let observe: @Sendable (JSONValue) -> Void
     let siteOfPresentation: @Sendable (Int64) async -> PackageSite?
-    private let pipes: (input: (read: Int32, write: Int32), output: (read: Int32, write: Int32))
+    private let inlet = FrameInlet()
+    private let lines = LineQueue()
     private let commands = Mutex<[String: String]>([:])
-    private let openDescriptors: Mutex<Set<Int32>>
     /// When the page last loaded (`nil` while it loads) and when it last made a request or bridge call.
     private let activity = Mutex<(loaded: ContinuousClock.Instant?, last: ContinuousClock.Instant)>((nil, .now))
     private let outcome = Latch<Outcome>()
@@ -77,13 +78,12 @@ package final class PageBridge: Sendable {
     ///   - observe: hears every event line the host emits.
     ///   - siteOfPresentation: the package of another presentation that content opens (`open`), which
     ///     the page then serves; `nil` keeps the current one.
-    /// - Throws: ``BrowserError`` when the pipes cannot be made.
     package init(
         page: BrowserPage, mode: Mode, failsOnError: Bool = false, answersDialogs: Bool = true,
         report: @escaping @Sendable (PageIssue) -> Void,
         observe: @escaping @Sendable (JSONValue) -> Void = { _ in },
         siteOfPresentation: @escaping @Sendable (Int64) async -> PackageSite? = { _ in nil }
-    ) throws {
+    ) {
         self.page = page
         self.mode = mode
         self.failsOnError = failsOnError
@@ -91,24 +91,7 @@ package final class PageBridge: Sendable {
         reportIssue = report
         self.observe = observe
         self.siteOfPresentation = siteOfPresentation
-        let made: [(read: Int32, write: Int32)]
-        do {
-            made = try ChildPipes.make(2)
-        } catch {
-            throw BrowserError(.unavailable, "cannot create the page bridge's pipes: \(error.reason)")
-        }
-        pipes = (made[0], made[1])
-        output = BridgeOutput(fileDescriptor: pipes.output.write)
-        openDescriptors = Mutex([pipes.input.read, pipes.input.write, pipes.output.read, pipes.output.write])
-    }
-
-    deinit {
-        for fd in [pipes.input.read, pipes.input.write, pipes.output.read, pipes.output.write] { closeOnce(fd) }
-    }
-
-    /// Closes `fd` unless it was closed already.
-    private func closeOnce(_ fd: Int32) {
-        if openDescriptors.withLock({ $0.remove(fd) }) != nil { close(fd) }
+        output = BridgeOutput(lines: lines)
     }
 
     /// Wires the page to serve `site`: the binding, the transport script, request interception, error reporting.
@@ -129,22 +112,23 @@ package final class PageBridge: Sendable {
     }
 
     /// Serves the page with `server` until ``finish()`` (or the page's run ends and ``finish()`` is called):
-    /// the server reads the page's messages, and its lines are delivered to the page.
+    /// the server takes the page's messages, and its lines are delivered to the page. Returns once the
+    /// server has drained and every line it wrote was delivered (or a second passed).
     package func serve(_ server: BridgeServer) async {
-        let (lines, continuation) = AsyncStream.makeStream(of: [UInt8].self)
-        readLines(pipes.output.read, into: continuation)
-        let delivery = Task { for await line in lines { await deliver(line) } }
-        await server.run(input: pipes.input.read)
+        let delivery = Task { [lines] in
+            while let line = await lines.next() { await deliver(line) }
+        }
+        await server.run(from: inlet)
         await output.drain(timeout: .seconds(1))
-        closeOnce(pipes.output.write)
-        _ = await delivery.value
+        lines.finish()
+        await delivery.value
     }
 
     /// Ends the input: the server finishes running work (as `sclm bridge` does on EOF) and ``serve(_:)`` returns;
     /// what the slide said beyond its budget is reported.
     package func finish() {
         closeSlideBudget()
-        closeOnce(pipes.input.write)
+        inlet.stop()
     }
 
     /// Reports `issue` unless the slide's budget is spent.
@@ -269,10 +253,9 @@ package final class PageBridge: Sendable {
         write(value.arrayValue == nil ? forwarded[0].jsonString : JSONValue.array(forwarded).jsonString)
     }
 
+    /// Hands one message to the server as one line (line breaks inside it become spaces).
     private func write(_ line: String) {
-        var bytes = Array(line.utf8).map { $0 == 0x0A || $0 == 0x0D ? 0x20 : $0 }
-        bytes.append(0x0A)
-        bytes.withUnsafeBytes { _ = FileSystem.writeAll(pipes.input.write, $0) }
+        inlet.push(Array(line.utf8).map { $0 == 0x0A || $0 == 0x0D ? 0x20 : $0 })
     }
 
     /// The page's main frame loaded `url`. A slide the host does not show (a plain link, or content

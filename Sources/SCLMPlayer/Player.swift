@@ -56,7 +56,7 @@ package struct Player: Sendable {
         try await Browser.withBrowser(options, environment: hosting.environment, logger: hosting.logger) {
             browser in
             let page = try await browser.newPage()
-            let bridge = try PageBridge(
+            let bridge = PageBridge(
                 page: page, mode: .play, failsOnError: failsOnError,
                 answersDialogs: options.mode == .headless, report: { issue in report(issue) },
                 observe: { event in observe(event) },

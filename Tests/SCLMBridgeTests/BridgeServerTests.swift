@@ -103,6 +103,24 @@ struct ScriptedModule: BridgeModule {
     }
 }
 
+/// `wait`, on lane `one`: records `started`, waits until cancelled, winds down for `windDown` (cleanup that
+/// outlasts the cancellation, such as closing a session), records `ended`.
+struct LaneWaiter: BridgeModule {
+    let name = "Waiter"
+    let commands: [BridgeCommand] = ["wait"]
+    let lane: String? = "one"
+    let journal: Journal
+    var windDown: Duration = .zero
+
+    func handle(_ request: BridgeRequest, context: BridgeContext) async throws -> BridgeReply {
+        journal.add("started")
+        while !context.isCancelled { try? await Task.sleep(for: .milliseconds(1)) }
+        if windDown > .zero { try? await Task.sleep(for: windDown) }
+        journal.add("ended")
+        return .ok()
+    }
+}
+
 /// Whether `condition` becomes true within `timeout` (polled; the suite shares two cores with others).
 func eventually(timeout: Duration = .seconds(ServerHarness.patience), _ condition: () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + timeout
@@ -167,25 +185,13 @@ func eventually(timeout: Duration = .seconds(ServerHarness.patience), _ conditio
     }
 
     @Test func cancelReachesALanedHandlerThroughItsContext() async throws {
-        struct Waiter: BridgeModule {
-            let name = "Waiter"
-            let commands: [BridgeCommand] = ["wait"]
-            let lane: String? = "one"
-            let journal: Journal
-            func handle(_ request: BridgeRequest, context: BridgeContext) async throws -> BridgeReply {
-                journal.add("started")
-                while !context.isCancelled { try? await Task.sleep(for: .milliseconds(5)) }
-                journal.add("saw cancel")
-                return .ok()
-            }
-        }
         let journal = Journal()
-        let harness = try ServerHarness([Waiter(journal: journal)])
+        let harness = try ServerHarness([LaneWaiter(journal: journal)])
         harness.send(#"{"Command":"wait","GUID":"w"}"#)
         #expect(await eventually { journal.all == ["started"] })
         harness.send(#"{"Command":"bridge.cancel","Data":{"GUID":"w"}}"#)
         #expect(await harness.response(to: "w")?["ErrorCode"] as? Int == 499)
-        #expect(await eventually { journal.all == ["started", "saw cancel"] })
+        #expect(await eventually { journal.all == ["started", "ended"] })
         await harness.finish()
         #expect(harness.lines.allLines.count == 1)
     }

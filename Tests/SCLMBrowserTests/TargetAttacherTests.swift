@@ -24,7 +24,9 @@ struct TargetAttacherTests {
             events = (first[0], first[1])
             commands = (second[0], second[1])
             connection = DevToolsConnection(commands: commands.write)
-            connection.start(reading: events.read) { _ in }
+            _ = ReaderThread.start(name: "fake-browser-reader") { [connection, events] in
+                connection.read(events.read) { _ in }
+            }
         }
 
         deinit {

@@ -49,7 +49,7 @@ package struct SlideRenderer: Sendable {
     func render(_ slide: String, presentationId: Int64, screenshot: Bool) async throws -> Result {
         let page = try await browser.newPage(in: browserContext)
         let issues = Mutex<[PageIssue]>([])
-        let bridge = try PageBridge(
+        let bridge = PageBridge(
             page: page, mode: .render, report: { issue in issues.withLock { $0.append(issue) } })
         let (settled, image, site) = try await hosting.hostPage(
             bridge, presentationId: presentationId, slide: slide, siteHost: "package.sclm.invalid"

@@ -1,0 +1,14 @@
+/// Where a ``BridgeOutput``'s lines go: a file descriptor (``LineWriter``) or an in-process consumer
+/// (``LineQueue``). Either keeps lines whole and in order, bounds what waits, and drains.
+protocol LineSink: Sendable {
+    /// Appends one line: `build` writes its bytes (without the newline).
+    func writeLine(_ build: (inout [UInt8]) -> Void)
+    /// Runs `body`, whose lines may leave together.
+    func batch(_ body: () -> Void)
+    /// Blocks the calling thread (never a task) while too much waits, until it drains or `stop` says so.
+    func waitWhileBackedUp(unless stop: () -> Bool)
+    /// Waits until every line so far is out (or `timeout` passed); returns whether it all went out.
+    func drain(timeout: Duration) async -> Bool
+    /// Whether the consumer went away; later lines are dropped.
+    var isBroken: Bool { get }
+}
