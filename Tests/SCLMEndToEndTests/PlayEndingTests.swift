@@ -9,10 +9,18 @@ import Testing
 extension ChromiumTests {
     @Suite(.serialized, .timeLimit(.minutes(1)))
     struct PlayEndingTests {
-        @Test func timeoutEndsARunThatNeverClosesWith124() async throws {
+        /// A slide script that throws as the page loads.
+        static let brokenSlide = "throw new Error('broken slide');"
+
+        /// A home whose presentation is one slide running `script`, without the library.
+        static func oneSlide(_ script: String) throws -> PlayTests.PlayHome {
             var deck = DeckFiles()
-            deck.add("index.html", DeckFiles.slide("index", scripts: [], body: "document.title = 'waiting';"))
-            let play = try PlayTests.PlayHome(deck)
+            deck.add("index.html", DeckFiles.slide("index", scripts: [], body: script))
+            return try PlayTests.PlayHome(deck)
+        }
+
+        @Test func timeoutEndsARunThatNeverClosesWith124() async throws {
+            let play = try Self.oneSlide("document.title = 'waiting';")
             let result = try await play.play(["--timeout", "2"])
             #expect(result.status == 124, "\(result)")
             #expect(try play.sql("SELECT state FROM sessions") == "[[0]]")
@@ -49,9 +57,7 @@ extension ChromiumTests {
         }
 
         @Test func uncaughtErrorFailsTheRunOnlyWithFailOnError() async throws {
-            var deck = DeckFiles()
-            deck.add("index.html", DeckFiles.slide("index", scripts: [], body: "throw new Error('broken slide');"))
-            let play = try PlayTests.PlayHome(deck)
+            let play = try Self.oneSlide(Self.brokenSlide)
             let result = try await play.play(["--fail-on-error", "--timeout", "20"])
             #expect(result.status == 1, "\(result)")
             #expect(result.stdout.contains("broken slide"))
@@ -76,9 +82,7 @@ extension ChromiumTests {
 
         /// `--duration` with `--fail-on-error`: a page error ends the run at once with exit 1, the error printed.
         @Test func durationWithFailOnErrorEndsOnAPageErrorAndPrintsIt() async throws {
-            var deck = DeckFiles()
-            deck.add("index.html", DeckFiles.slide("index", scripts: [], body: "throw new Error('broken slide');"))
-            let play = try PlayTests.PlayHome(deck)
+            let play = try Self.oneSlide(Self.brokenSlide)
             let result = try await ProcessRunner.sclm(
                 [
                     "play", "--presentation", String(play.fixture.presentationId), "--duration", "30",
@@ -91,9 +95,7 @@ extension ChromiumTests {
 
         /// Without `--fail-on-error`, the same deck plays its `--duration` out and ends well (`"Play":"played"`).
         @Test func durationWithoutFailOnErrorEndsWell() async throws {
-            var deck = DeckFiles()
-            deck.add("index.html", DeckFiles.slide("index", scripts: [], body: "throw new Error('broken slide');"))
-            let play = try PlayTests.PlayHome(deck)
+            let play = try Self.oneSlide(Self.brokenSlide)
             let result = try await play.play(["--duration", "2"])
             #expect(result.status == 0, "\(result)")
             #expect(result.stdout.contains(#""Play":"played""#), "\(result)")
