@@ -74,7 +74,10 @@ extension ChromiumTests {
             return try #require(json["packages"] as? [[String: Any]])
         }
 
-        @Test(arguments: runs) func eachRuleIsReportedInJSONAndJUnit(_ ruleRun: RuleRun) async throws {
+        /// Two runs of up to five decks each: up to a minute each on a loaded machine.
+        @Test(.timeLimit(.minutes(2)), arguments: runs) func eachRuleIsReportedInJSONAndJUnit(_ ruleRun: RuleRun)
+            async throws
+        {
             let run = ruleRun.cases
             let folder = TemporaryDirectory()
             let decks = try run.map { try Self.deck(in: folder, named: $0.rule, script: $0.script) }
