@@ -5,7 +5,9 @@ import Testing
 /// `sclm validate --render` through the built binary and a real Chromium: each RENDER rule tripped by a
 /// deck built for it, the screenshots of a sample deck, and the missing-browser exit.
 extension ChromiumTests {
-    @Suite(.serialized, .timeLimit(.minutes(1)))
+    // Two minutes, as RenderBoundsTests: a rule run of five decks takes up to a minute on a loaded machine,
+    // and a test's own limit cannot lengthen its suite's.
+    @Suite(.serialized, .timeLimit(.minutes(2)))
     struct ValidateRenderTests {
         /// One deck that trips one rule.
         struct RuleCase: Sendable, CustomTestStringConvertible {
@@ -74,10 +76,7 @@ extension ChromiumTests {
             return try #require(json["packages"] as? [[String: Any]])
         }
 
-        /// Two runs of up to five decks each: up to a minute each on a loaded machine.
-        @Test(.timeLimit(.minutes(2)), arguments: runs) func eachRuleIsReportedInJSONAndJUnit(_ ruleRun: RuleRun)
-            async throws
-        {
+        @Test(arguments: runs) func eachRuleIsReportedInJSONAndJUnit(_ ruleRun: RuleRun) async throws {
             let run = ruleRun.cases
             let folder = TemporaryDirectory()
             let decks = try run.map { try Self.deck(in: folder, named: $0.rule, script: $0.script) }
