@@ -35,9 +35,10 @@ release: deps
 samples:
 	@python3 sample-content/tools/assemble.py
 
-# Every suite, quietly: one line per suite, then `total: N passed, N failed, N skipped`. Each suite's whole
-# output goes to .build/test-logs/<suite>.log and each has a time budget (scripts/run-tests.py, which also
-# installs the browser, nginx and man-db the suites need). The targets below run some of the suites.
+# Every suite, quietly: one line per suite, then the total, `N passed, N failed` (`, N skipped` when some
+# were). Each suite's whole output goes to .build/test-logs/<suite>.log and each has a time budget; suites
+# that do not compete for the CPU run side by side (scripts/run-tests.py, which also installs the browser,
+# nginx and man-db the suites need). The targets below run some of the suites.
 test: deps
 	@python3 scripts/run-tests.py
 

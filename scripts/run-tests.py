@@ -1,11 +1,17 @@
 #!/usr/bin/env python3
-"""Runs every test suite of `make test`, quietly, and ends with one line: `total: N passed, N failed, N skipped`.
+"""Runs every test suite of `make test`, quietly, and ends with one line: `N passed, N failed` (`, N skipped`).
 
 Each step's whole output goes to a log file under .build/test-logs/ (the path is printed); on the terminal a
 green step is one line. A failing step prints the lines that say what failed and where its log is. Every
 step has a time budget: a step still running when it runs out is stopped and counts as failed.
 
-Usage: scripts/run-tests.py [STEP …]   (default: every step, in order; `--list` names them)
+Steps that do not compete for the same thing run side by side (each starts once the steps it comes `after`
+have ended): the lints and the dev-server's suite during the build, which leaves a core idle much of the
+time; the fleet, the README tour and bridge-js beside the Chromium suite, which mostly waits on its one
+browser. The Swift suite runs alone: it keeps both cores busy. The lines are printed in the fixed order
+below, each as soon as it and every step before it have ended.
+
+Usage: scripts/run-tests.py [STEP …]   (default: every step; `--list` names them)
 """
 
 import os
@@ -13,6 +19,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,6 +53,7 @@ class Step:
     parse: object  # (output: str, status: int) -> Counts
     env: dict = field(default_factory=dict)
     needs_build: bool = False
+    after: tuple = ()  # the steps (of those chosen) that must have ended before this one starts
 
 
 def one_check(output, status):
@@ -121,19 +129,30 @@ def steps():
     python_tests = [sys.executable, "-m", "unittest", "discover", "-v"]
     return [
         Step("deps", ["sh", "-c", "scripts/ensure-deps.sh chromium xvfb weston nginx man-db systemd"], 900, one_check),
-        Step("samples", [sys.executable, "sample-content/tools/assemble.py"], 120, one_check),
-        Step("lint-sql", ["scripts/lint-sql.sh"], 60, one_check),
+        Step("samples", [sys.executable, "sample-content/tools/assemble.py"], 120, one_check, after=("deps",)),
+        Step("build", ["swift", "build", "--build-tests"] + SWIFT_FLAGS, 900, one_check, after=("deps",)),
+        # Beside the build, one after the other.
+        Step("lint-sql", ["scripts/lint-sql.sh"], 60, one_check, after=("deps",)),
         Step("lint-format", ["swift", "format", "lint", "--strict", "--recursive", "Sources", "Tests", "Package.swift"],
-             180, one_check),
-        Step("build", ["swift", "build", "--build-tests"] + SWIFT_FLAGS, 900, one_check),
-        Step("swift", swift_test + ["--skip", "ChromiumTests"], 420, swift_testing, SWIFT_TEST_ENV, True),
-        # The browser suites run alone on the CPU: a Chromium start takes both cores for a moment.
-        Step("swift-chromium", swift_test + ["--filter", "ChromiumTests"], 300, swift_testing, {}, True),
-        Step("fleet", python_tests + ["-s", "Tests/Fleet", "-t", "Tests/Fleet"], 300, unittest, {}, True),
-        Step("readme", python_tests + ["-s", "Tests/Readme", "-t", "Tests/Readme"], 180, unittest, {}, True),
-        Step("bridge-js", ["node", "--test", "--test-reporter=tap", "bridge-js/"], 180, node_test),
-        Step("dev-server", python_tests + ["-s", "dev-server/tests", "-t", "dev-server"], 180, unittest),
+             180, one_check, after=("lint-sql",)),
+        Step("dev-server", python_tests + ["-s", "dev-server/tests", "-t", "dev-server"], 180, unittest,
+             after=("samples", "lint-format")),
+        Step("swift", swift_test + ["--skip", "ChromiumTests"], 420, swift_testing, SWIFT_TEST_ENV, True,
+             after=("samples", "build", "dev-server")),
+        # The browser suites after the others: a Chromium start takes both cores for a moment, and their
+        # time limits are short. Beside them, one after the other, the suites that mostly wait on servers.
+        Step("swift-chromium", swift_test + ["--filter", "ChromiumTests"], 300, swift_testing, {}, True,
+             after=("swift",)),
+        Step("fleet", python_tests + ["-s", "Tests/Fleet", "-t", "Tests/Fleet"], 300, unittest, {}, True,
+             after=("swift",)),
+        Step("readme", python_tests + ["-s", "Tests/Readme", "-t", "Tests/Readme"], 180, unittest, {}, True,
+             after=("fleet",)),
+        Step("bridge-js", ["node", "--test", "--test-reporter=tap", "bridge-js/"], 180, node_test, {}, True,
+             after=("readme",)),
     ]
+
+
+RUNNING = set()  # the steps' processes now running: an interrupt stops them (each has its own session)
 
 
 def run(step):
@@ -145,6 +164,7 @@ def run(step):
         process = subprocess.Popen(
             step.command, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=sink, stderr=subprocess.STDOUT,
             env={**os.environ, **step.env}, start_new_session=True)
+        RUNNING.add(process)
         try:
             status = process.wait(timeout=step.budget)
             timed_out = False
@@ -152,6 +172,8 @@ def run(step):
             os.killpg(process.pid, signal.SIGKILL)
             status = process.wait()
             timed_out = True
+        finally:
+            RUNNING.discard(process)
     seconds = time.monotonic() - started
     output = log.read_text(errors="replace")
     counts = step.parse(output, status)
@@ -159,6 +181,56 @@ def run(step):
         counts.failed = max(counts.failed, 1)
         counts.failures = [f"stopped: still running after its budget of {step.budget} s"] + counts.failures
     return counts, seconds, log
+
+
+class Schedule:
+    """Runs the chosen steps, each on its own thread once the chosen steps it comes after have ended."""
+
+    def __init__(self, chosen):
+        self.chosen = chosen
+        self.ended = {step.name: threading.Event() for step in chosen}
+        self.results = {}  # name -> (Counts, seconds, log) or a reason it did not run
+
+    def start(self):
+        for step in self.chosen:
+            threading.Thread(target=self.run_when_ready, args=(step,), daemon=True).start()
+
+    def run_when_ready(self, step):
+        for name in step.after:
+            if name in self.ended:
+                self.ended[name].wait()
+        build = self.results.get("build")
+        if step.needs_build and build is not None and build[0].failed:
+            self.results[step.name] = "not run: the build failed"
+        else:
+            self.results[step.name] = run(step)
+        self.ended[step.name].set()
+
+    def result(self, step):
+        """The step's result, once it has ended."""
+        self.ended[step.name].wait()
+        return self.results[step.name]
+
+
+def report(step, result, total):
+    """Prints the step's line (and what failed, with its log's path) and adds its counts to `total`."""
+    if isinstance(result, str):
+        print(f"{step.name:<15} {result}", flush=True)
+        total.failed += 1
+        return
+    counts, seconds, log = result
+    total.add(counts)
+    print(f"{step.name:<15} {summary(counts)} ({seconds:.0f} s)", flush=True)
+    if counts.failed:
+        for failure in counts.failures:
+            print(f"    {failure}")
+        print(f"    full log: {log.relative_to(ROOT)}", flush=True)
+
+
+def summary(counts):
+    """`N passed, N failed`, with `, N skipped` after it when some were."""
+    text = f"{counts.passed} passed, {counts.failed} failed"
+    return text + (f", {counts.skipped} skipped" if counts.skipped else "")
 
 
 def main(arguments):
@@ -172,25 +244,18 @@ def main(arguments):
             print(f"unknown step(s): {', '.join(sorted(unknown))}; see --list", file=sys.stderr)
             return 64
         chosen = [step for step in chosen if step.name in arguments]
+    schedule = Schedule(chosen)
+    schedule.start()
     total = Counts()
-    built = True
-    for step in chosen:
-        if step.needs_build and not built:
-            print(f"{step.name:<15} not run: the build failed")
-            total.failed += 1
-            continue
-        counts, seconds, log = run(step)
-        if step.name == "build" and counts.failed:
-            built = False
-        total.add(counts)
-        line = f"{step.name:<15} {counts.passed} passed, {counts.failed} failed"
-        line += f", {counts.skipped} skipped" if counts.skipped else ""
-        print(f"{line} ({seconds:.0f} s)", flush=True)
-        if counts.failed:
-            for failure in counts.failures:
-                print(f"    {failure}")
-            print(f"    full log: {log.relative_to(ROOT)}", flush=True)
-    print(f"total: {total.passed} passed, {total.failed} failed, {total.skipped} skipped")
+    try:
+        for step in chosen:
+            report(step, schedule.result(step), total)
+    except KeyboardInterrupt:
+        for process in list(RUNNING):
+            os.killpg(process.pid, signal.SIGKILL)
+        print("interrupted", file=sys.stderr)
+        return 130
+    print(summary(total))
     return 1 if total.failed else 0
 
 

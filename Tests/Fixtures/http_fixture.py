@@ -78,6 +78,7 @@ class Handler(BaseHTTPRequestHandler):
             self.end_headers()
             self.wfile.write(b"x" * 100)
             self.wfile.flush()
+            print("stalling", file=sys.stderr, flush=True)  # a test waits for this line, not a fixed time
             time.sleep(float(query.get("seconds", ["20"])[0]))
         elif url.path == "/status/503":
             self.send(503, b'{"error":"busy"}', [json_type, ("Retry-After", "7")])

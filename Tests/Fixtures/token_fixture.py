@@ -5,14 +5,17 @@ The first path segment of the auth URL picks the attack (`SCLM_AUTH_URL=http://1
   /crlf-access  every grant answers an access token holding CR LF and a header line
   /crlf-type    every grant answers a token type holding CR LF and a header line
   /nul-access   every grant answers an access token holding NUL
-  /on-refresh   the password grant answers good tokens that expire at once; the refresh grant answers
+  /on-refresh   the password grant answers a good access token that has already expired (a JWT whose `exp`
+                is past, and no `expires_in`), so the next request renews it; the refresh grant answers
                 an access token holding CR LF
 Any other request (the API, with SCLM_API_URL pointing here) answers `[]`. Every request line and header
 is written to stderr, so a test can check that no injected header ever arrived. Prints its base URL as
 the first stdout line. Python 3 standard library only.
 """
+import base64
 import json
 import sys
+import time
 from http.server import BaseHTTPRequestHandler
 from urllib.parse import parse_qs
 
@@ -30,8 +33,19 @@ def tokens(attack, grant):
     if attack == "nul-access":
         return dict(good, access_token="evil\u0000token")
     if attack == "on-refresh":
-        return dict(good, expires_in=1) if grant != "refresh_token" else dict(good, access_token="evil" + INJECTED)
+        if grant == "refresh_token":
+            return dict(good, access_token="evil" + INJECTED)
+        expired = {key: value for key, value in good.items() if key != "expires_in"}
+        return dict(expired, access_token=expired_jwt())
     return good
+
+
+def expired_jwt():
+    """An unsigned JWT whose `exp` claim lies a minute in the past."""
+    def part(value):
+        return base64.urlsafe_b64encode(json.dumps(value).encode()).rstrip(b"=").decode()
+    now = int(time.time())
+    return ".".join([part({"alg": "none", "typ": "JWT"}), part({"sub": "u", "iat": now - 120, "exp": now - 60}), ""])
 
 
 class Handler(BaseHTTPRequestHandler):

@@ -51,7 +51,7 @@ import Testing
         let login = try await sclm(
             ["login", "--username", "u", "--password-stdin"], attack: "on-refresh", stdin: "pw\n")
         #expect(login.status == 0, "\(login)")
-        try await Task.sleep(for: .milliseconds(1200))  // the token lives 1 s: the next request renews it
+        // The access token has already expired: the next request renews it.
         let sync = try await sclm(["sync", "--metadata-only"], attack: "on-refresh")
         expectMalformedTokenFailure(sync)
         #expect(server.log.contains("POST /on-refresh/connect/token"))

@@ -175,37 +175,6 @@ extension ChromiumTests {
             #expect(sessions == "[[10, 3], [20, 1]]", "\(result)")
         }
 
-        @Test func timeoutEndsARunThatNeverClosesWith124() async throws {
-            var deck = DeckFiles()
-            deck.add("index.html", DeckFiles.slide("index", scripts: [], body: "document.title = 'waiting';"))
-            let play = try PlayHome(deck)
-            let result = try await play.play(["--timeout", "2"])
-            #expect(result.status == 124, "\(result)")
-            #expect(try play.sql("SELECT state FROM sessions") == "[[0]]")
-        }
-
-        @Test func interruptExits130WithTheSessionUnfinished() async throws {
-            let play = try PlayHome(
-                DeckFiles.librarySlide("StoryCLM.CustomEvents.Set('ready', 'yes', function () {});"))
-            let process = try ProcessRunner.startSclm(
-                [
-                    "--home", play.home.root, "--json", "play", "--presentation", String(play.fixture.presentationId),
-                    "--headless",
-                ])
-            let database = play.home.databasePath
-            let ready = await process.send(
-                SIGINT,
-                when: {
-                    (try? PlayHome.sql("SELECT value FROM custom_events", in: database)) == #"[["yes"]]"#
-                }, timeout: 30)
-            #expect(ready)
-            let result = await process.result(timeout: 20)
-            #expect(result.status == 130, "\(result)")
-            #expect(result.stdout.contains(#"{"Play":"cancelled","cancelled":true}"#), "\(result)")
-            #expect(try play.sql("SELECT state, slidesCount FROM sessions") == "[[0, 1]]")
-            #expect(try play.sql("SELECT slideName FROM session_actions") == #"[["index.html"]]"#)
-        }
-
         @Test func headlessAnswersDialogsAndMovesOn() async throws {
             let play = try PlayHome(
                 DeckFiles.librarySlide(
@@ -256,65 +225,6 @@ extension ChromiumTests {
             // One session per run: nothing stored, then the first run's value, then nothing again.
             #expect(
                 try play.sql("SELECT value FROM custom_events ORDER BY rowid") == #"[["null"], ["quiz-3"], ["null"]]"#)
-        }
-
-        @Test func missingBrowserExits69WithOneLine() async throws {
-            let play = try PlayHome(DeckFiles())
-            let result = try await play.play(["--browser", "/nonexistent/chromium"])
-            #expect(result.status == 69, "\(result)")
-            #expect(result.stderr.contains("apt-get install chromium"))
-            #expect(result.stderr.split(separator: "\n").count == 1)
-        }
-
-        @Test func uncaughtErrorFailsTheRunOnlyWithFailOnError() async throws {
-            var deck = DeckFiles()
-            deck.add("index.html", DeckFiles.slide("index", scripts: [], body: "throw new Error('broken slide');"))
-            let play = try PlayHome(deck)
-            let result = try await play.play(["--fail-on-error", "--timeout", "20"])
-            #expect(result.status == 1, "\(result)")
-            #expect(result.stdout.contains("broken slide"))
-        }
-
-        /// `--duration` in text mode on the demo deck: ends well, printing the slide it showed and no warning.
-        @Test func durationPlaysTheDemoDeckCleanAndPrintsItsSlides() async throws {
-            let play = try PlayHome(DeckFiles())
-            let sources = play.fixture.sourcesDirectory(in: play.home)
-            try FileManager.default.createDirectory(atPath: sources, withIntermediateDirectories: true)
-            let demo = try SampleContent.assembledPath + "/cardiora-detail-aid"
-            _ = try ProcessRunner.run("/bin/cp", ["-R", demo + "/.", sources])
-            let result = try await ProcessRunner.sclm(
-                [
-                    "play", "--presentation", String(play.fixture.presentationId), "--headless", "--duration", "5",
-                    "--fail-on-error",
-                ], home: play.home.root, timeout: 40)
-            #expect(result.status == 0, "\(result)")
-            #expect(result.stdout.contains("slide: index.html"), "\(result)")
-            #expect(!result.stdout.contains("warning:") && !result.stdout.contains("error:"), "\(result)")
-        }
-
-        /// `--duration` with `--fail-on-error`: a page error ends the run at once with exit 1, the error printed.
-        @Test func durationWithFailOnErrorEndsOnAPageErrorAndPrintsIt() async throws {
-            var deck = DeckFiles()
-            deck.add("index.html", DeckFiles.slide("index", scripts: [], body: "throw new Error('broken slide');"))
-            let play = try PlayHome(deck)
-            let result = try await ProcessRunner.sclm(
-                [
-                    "play", "--presentation", String(play.fixture.presentationId), "--duration", "30",
-                    "--fail-on-error",
-                ], home: play.home.root, timeout: 40)
-            #expect(result.status == 1, "\(result)")
-            #expect(result.stdout.contains("error: uncaught page error:"), "\(result)")
-            #expect(result.stdout.contains("broken slide"), "\(result)")
-        }
-
-        /// Without `--fail-on-error`, the same deck plays its `--duration` out and ends well (`"Play":"played"`).
-        @Test func durationWithoutFailOnErrorEndsWell() async throws {
-            var deck = DeckFiles()
-            deck.add("index.html", DeckFiles.slide("index", scripts: [], body: "throw new Error('broken slide');"))
-            let play = try PlayHome(deck)
-            let result = try await play.play(["--duration", "2"])
-            #expect(result.status == 0, "\(result)")
-            #expect(result.stdout.contains(#""Play":"played""#), "\(result)")
         }
 
         @Test func videoFromThePackagePlaysThroughRangeRequests() async throws {

@@ -5,7 +5,9 @@ import Testing
 /// `sclm validate --render` through the built binary and a real Chromium: each RENDER rule tripped by a
 /// deck built for it, the screenshots of a sample deck, and the missing-browser exit.
 extension ChromiumTests {
-    @Suite(.serialized, .timeLimit(.minutes(1)))
+    // Two minutes, as RenderBoundsTests: a rule run of five decks takes up to a minute on a loaded machine,
+    // and a test's own limit cannot lengthen its suite's.
+    @Suite(.serialized, .timeLimit(.minutes(2)))
     struct ValidateRenderTests {
         /// One deck that trips one rule.
         struct RuleCase: Sendable, CustomTestStringConvertible {
@@ -37,36 +39,74 @@ extension ChromiumTests {
             RuleCase(rule: "RENDER-JS-ERROR", severity: "error", status: 1, script: "undefinedFunction();"),
         ]
 
-        /// A three-slide deck on the raw StoryCLM transport whose second slide runs `script` (on line 5).
-        static func deck(in folder: TemporaryDirectory, script: String) throws -> String {
+        /// The cases checked together: one `sclm validate --render` over one deck per rule (one browser start,
+        /// a browser context per package), but RENDER-TIMEOUT in a run of its own under its short limit.
+        static let runs: [RuleRun] = [
+            RuleRun(cases: cases.filter { $0.extraArguments.isEmpty }),
+            RuleRun(cases: cases.filter { !$0.extraArguments.isEmpty }),
+        ]
+
+        /// The cases of one run, named by their rules.
+        struct RuleRun: Sendable, CustomTestStringConvertible {
+            let cases: [RuleCase]
+            var testDescription: String { cases.map(\.rule).joined(separator: ", ") }
+        }
+
+        /// A three-slide deck on the raw StoryCLM transport whose second slide runs `script` (on line 5), in
+        /// the folder `name`.
+        static func deck(in folder: TemporaryDirectory, named name: String = "deck", script: String) throws -> String {
             let page: (String, String) -> String = { title, code in
                 "<!DOCTYPE html>\n<html><head><title>\(title)</title><script src=\"js/storyclm.js\"></script></head>\n<body><h1>\(title)</h1>\n<script>\n\(code)\n</script>\n</body></html>\n"
             }
-            try folder.write(page("index", "document.body.style.background = 'white';"), to: "deck/index.html")
-            try folder.write(page("slide1", script), to: "deck/slide1.html")
+            try folder.write(page("index", "document.body.style.background = 'white';"), to: "\(name)/index.html")
+            try folder.write(page("slide1", script), to: "\(name)/slide1.html")
             try folder.write(
                 page("slide2", "StoryCLMBridge.Invoke('go', { slideName: 'index.html' }, function () {});"),
-                to: "deck/slide2.html")
-            try folder.write(PlayTests.rawTransport, to: "deck/js/storyclm.js")
-            return folder.appending("deck")
+                to: "\(name)/slide2.html")
+            try folder.write(PlayTests.rawTransport, to: "\(name)/js/storyclm.js")
+            return folder.appending(name)
         }
 
         static func findings(_ result: ProcessResult) throws -> [[String: Any]] {
-            let json = try #require(try result.json() as? [String: Any])
-            let packages = try #require(json["packages"] as? [[String: Any]])
-            return try #require(packages.first?["findings"] as? [[String: Any]])
+            try #require(packages(result).first?["findings"] as? [[String: Any]])
         }
 
-        @Test(arguments: cases) func eachRuleIsReportedInJSONAndJUnit(_ ruleCase: RuleCase) async throws {
+        static func packages(_ result: ProcessResult) throws -> [[String: Any]] {
+            let json = try #require(try result.json() as? [String: Any])
+            return try #require(json["packages"] as? [[String: Any]])
+        }
+
+        @Test(arguments: runs) func eachRuleIsReportedInJSONAndJUnit(_ ruleRun: RuleRun) async throws {
+            let run = ruleRun.cases
             let folder = TemporaryDirectory()
-            let deck = try Self.deck(in: folder, script: ruleCase.script)
-            let arguments = ["validate", "--render"] + ruleCase.extraArguments + [deck]
+            let decks = try run.map { try Self.deck(in: folder, named: $0.rule, script: $0.script) }
+            let arguments = ["validate", "--render"] + (run.first?.extraArguments ?? []) + decks
             let json = try await ProcessRunner.sclm(arguments + ["--format", "json"])
-            #expect(json.status == ruleCase.status, "\(json)")
-            let findings = try Self.findings(json).filter { $0["rule"] as? String == ruleCase.rule }
+            #expect(json.status == run.map(\.status).max(), "\(json)")
+            let packages = try Self.packages(json)
+            let junit = try await ProcessRunner.sclm(arguments + ["--format", "junit"])
+            #expect(junit.status == json.status)
+            for (ruleCase, deck) in zip(run, decks) {
+                let package = try #require(packages.first { $0["path"] as? String == deck }, "\(json)")
+                try Self.expectReported(ruleCase, in: package, junit: Self.testSuite(deck, of: junit.stdout))
+            }
+        }
+
+        /// The JUnit `<testsuite>` element of the package at `path`.
+        static func testSuite(_ path: String, of junit: String) throws -> Substring {
+            let start = try #require(junit.range(of: #"<testsuite name="\#(path)""#), "\(junit)")
+            let end = try #require(junit[start.upperBound...].range(of: "</testsuite>"), "\(junit)")
+            return junit[start.lowerBound..<end.upperBound]
+        }
+
+        /// The package of `ruleCase`'s deck reports its rule for `slide1.html` alone, in JSON and in JUnit.
+        static func expectReported(_ ruleCase: RuleCase, in package: [String: Any], junit: Substring) throws {
+            #expect(package["passed"] as? Bool == (ruleCase.status == 0), "\(ruleCase.rule): \(package)")
+            let all = try #require(package["findings"] as? [[String: Any]])
+            let findings = all.filter { $0["rule"] as? String == ruleCase.rule }
             #expect(
                 Set(findings.compactMap { $0["path"] as? String }) == ["slide1.html"], "only the slide that trips it")
-            let finding = try #require(findings.first, "\(json)")
+            let finding = try #require(findings.first, "\(ruleCase.rule): \(package)")
             #expect(finding["severity"] as? String == ruleCase.severity)
             #expect(finding["class"] as? String == "content")
             #expect(finding["path"] as? String == "slide1.html")
@@ -74,12 +114,10 @@ extension ChromiumTests {
                 #expect(finding["line"] as? Int == 5)
                 #expect((finding["message"] as? String)?.contains("undefinedFunction") == true)
             }
-            let junit = try await ProcessRunner.sclm(arguments + ["--format", "junit"])
-            #expect(junit.status == ruleCase.status)
-            #expect(junit.stdout.contains(#"<testcase name="\#(ruleCase.rule)""#))
+            #expect(junit.contains(#"<testcase name="\#(ruleCase.rule)""#))
             let failure = #"<failure type="\#(ruleCase.rule)""#
             let marker = ruleCase.severity == "error" ? failure : "<system-out>slide1.html"
-            #expect(junit.stdout.contains(marker), "\(junit.stdout)")
+            #expect(junit.contains(marker), "\(ruleCase.rule): \(junit)")
         }
 
         @Test func zipWhoseSecondSlideThrowsNamesTheSlideAndLine() async throws {

@@ -111,7 +111,8 @@ import Testing
 
     @Test func cancellingAStalledRequestEndsItPromptly() async throws {
         let task = Task { try await transport.send(HTTPRequest(url: url("/stall?seconds=120"))) }
-        try await Task.sleep(for: .milliseconds(300))
+        // Cancelled once the stall has begun: the response's first bytes are on their way.
+        #expect(try await fixture.waitForLog { $0.contains("stalling") })
         task.cancel()
         // The stall outlasts the suite's one-minute limit: a request that ignored the cancel fails the test.
         await #expect(throws: CancellationError.self) { try await task.value }

@@ -62,15 +62,17 @@ import Testing
     @Test func cancellingATaskInterruptsItsQueryAndRollsBack() async throws {
         let folder = TemporaryDirectory()
         let store = try ContentStore(path: folder.appending("sclm.db"))
+        let (started, signal) = AsyncStream.makeStream(of: Void.self)
         let task = Task {
             try await store.write { db in
                 try db.execute("INSERT INTO clients(clientId) VALUES (1)")
+                signal.yield()
                 // An endless recursive query that only an interrupt stops.
                 _ = try db.fetchOne(
                     "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT count(*) FROM n")
             }
         }
-        try await Task.sleep(for: .milliseconds(200))
+        for await _ in started { break }  // the body has written its row and goes on to the endless query
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }
         #expect(try await store.read { db in try db.fetchCount("SELECT count(*) FROM clients") } == 0)

@@ -53,7 +53,7 @@ import Testing
         var waiters: [Task<Void, any Error>] = []
         for id in 1...3 {
             waiters.append(Task { try await slots.withSlot { gauge.enter(id) } })
-            try await Task.sleep(for: .milliseconds(20))  // each waits before the next asks
+            while slots.waiting < id { await Task.yield() }  // each waits before the next asks
         }
         open.yield()
         try await holder.value
@@ -73,7 +73,7 @@ import Testing
         }
         while !started.withLock({ $0 }) { await Task.yield() }
         let waiter = Task { try await slots.withSlot { "ran" } }
-        try await Task.sleep(for: .milliseconds(20))
+        while slots.waiting < 1 { await Task.yield() }  // cancelled while it waits, not before it asks
         waiter.cancel()
         await #expect(throws: CancellationError.self) { try await waiter.value }
         open.yield()

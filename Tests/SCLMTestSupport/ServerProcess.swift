@@ -56,6 +56,18 @@ package final class ServerProcess: Sendable {
     /// What the server wrote to stderr so far (its request log).
     package var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
+    /// Waits until the log satisfies `condition` (checked every 10 ms) or `timeout` passes.
+    ///
+    /// - Returns: whether the condition was met.
+    package func waitForLog(timeout: Duration = .seconds(30), _ condition: (String) -> Bool) async throws -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if condition(log) { return true }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return condition(log)
+    }
+
     /// Terminates the server (SIGTERM) and waits for it.
     package func stop() {
         process.withLock { process in

@@ -46,6 +46,30 @@ function escapeEcmaScript(text) {
   return out;
 }
 
+/** The timers of every simulated page still open; closeSimulatedWebViews() clears them. */
+const pageTimers = new Set();
+
+/**
+ * A setTimeout for a simulated page: its timers are tracked so that a call left pending (storyclm.js waits
+ * 35 s by default before it gives up) does not keep the test file's process alive after its last test.
+ */
+function trackedSetTimeout(callback, ms, ...args) {
+  const timer = setTimeout(() => { pageTimers.delete(timer); callback(...args); }, ms);
+  pageTimers.add(timer);
+  return timer;
+}
+
+function trackedClearTimeout(timer) {
+  pageTimers.delete(timer);
+  clearTimeout(timer);
+}
+
+/** Clears the simulated pages' pending timers: a test file's `test.after` hook, once its pages are done. */
+function closeSimulatedWebViews() {
+  for (const timer of pageTimers) { clearTimeout(timer); }
+  pageTimers.clear();
+}
+
 /**
  * A page in a simulated StoryContent WebView: storyclm.js runs in its own JS context with a fake
  * window and document. Setting an iframe's src to storyclm:SCLM_QUEUE is intercepted as the app's
@@ -58,7 +82,7 @@ function simulatedWebView({ answer = () => undefined, location = { protocol: "fi
   const appended = [];
   const evaluated = [];
   const context = {
-    console, setTimeout, clearTimeout, TextEncoder, TextDecoder, btoa, atob, crypto: globalThis.crypto,
+    console, setTimeout: trackedSetTimeout, clearTimeout: trackedClearTimeout, TextEncoder, TextDecoder, btoa, atob, crypto: globalThis.crypto,
     location: { ...location, assign(url) { context.navigations.push(url); } },
     navigations: [], opened: [],
     open(url, target) { context.opened.push([url, target]); },
@@ -93,7 +117,7 @@ function simulatedWebView({ answer = () => undefined, location = { protocol: "fi
   function navigate(url) {
     pings.push(url);
     if (url !== "storyclm:SCLM_QUEUE") { return; }
-    setTimeout(() => {
+    trackedSetTimeout(() => {
       const queue = JSON.parse(evaluate("StoryCLMBridge.GetQueue()"));
       for (const message of queue) {
         received.push(message);
@@ -170,4 +194,4 @@ function assembledSamples() {
   return result.stdout.trim();
 }
 
-module.exports = { LIBRARY, REPO, recordingTransport, escapeEcmaScript, simulatedWebView, delay, until, startServer, pythonExecutable, assembledSamples };
+module.exports = { LIBRARY, REPO, recordingTransport, escapeEcmaScript, simulatedWebView, closeSimulatedWebViews, delay, until, startServer, pythonExecutable, assembledSamples };

@@ -4,7 +4,10 @@
 // a WKWebView script message handler, and the sclm preview relay with its fallback to the queue.
 const test = require("node:test");
 const assert = require("node:assert/strict");
-const { simulatedWebView, escapeEcmaScript, delay, until } = require("./support.js");
+const { simulatedWebView, closeSimulatedWebViews, escapeEcmaScript, delay, until } = require("./support.js");
+
+// Calls the pages left unanswered would hold the process for storyclm.js's 35 s time limit.
+test.after(closeSimulatedWebViews);
 
 /** Objects made inside the page's context compare by value once copied into this one. */
 function plain(value) {

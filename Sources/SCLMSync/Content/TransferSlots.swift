@@ -24,6 +24,9 @@ final class TransferSlots: Sendable {
         state = Mutex(State(free: width))
     }
 
+    /// How many tasks are waiting for a slot now.
+    var waiting: Int { state.withLock { $0.waiters.count } }
+
     /// Runs `body` holding a slot, waiting for one first.
     ///
     /// - Throws: `CancellationError` when the task is cancelled while it waits; what `body` throws.
