@@ -136,7 +136,8 @@ extension SCLM {
         private static func renderOptions(_ arguments: ParsedArguments) throws -> RenderOptions? {
             guard try arguments.read(Self.renderFlag) else {
                 let needingRender: [any OptionDeclaration] = [
-                    screenshotsOption, viewportOption, renderTimeoutOption, renderSettleOption, browserOption, configOption,
+                    screenshotsOption, viewportOption, renderTimeoutOption, renderSettleOption, browserOption,
+                    configOption,
                     homeSettingsFlag,
                 ]
                 if let given = needingRender.first(where: { arguments.isGiven($0) }) {
