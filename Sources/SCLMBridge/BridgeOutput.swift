@@ -6,35 +6,75 @@ import SCLMCore
 /// Every protocol line of a host goes through one output, so lines never interleave and nothing else
 /// reaches stdout. Safe to use from any task or thread.
 package final class BridgeOutput: Sendable {
-    let writer: any LineSink
+    /// The two ``LineSink``s, told apart by a `switch` rather than an existential: every answer passes
+    /// here, and a call through `any LineSink` (no inlining of the line-building closure) cost `sclm bridge`
+    /// about a fifth of its `getCurrentSlideName` throughput (bench/RESULTS.md).
+    private enum Sink: Sendable {
+        case descriptor(LineWriter)
+        case queue(LineQueue)
+    }
+
+    private let sink: Sink
 
     /// Creates an output that owns `fileDescriptor` (1 for stdout).
     package init(fileDescriptor: Int32 = 1) {
-        writer = LineWriter(fileDescriptor: fileDescriptor)
+        sink = .descriptor(LineWriter(fileDescriptor: fileDescriptor))
     }
 
     /// Creates an output whose lines go to `lines`' consumer, in-process.
     package init(lines: LineQueue) {
-        writer = lines
+        sink = .queue(lines)
     }
 
     /// Writes a response line.
     package func send(_ response: BridgeResponse) {
-        writer.writeLine { response.write(to: &$0) }
+        writeLine { response.write(to: &$0) }
     }
 
     /// Writes an event line.
     package func emit(_ event: BridgeEvent) {
-        writer.writeLine { event.write(to: &$0) }
+        writeLine { event.write(to: &$0) }
+    }
+
+    @inline(__always)
+    private func writeLine(_ build: (inout [UInt8]) -> Void) {
+        switch sink {
+        case .descriptor(let writer): writer.writeLine(build)
+        case .queue(let queue): queue.writeLine(build)
+        }
+    }
+
+    /// Runs `body`, whose lines may leave together (``LineSink/batch(_:)``).
+    func batch(_ body: () -> Void) {
+        switch sink {
+        case .descriptor(let writer): writer.batch(body)
+        case .queue(let queue): queue.batch(body)
+        }
+    }
+
+    /// Blocks the calling thread (never a task) while too much waits, until it drains or `stop` says so.
+    func waitWhileBackedUp(unless stop: () -> Bool) {
+        switch sink {
+        case .descriptor(let writer): writer.waitWhileBackedUp(unless: stop)
+        case .queue(let queue): queue.waitWhileBackedUp(unless: stop)
+        }
     }
 
     /// Waits until every line written so far has reached the descriptor (or the reader went away), at
     /// most `timeout`; returns whether everything went out.
     @discardableResult
     package func drain(timeout: Duration = .seconds(5)) async -> Bool {
-        await writer.drain(timeout: timeout)
+        switch sink {
+        case .descriptor(let writer): await writer.drain(timeout: timeout)
+        case .queue(let queue): await queue.drain(timeout: timeout)
+        }
     }
 
     /// Whether the reading side has gone away (`EPIPE`); later lines are dropped.
-    package var isBroken: Bool { writer.isBroken }
+    package var isBroken: Bool {
+        switch sink {
+        case .descriptor(let writer): writer.isBroken
+        case .queue(let queue): queue.isBroken
+        }
+    }
 }

@@ -71,10 +71,10 @@ package final class BridgeServer: Sendable {
         let stopping = CancellationFlag()
         await withTaskCancellationHandler {
             await source.deliverFrames(maximumLineBytes: limits.maximumLineBytes) { [self] frames in
-                output.writer.batch {
+                output.batch {
                     for frame in frames where !stopping.isCancelled { dispatch(frame) }
                 }
-                output.writer.waitWhileBackedUp { stopping.isCancelled }
+                output.waitWhileBackedUp { stopping.isCancelled }
             }
         } onCancel: {
             stopping.cancel()
