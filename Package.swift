@@ -90,9 +90,11 @@ let package = Package(
                 "SCLMBridgeModules", "SCLMBridge", "SCLMStore", "SCLMHTTP", "SCLMOSAM", "SCLMPolicy", "SCLMArchive",
                 "SCLMTestSupport",
             ]),
-        .testTarget(
-            name: "SCLMEndToEndTests",
-            dependencies: ["sclm", "SCLMCommands", "SCLMTestSupport", "SCLMStore", "SCLMHTTP"]),
+        // Through the built binary, so below everything but the test support: the largest test target
+        // compiles beside the sources instead of after them. The CLI tests that read the command catalog
+        // itself have a target of their own.
+        .testTarget(name: "SCLMEndToEndTests", dependencies: ["SCLMTestSupport", "SCLMCore", "SCLMStore", "SCLMHTTP"]),
+        .testTarget(name: "SCLMCLITests", dependencies: ["sclm", "SCLMCommands", "SCLMCore", "SCLMTestSupport"]),
         .testTarget(name: "SCLMFuzzTests", dependencies: ["SCLMFuzz", "SCLMTestSupport"]),
         .testTarget(name: "SCLMPolicyTests", dependencies: ["SCLMPolicy", "SCLMTestSupport"]),
         .testTarget(

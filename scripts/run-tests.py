@@ -33,6 +33,17 @@ SWIFT_FLAGS = ["-Xswiftc", "-warnings-as-errors", "-Xswiftc", "-gnone", "-Xswift
 # At most 24 Swift tests at once: unbounded, Swift Testing ran ~140 children side by side and the test
 # process reached 2,300 descriptors, where Foundation's Process.run() can crash (swift-corelibs-foundation #5472).
 SWIFT_TEST_ENV = {"SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH": "24"}
+# The suites start Python a few hundred times (dev-servers, fixtures): its compiled modules are kept under
+# .build/ (not beside the sources) even where the environment asks Python to write none, which would make
+# every start compile the dev-server's modules again.
+PYTHON_ENV = {"PYTHONPYCACHEPREFIX": str(ROOT / ".build" / "pycache")}
+
+
+def step_environment(step):
+    """The environment a step runs in: ours, with the Python settings above and the step's own."""
+    environment = {**os.environ, **PYTHON_ENV, **step.env}
+    environment.pop("PYTHONDONTWRITEBYTECODE", None)
+    return environment
 
 
 @dataclass
@@ -132,16 +143,18 @@ def steps():
     python_tests = [sys.executable, "-m", "unittest", "discover", "-v"]
     return [
         Step("deps", ["sh", "-c", "scripts/ensure-deps.sh chromium xvfb weston nginx man-db systemd"], 900, one_check),
-        Step("samples", [sys.executable, "sample-content/tools/assemble.py"], 120, one_check, after=("deps",)),
-        Step("build", ["swift", "build", "--build-tests"] + SWIFT_FLAGS, 900, one_check, after=("deps",)),
+        # The build needs only the C libraries `make deps` installed before: it starts beside the browser's
+        # and the servers' installation, which mostly waits on the disk.
+        Step("samples", [sys.executable, "sample-content/tools/assemble.py"], 120, one_check),
+        Step("build", ["swift", "build", "--build-tests"] + SWIFT_FLAGS, 900, one_check),
         # Beside the build, one after the other.
-        Step("lint-sql", ["scripts/lint-sql.sh"], 60, one_check, after=("deps",)),
+        Step("lint-sql", ["scripts/lint-sql.sh"], 60, one_check),
         Step("lint-format", ["swift", "format", "lint", "--strict", "--recursive", "Sources", "Tests", "Package.swift"],
              180, one_check, after=("lint-sql",)),
         Step("dev-server", python_tests + ["-s", "dev-server/tests", "-t", "dev-server"], 180, unittest,
              after=("samples", "lint-format")),
         Step("swift", swift_test + ["--skip", "ChromiumTests"], 420, swift_testing, SWIFT_TEST_ENV, True,
-             after=("samples", "build", "dev-server")),
+             after=("deps", "samples", "build", "dev-server")),
         # The browser suites after the others: a Chromium start takes both cores for a moment, and their
         # time limits are short. Beside them, one after the other, the suites that mostly wait on servers.
         Step("swift-chromium", swift_test + ["--filter", "ChromiumTests"], 300, swift_testing, {}, True,
@@ -166,7 +179,7 @@ def run(step):
     with open(log, "wb") as sink:
         process = subprocess.Popen(
             step.command, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=sink, stderr=subprocess.STDOUT,
-            env={**os.environ, **step.env}, start_new_session=True)
+            env=step_environment(step), start_new_session=True)
         RUNNING.add(process)
         try:
             status = process.wait(timeout=step.budget)

@@ -13,7 +13,7 @@ import Testing
             digest = hmac.new(secret.encode(), ("key=" + key + "expiration=" + expiration).encode(), hashlib.sha512)
             print(base64.b64encode(digest.digest()).decode().replace("+", "-").replace("/", "_"), end="")
             """
-        let result = try ProcessRunner.run("/usr/bin/env", ["python3", "-c", script, key, expiration, secret])
+        let result = try ProcessRunner.run(ProcessRunner.python, ["-c", script, key, expiration, secret])
         try #require(result.status == 0, "\(result)")
         return result.stdout
     }

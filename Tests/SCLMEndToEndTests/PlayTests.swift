@@ -33,7 +33,7 @@ extension ChromiumTests {
             static func sql(_ query: String, in database: String) throws -> String {
                 let script =
                     "import sqlite3,sys,json; c=sqlite3.connect(sys.argv[1]); print(json.dumps(c.execute(sys.argv[2]).fetchall()))"
-                return try ProcessRunner.run("/usr/bin/env", ["python3", "-c", script, database, query]).stdout
+                return try ProcessRunner.run(ProcessRunner.python, ["-c", script, database, query]).stdout
                     .trimmingCharacters(in: .whitespacesAndNewlines)
             }
 

@@ -264,7 +264,7 @@ import Testing
             print(code, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
             """
         let result = try ProcessRunner.run(
-            "/usr/bin/env", ["python3", "-c", script, ProcessRunner.sclmPath, "validate", "--format", "json", zip])
+            ProcessRunner.python, ["-c", script, ProcessRunner.sclmPath, "validate", "--format", "json", zip])
         let lines = result.stdout.split(separator: "\n")
         let fields = (lines.last ?? "").split(separator: " ").compactMap { Int($0) }
         #expect(fields.first == 1, "\(result)")

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Packages the archive tests build at run time: a small valid StoryCLM presentation and hostile variants.
 package enum PackageFixtures {
@@ -35,16 +36,35 @@ package enum PackageFixtures {
         body { background: #fff url('../img/bg.jpg') no-repeat; }
         """
 
-    /// Deterministic pseudo-random bytes (incompressible, like images and video).
+    /// Deterministic pseudo-random bytes (incompressible, like images and video). Each (count, seed) is made
+    /// once per test process: the tests build the same packages over and over, and an unoptimized test
+    /// build makes megabytes of noise slowly.
     package static func noise(_ count: Int, seed: UInt64) -> [UInt8] {
+        let key = NoiseKey(count: count, seed: seed)
+        if let made = madeNoise.withLock({ $0[key] }) { return made }
         var state = seed &* 0x9E37_79B9_7F4A_7C15 | 1
-        return (0..<count).map { _ in
-            state ^= state << 13
-            state ^= state >> 7
-            state ^= state << 17
-            return UInt8(truncatingIfNeeded: state)
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            guard let base = buffer.baseAddress else { return }
+            var index = 0
+            while index < count {
+                state ^= state << 13
+                state ^= state >> 7
+                state ^= state << 17
+                base[index] = UInt8(truncatingIfNeeded: state)
+                index += 1
+            }
+            initialized = count
         }
+        madeNoise.withLock { $0[key] = bytes }
+        return bytes
     }
+
+    private struct NoiseKey: Hashable {
+        let count: Int
+        let seed: UInt64
+    }
+
+    private static let madeNoise = Mutex<[NoiseKey: [UInt8]]>([:])
 
     /// A package of an `index.html` and `count` files `media/<n>.bin` of 1 MiB of noise each: big enough
     /// that unpacking it takes many blocks (for cancellation tests).
@@ -56,8 +76,7 @@ package enum PackageFixtures {
     }
 
     /// The files of the valid package, path → contents.
-    package static var validFiles: [(String, [UInt8])] {
-        [
+    package static let validFiles: [(String, [UInt8])] = [
             ("index.html", Array(indexHTML.utf8)),
             ("slide2.html", Array(slide2HTML.utf8)),
             ("css/main.css", Array(mainCSS.utf8)),
@@ -68,8 +87,7 @@ package enum PackageFixtures {
             ("img/logo@2x.png", noise(60_000, seed: 3)),
             ("img/bg.jpg", noise(120_000, seed: 4)),
             ("mediafiles/intro.mp4", noise(300_000, seed: 5)),
-        ]
-    }
+    ]
 
     /// A zip builder holding the valid package (folders listed explicitly, as most zip tools do).
     package static func validZip() -> ZipBuilder {

@@ -31,7 +31,7 @@ package enum SampleContent {
         let script = ProcessRunner.packageRoot + "/sample-content/tools/assemble.py"
         let result: ProcessResult
         do {
-            result = try ProcessRunner.run("/usr/bin/env", ["python3", script])
+            result = try ProcessRunner.run(ProcessRunner.python, [script])
         } catch {
             throw SCLMError(.internal, "cannot run python3 \(script): \(error)")
         }

@@ -19,14 +19,15 @@ package final class ServerProcess: Sendable {
     /// - Throws: `SCLMError` when the server does not start or prints no URL.
     package init(script: String, arguments: [String] = []) throws {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.executableURL = URL(fileURLWithPath: ProcessRunner.python)
         // A child spawned from a test thread inherits that thread's blocked-signal mask, which would keep
-        // SIGTERM from ever reaching the server; this trampoline clears the mask, then becomes the real
-        // interpreter (not a pyenv shim), so `stop()` ends the server cleanly.
+        // SIGTERM from ever reaching the server; this trampoline clears the mask, then becomes the server,
+        // so `stop()` ends it cleanly. Both start without `site` (-S): the servers use the standard library
+        // only, and site's start-up hooks cost each start more than the trampoline itself.
         let trampoline =
             "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, set()); "
-            + "os.execv(sys.executable, [sys.executable] + sys.argv[1:])"
-        process.arguments = ["python3", "-c", trampoline, script] + arguments
+            + "os.execv(sys.executable, [sys.executable, '-S'] + sys.argv[1:])"
+        process.arguments = ["-S", "-c", trampoline, script] + arguments
         process.currentDirectoryURL = URL(fileURLWithPath: ProcessRunner.packageRoot)
         let logPath = NSTemporaryDirectory() + "/sclm-server-\(getpid())-\(UUID().uuidString).log"
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)

@@ -1,20 +1,19 @@
 import Foundation
 import SCLMCore
-import SCLMTestSupport
 
 /// A temporary home with an installed presentation and a running `sclm bridge` on it.
-final class BridgeSession {
-    let folder = TemporaryDirectory(prefix: "sclm-bridge")
-    let home: Home
-    let fixture: InstalledPresentationFixture
-    private(set) var process: BridgeProcess
+package final class BridgeSession {
+    package let folder = TemporaryDirectory(prefix: "sclm-bridge")
+    package let home: Home
+    package let fixture: InstalledPresentationFixture
+    package private(set) var process: BridgeProcess
 
     /// The example external module, run with the system Python.
-    static let echoModule = "echo=python3 \(ProcessRunner.packageRoot)/examples/bridge-modules/echo.py"
+    package static let echoModule = "echo=python3 \(ProcessRunner.packageRoot)/examples/bridge-modules/echo.py"
 
     /// Installs `fixtures` (the first is opened), stores `settings` with `sclm config set` and starts the
     /// bridge with `arguments`, then reads the two start-up events (`presentationOpened`, `slideChanged`).
-    init(
+    package init(
         _ arguments: [String] = [], fixtures: [InstalledPresentationFixture] = [InstalledPresentationFixture()],
         environment: [String: String] = [:], output: BridgeProcess.OutputHandling = .read, login: Bool = false,
         settings: [String: String] = [:]
@@ -33,7 +32,7 @@ final class BridgeSession {
     }
 
     /// The `presentationOpened` event of the current run.
-    private(set) var opened: [String: Any] = [:]
+    package private(set) var opened: [String: Any] = [:]
 
     private func takeStartEvents() async throws -> [String: Any] {
         guard let opened = await process.event("presentationOpened"), await process.event("slideChanged") != nil else {
@@ -43,7 +42,7 @@ final class BridgeSession {
     }
 
     /// Starts another bridge run on the same home (after the previous one ended).
-    func restart(_ arguments: [String] = []) async throws {
+    package func restart(_ arguments: [String] = []) async throws {
         process = try BridgeSession.start(
             arguments, home: home, presentationId: fixture.presentationId, environment: [:], output: .read)
         opened = try await takeStartEvents()
@@ -59,7 +58,7 @@ final class BridgeSession {
     }
 
     /// Sends a request and returns its response.
-    func call(
+    package func call(
         _ command: String, _ data: [String: Any] = [:], guid: String = UUID().uuidString, timeout: TimeInterval = 10
     ) async -> [String: Any]? {
         process.send(json: ["Command": command, "Data": data, "GUID": guid])
@@ -70,7 +69,7 @@ final class BridgeSession {
     /// sent them on), asking it with `echo.pending` until a 10 s deadline.
     ///
     /// - Returns: whether it got there in time.
-    func echoSleeps(pendingAtLeast count: Int) async -> Bool {
+    package func echoSleeps(pendingAtLeast count: Int) async -> Bool {
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
             let data = await self.data("echo.pending") as? [String: Any]
@@ -83,26 +82,26 @@ final class BridgeSession {
     /// this call's own answer does.
     ///
     /// - Returns: how many it answered.
-    func wakeEchoSleeps() async -> Int? {
+    package func wakeEchoSleeps() async -> Int? {
         (await data("echo.wake") as? [String: Any])?["woken"] as? Int
     }
 
     /// Sends a notification (no GUID).
-    func notify(_ command: String, _ data: [String: Any] = [:]) {
+    package func notify(_ command: String, _ data: [String: Any] = [:]) {
         process.send(json: ["Command": command, "Data": data])
     }
 
     /// The `Data` of a successful response.
-    func data(_ command: String, _ data: [String: Any] = [:]) async -> Any? {
+    package func data(_ command: String, _ data: [String: Any] = [:]) async -> Any? {
         guard let response = await call(command, data), response["ErrorCode"] as? Int == 200 else { return nil }
         return response["Data"]
     }
 
     /// Runs SQL against the home's database with the system's sqlite3 module (a separate connection).
-    func sql(_ query: String) throws -> String {
+    package func sql(_ query: String) throws -> String {
         let script =
             "import sqlite3,sys,json; c=sqlite3.connect(sys.argv[1]); r=c.execute(sys.argv[2]).fetchall(); c.commit(); print(json.dumps(r))"
-        let result = try ProcessRunner.run("/usr/bin/env", ["python3", "-c", script, home.databasePath, query])
+        let result = try ProcessRunner.run(ProcessRunner.python, ["-c", script, home.databasePath, query])
         return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
