@@ -77,16 +77,16 @@ package enum PackageFixtures {
 
     /// The files of the valid package, path → contents.
     package static let validFiles: [(String, [UInt8])] = [
-            ("index.html", Array(indexHTML.utf8)),
-            ("slide2.html", Array(slide2HTML.utf8)),
-            ("css/main.css", Array(mainCSS.utf8)),
-            ("css/fonts.css", Array("@font-face { font-family: X; src: url(../fonts/x.woff2) format('woff2'); }".utf8)),
-            ("fonts/x.woff2", noise(2_000, seed: 1)),
-            ("js/storyclm.js", Array("window.StoryCLMBridge = { Invoke: function () {} }; window.StoryCLM = {};".utf8)),
-            ("img/logo.png", noise(30_000, seed: 2)),
-            ("img/logo@2x.png", noise(60_000, seed: 3)),
-            ("img/bg.jpg", noise(120_000, seed: 4)),
-            ("mediafiles/intro.mp4", noise(300_000, seed: 5)),
+        ("index.html", Array(indexHTML.utf8)),
+        ("slide2.html", Array(slide2HTML.utf8)),
+        ("css/main.css", Array(mainCSS.utf8)),
+        ("css/fonts.css", Array("@font-face { font-family: X; src: url(../fonts/x.woff2) format('woff2'); }".utf8)),
+        ("fonts/x.woff2", noise(2_000, seed: 1)),
+        ("js/storyclm.js", Array("window.StoryCLMBridge = { Invoke: function () {} }; window.StoryCLM = {};".utf8)),
+        ("img/logo.png", noise(30_000, seed: 2)),
+        ("img/logo@2x.png", noise(60_000, seed: 3)),
+        ("img/bg.jpg", noise(120_000, seed: 4)),
+        ("mediafiles/intro.mp4", noise(300_000, seed: 5)),
     ]
 
     /// A zip builder holding the valid package (folders listed explicitly, as most zip tools do).

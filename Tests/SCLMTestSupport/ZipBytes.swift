@@ -181,7 +181,9 @@ package struct ZipBytes {
         let found: Int? = bytes.withUnsafeBufferPointer { buffer in
             var index = 0
             while index + 46 <= buffer.count {
-                if buffer[index] == 0x50, buffer[index + 1] == 0x4B, buffer[index + 2] == 0x01, buffer[index + 3] == 0x02 {
+                if buffer[index] == 0x50, buffer[index + 1] == 0x4B, buffer[index + 2] == 0x01,
+                    buffer[index + 3] == 0x02
+                {
                     let length = Int(buffer[index + 28]) | Int(buffer[index + 29]) << 8
                     let start = index + 46
                     if start + length <= buffer.count, length == wanted.count,
