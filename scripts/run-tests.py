@@ -40,7 +40,10 @@ PYTHON_ENV = {"PYTHONPYCACHEPREFIX": str(ROOT / ".build" / "pycache")}
 
 
 def step_environment(step):
-    """The environment a step runs in: ours, with the Python settings above and the step's own."""
+    """The environment a step runs in: ours, with the Python settings above (not for the installation,
+    whose packages' own scripts compile Python where the system keeps it) and the step's own."""
+    if step.installs:
+        return {**os.environ, **step.env}
     environment = {**os.environ, **PYTHON_ENV, **step.env}
     environment.pop("PYTHONDONTWRITEBYTECODE", None)
     return environment
@@ -68,6 +71,7 @@ class Step:
     env: dict = field(default_factory=dict)
     needs_build: bool = False
     after: tuple = ()  # the steps (of those chosen) that must have ended before this one starts
+    installs: bool = False  # installs system packages
 
 
 def one_check(output, status):
@@ -142,7 +146,8 @@ def steps():
     swift_test = ["swift", "test", "--skip-build", "--disable-xctest"]
     python_tests = [sys.executable, "-m", "unittest", "discover", "-v"]
     return [
-        Step("deps", ["sh", "-c", "scripts/ensure-deps.sh chromium xvfb weston nginx man-db systemd"], 900, one_check),
+        Step("deps", ["sh", "-c", "scripts/ensure-deps.sh chromium xvfb weston nginx man-db systemd"], 900, one_check,
+             installs=True),
         # The build needs only the C libraries `make deps` installed before: it starts beside the browser's
         # and the servers' installation, which mostly waits on the disk.
         Step("samples", [sys.executable, "sample-content/tools/assemble.py"], 120, one_check),
