@@ -104,16 +104,11 @@ import Testing
         #expect(try await fixture.check() == ("SHOW", "armed", "LAZY"))
         _ = try await fixture.answer("ok", dontShowAgain: true)
         let database = Home(root: fixture.home.path).databasePath
-        let script = "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(sys.argv[2]); c.commit()"
-        let moved = try ProcessRunner.run(
-            "/usr/bin/env",
-            [
-                "python3", "-c", script, database,
-                "UPDATE preferences SET scope = 'osam:\(Self.package)' WHERE scope = 'osam:\(Self.package):ANDROID'",
-            ])
-        #expect(moved.status == 0, "\(moved)")
+        _ = try ProcessRunner.sql(
+            "UPDATE preferences SET scope = 'osam:\(Self.package)' WHERE scope = 'osam:\(Self.package):ANDROID'",
+            in: database)
         #expect(
-            try ChromiumTests.PlayTests.PlayHome.sql(
+            try ProcessRunner.sql(
                 "SELECT count(*) FROM preferences WHERE scope = 'osam:\(Self.package):ANDROID'", in: database)
                 == "[[0]]")
         #expect(try await fixture.check(["--offline"]) == ("DISMISSED", "dont-show-again", nil))

@@ -48,7 +48,7 @@ extension ChromiumTests {
                 SIGINT,
                 when: {
                     guard
-                        (try? PlayTests.PlayHome.sql("SELECT value FROM custom_events", in: database)) == #"[["yes"]]"#
+                        (try? ProcessRunner.sql("SELECT value FROM custom_events", in: database)) == #"[["yes"]]"#
                     else { return false }
                     seen.withLock { $0 = Plumbing(of: pid) }
                     return true

@@ -38,7 +38,7 @@ extension ChromiumTests {
             let ready = await process.send(
                 SIGINT,
                 when: {
-                    (try? PlayTests.PlayHome.sql("SELECT value FROM custom_events", in: database)) == #"[["yes"]]"#
+                    (try? ProcessRunner.sql("SELECT value FROM custom_events", in: database)) == #"[["yes"]]"#
                 }, timeout: 30)
             #expect(ready)
             let result = await process.result(timeout: 20)

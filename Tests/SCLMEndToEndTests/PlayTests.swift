@@ -26,15 +26,7 @@ extension ChromiumTests {
             }
 
             func sql(_ query: String) throws -> String {
-                try Self.sql(query, in: home.databasePath)
-            }
-
-            /// The rows of `query` on the SQLite file at `database`, as JSON.
-            static func sql(_ query: String, in database: String) throws -> String {
-                let script =
-                    "import sqlite3,sys,json; c=sqlite3.connect(sys.argv[1]); print(json.dumps(c.execute(sys.argv[2]).fetchall()))"
-                return try ProcessRunner.run(ProcessRunner.python, ["-c", script, database, query]).stdout
-                    .trimmingCharacters(in: .whitespacesAndNewlines)
+                try ProcessRunner.sql(query, in: home.databasePath)
             }
 
             /// The session ran to the end and logged the three slides in order.

@@ -97,11 +97,8 @@ package final class BridgeSession {
         return response["Data"]
     }
 
-    /// Runs SQL against the home's database with the system's sqlite3 module (a separate connection).
+    /// Runs SQL against the home's database from another process (``ProcessRunner/sql(_:in:)``).
     package func sql(_ query: String) throws -> String {
-        let script =
-            "import sqlite3,sys,json; c=sqlite3.connect(sys.argv[1]); r=c.execute(sys.argv[2]).fetchall(); c.commit(); print(json.dumps(r))"
-        let result = try ProcessRunner.run(ProcessRunner.python, ["-c", script, home.databasePath, query])
-        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        try ProcessRunner.sql(query, in: home.databasePath)
     }
 }

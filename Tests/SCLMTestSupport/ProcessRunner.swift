@@ -1,4 +1,5 @@
 import Foundation
+import SCLMCore
 
 /// The outcome of a finished child process.
 package struct ProcessResult: Sendable, CustomStringConvertible {
@@ -53,6 +54,18 @@ package enum ProcessRunner {
         }
         return path
     }()
+
+    /// Runs `query` on the SQLite file at `database` through Python's sqlite3 module (a connection of
+    /// another process, as a second program on the device would open), commits, and returns the rows as JSON.
+    ///
+    /// - Throws: when Python cannot be started or the query fails.
+    package static func sql(_ query: String, in database: String) throws -> String {
+        let script =
+            "import sqlite3,sys,json; c=sqlite3.connect(sys.argv[1]); r=c.execute(sys.argv[2]).fetchall(); c.commit(); print(json.dumps(r))"
+        let result = try run(python, ["-c", script, database, query])
+        guard result.status == 0 else { throw SCLMError(.internal, "sqlite3 \(query) failed: \(result.stderr)") }
+        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
 
     /// Runs `sclm` with `arguments` on a thread of its own, so that waiting for it never holds a thread of
     /// the cooperative pool (many tests run at once, and some drive a server meanwhile).
