@@ -29,14 +29,21 @@ package struct Finding: Sendable, Hashable, Encodable, CustomStringConvertible {
     package let message: String
     /// One line saying what to do.
     package let fix: String
+    /// The package path the finding is about besides its location, when it names one: the missing target of
+    /// a `REF-MISSING` or a `RENDER-LOAD-FAILED`, so a render does not repeat what the static check said.
+    /// Not part of any report.
+    package let subject: String?
 
     /// Creates a finding; `fix` defaults to the rule's generic fix.
-    package init(_ rule: Rule, path: String? = nil, line: Int? = nil, message: String, fix: String? = nil) {
+    package init(
+        _ rule: Rule, path: String? = nil, line: Int? = nil, message: String, fix: String? = nil, subject: String? = nil
+    ) {
         self.rule = rule
         self.path = path
         self.line = line
         self.message = message
         self.fix = fix ?? rule.fix
+        self.subject = subject
     }
 
     /// `path:line` (or the parts that exist), for text output.

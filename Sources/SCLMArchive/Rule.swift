@@ -77,7 +77,7 @@ extension Rule {
         referenceEscapesPackage, referenceRemote, swipeTargetMissing, storyCLMScriptMissing, htmlEmpty,
         htmlUndecodable,
         renderJSError, renderConsoleError, renderLoadFailed, renderRemote, renderBridgeError, renderTimeout,
-        renderDialog, renderTooLarge,
+        renderCrashed, renderNotReached, renderDialog, renderTooLarge,
     ]
 
     // MARK: Archive
@@ -241,8 +241,15 @@ extension Rule {
         fix: "Check the command's name and Data against the StoryCLM API (the message names the command and code).")
     package static let renderTimeout = Rule(
         "RENDER-TIMEOUT", .error, .render,
-        "A slide did not settle (load, then no requests or bridge calls for a moment) within the render time limit.",
-        fix: "Make the slide finish loading; stop polling timers or requests that never end.")
+        "A slide was not rendered in time: it did not load, or settle (no requests or bridge calls for a moment) within the render time limit, its script stopped answering (a loop that never yields), or its picture could not be taken; the message names the phase.",
+        fix: "Make the slide finish loading; stop polling timers or requests that never end; never block the page's script for seconds.")
+    package static let renderCrashed = Rule(
+        "RENDER-CRASHED", .error, .render, "A slide's page crashed (its renderer died) while it was rendered.",
+        fix: "Open the slide with `sclm play PATH --slide NAME` to reproduce it; look for runaway memory use or media the browser cannot decode.")
+    package static let renderNotReached = Rule(
+        "RENDER-NOT-REACHED", .error, .render,
+        "A slide was not rendered: the run was cancelled or the browser exited before it.",
+        fix: "Run the render again to completion; if the browser exited, run with --verbose to see why.")
     package static let renderDialog = Rule(
         "RENDER-DIALOG", .warning, .render,
         "A slide opened a dialog (`alert`, `confirm`, `prompt` or `beforeunload`); the render answered it at once (OK, or the prompt's default).",

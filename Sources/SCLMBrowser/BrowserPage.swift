@@ -91,10 +91,27 @@ package final class BrowserPage: Sendable {
         return data
     }
 
-    /// Closes the tab and stops routing its events.
+    /// Whether the page's main thread answers a trivial `Runtime.evaluate` within `deadline`: `false` when
+    /// it does not (a script that never yields, `while (true) {}`, keeps every evaluation waiting).
+    ///
+    /// - Throws: ``BrowserError`` other than a timeout (the page crashed or was closed), `CancellationError`.
+    package func isResponsive(within deadline: Duration) async throws -> Bool {
+        do {
+            try await call("Runtime.evaluate", ["expression": "0"], deadline: deadline)
+            return true
+        } catch let error as BrowserError where error.code == .timedOut {
+            return false
+        }
+    }
+
+    /// Closes the tab and stops routing its events. A tab whose renderer will not let go (a stuck script
+    /// in a `beforeunload` handler, say) is crashed (`Page.crash`) and closed again.
     package func close() async {
         connection.unsubscribe(session: sessionId)
         targets?.handle(secondaryOf: sessionId, nil)
-        _ = try? await connection.call("Target.closeTarget", ["targetId": .string(targetId)], deadline: .seconds(5))
+        let target: JSONValue = ["targetId": .string(targetId)]
+        if (try? await connection.call("Target.closeTarget", target, deadline: .seconds(5))) != nil { return }
+        connection.send("Page.crash", session: sessionId)
+        _ = try? await connection.call("Target.closeTarget", target, deadline: .seconds(5))
     }
 }

@@ -27,9 +27,15 @@ final class DevToolsConnection: Sendable {
     /// Receives one event of a given method from any session: the session (`""` for the browser) and params.
     typealias SessionObserver = @Sendable (_ session: String, _ params: JSONValue) -> Void
 
+    /// A call waiting for its answer, with the session it was sent in (`""` for the browser).
+    private struct Waiting {
+        let session: String
+        let continuation: CheckedContinuation<JSONValue, any Error>
+    }
+
     private struct State {
         var nextId = 1
-        var waiting: [Int: CheckedContinuation<JSONValue, any Error>] = [:]
+        var waiting: [Int: Waiting] = [:]
         var handlers: [String: EventHandler] = [:]
         var observers: [String: SessionObserver] = [:]
         var closedReason: String?
@@ -51,13 +57,23 @@ final class DevToolsConnection: Sendable {
     func read(_ messages: Int32, onClose: @escaping @Sendable (String) -> Void) {
         readMessages(messages)
         let reason = "the browser exited"
-        let waiting = state.withLock { state -> [CheckedContinuation<JSONValue, any Error>] in
+        let waiting = state.withLock { state -> [Waiting] in
             state.closedReason = reason
             defer { state.waiting = [:] }
             return Array(state.waiting.values)
         }
-        for continuation in waiting { continuation.resume(throwing: BrowserError(.crashed, reason)) }
+        for call in waiting { call.continuation.resume(throwing: BrowserError(.crashed, reason)) }
         onClose(reason)
+    }
+
+    /// Fails every call still waiting in `session` with `.crashed` and `reason`: the target went away
+    /// (closed, or its renderer gone), so it will never answer them.
+    func failCalls(inSession session: String, reason: String) {
+        let waiting = state.withLock { state -> [Waiting] in
+            let ids = state.waiting.filter { $0.value.session == session }.map(\.key)
+            return ids.compactMap { state.waiting.removeValue(forKey: $0) }
+        }
+        for call in waiting { call.continuation.resume(throwing: BrowserError(.crashed, reason)) }
     }
 
     /// Waits for the writes queued so far and drops every later one, so the command pipe can be closed
@@ -106,7 +122,7 @@ final class DevToolsConnection: Sendable {
             try await withCheckedThrowingContinuation { continuation in
                 let closed = state.withLock { state -> String? in
                     if let reason = state.closedReason { return reason }
-                    state.waiting[id] = continuation
+                    state.waiting[id] = Waiting(session: session ?? "", continuation: continuation)
                     return nil
                 }
                 if let closed { return continuation.resume(throwing: BrowserError(.crashed, closed)) }
@@ -177,8 +193,8 @@ final class DevToolsConnection: Sendable {
     }
 
     private func fail(_ id: Int, with error: any Error) {
-        let continuation = state.withLock { $0.waiting.removeValue(forKey: id) }
-        continuation?.resume(throwing: error)
+        let call = state.withLock { $0.waiting.removeValue(forKey: id) }
+        call?.continuation.resume(throwing: error)
     }
 
     private func write(_ bytes: [UInt8]) {
@@ -255,11 +271,12 @@ final class DevToolsConnection: Sendable {
     private func deliver(_ bytes: [UInt8]) {
         switch DevToolsMessage(bytes) {
         case .result(let id, let result)?:
-            let continuation = state.withLock { $0.waiting.removeValue(forKey: id) }
-            continuation?.resume(returning: result)
+            let call = state.withLock { $0.waiting.removeValue(forKey: id) }
+            call?.continuation.resume(returning: result)
         case .refusal(let id, let message)?:
-            let continuation = state.withLock { $0.waiting.removeValue(forKey: id) }
-            continuation?.resume(throwing: BrowserError(.protocolError, "the browser refused a command: \(message)"))
+            let call = state.withLock { $0.waiting.removeValue(forKey: id) }
+            call?.continuation.resume(
+                throwing: BrowserError(.protocolError, "the browser refused a command: \(message)"))
         case .event(let method, let session, let params)?:
             let (handler, observer) = state.withLock { ($0.handlers[session], $0.observers[method]) }
             observer?(session, params)

@@ -7,6 +7,9 @@ final class Latch<Value: Sendable>: Sendable {
     /// Whether a value was set.
     var isFired: Bool { state.withLock { $0.value != nil } }
 
+    /// The value, if one was set.
+    var value: Value? { state.withLock { $0.value } }
+
     /// Sets the value unless one was set already.
     func fire(_ value: Value) {
         let waiters = state.withLock { state -> [CheckedContinuation<Value, Never>] in

@@ -58,8 +58,8 @@ package final class PageBridge: Sendable {
     private let inlet = FrameInlet()
     private let lines = LineQueue()
     private let commands = Mutex<[String: String]>([:])
-    /// When the page last loaded (`nil` while it loads) and when it last made a request or bridge call.
-    private let activity = Mutex<(loaded: ContinuousClock.Instant?, last: ContinuousClock.Instant)>((nil, .now))
+    /// When the page last loaded, made a request or bridge call, and started a frame or worker.
+    private let activity = Mutex(PageActivity.loading())
     private let outcome = Latch<Outcome>()
     /// The slide the host shows, and the package path the page's main frame is at.
     private let location = Mutex<(hostSlide: String?, pageSlide: String?)>((nil, nil))
@@ -105,6 +105,7 @@ package final class PageBridge: Sendable {
         try await page.call("Runtime.addBinding", ["name": .string(PageScript.errorBinding)])
         try await page.call("Page.addScriptToEvaluateOnNewDocument", ["source": .string(PageScript.source)])
         try await page.call("Fetch.enable", ["patterns": [["urlPattern": "*"]]])
+        try await page.call("Network.enable", PageErrors.networkEnable)
         try await page.call("Runtime.enable")
         try await page.call("Page.enable")
         try await page.call("Inspector.enable")
@@ -147,20 +148,16 @@ package final class PageBridge: Sendable {
         await outcome.wait()
     }
 
+    /// How the run ended, if it has.
+    package var outcomeSoFar: Outcome? { outcome.value }
+
     /// Ends the run with `outcome` (the browser died, a time limit passed) unless it already ended.
     package func end(_ outcome: Outcome) {
         self.outcome.fire(outcome)
     }
 
-    /// Whether the page loaded at least `settle` ago and nothing happened (requests, messages) for `quiet`:
-    /// errors of the first moments after load (timers, late scripts) are still heard.
-    package func isSettled(quiet: Duration, settle: Duration) -> Bool {
-        activity.withLock { activity in
-            guard let loaded = activity.loaded else { return false }
-            let now = ContinuousClock.now
-            return now - loaded >= settle && now - activity.last >= quiet
-        }
-    }
+    /// When the page last loaded, made a request or bridge call, and started a frame or worker.
+    package var currentActivity: PageActivity { activity.withLock { $0 } }
 
     // MARK: - Page events (reader thread)
 
@@ -185,9 +182,10 @@ package final class PageBridge: Sendable {
             }
             report(PageErrors.dialog(params, answered: answersDialogs))
         case "Page.loadEventFired":
-            activity.withLock { $0 = (.now, .now) }
+            let now = ContinuousClock.now
+            activity.withLock { $0 = PageActivity(loaded: now, lastRequest: now, lastStart: now) }
         case "Page.frameStartedLoading" where params["frameId"]?.stringValue == page.targetId:
-            activity.withLock { $0 = (nil, .now) }
+            activity.withLock { $0 = .loading() }
         case "Page.frameNavigated" where params["frame"]?["parentId"] == nil:
             if let url = params["frame"]?["url"]?.stringValue { pageNavigated(to: url) }
         case "Inspector.targetCrashed":
@@ -210,10 +208,21 @@ package final class PageBridge: Sendable {
         }
     }
 
+    /// Notes that a frame or worker of the page started (its script context was made, or a frame finished
+    /// loading): the render's late window runs from the last such start.
+    private func noteStart() {
+        activity.withLock { $0.lastStart = .now }
+    }
+
     /// Reports the page error that an event of the page or of one of its iframes and workers tells of, if
-    /// any: thrown, swallowed (``PageScript/errorBinding``) or `console.error`.
+    /// any: thrown, swallowed (``PageScript/errorBinding``) or `console.error`; or a connection that
+    /// request interception never sees (a WebSocket, WebTransport). Notes the start of a frame or worker.
     private func reportError(_ method: String, _ params: JSONValue) {
         switch method {
+        case "Runtime.executionContextCreated", "Page.frameStoppedLoading":
+            noteStart()
+        case "Network.webSocketCreated", "Network.webTransportCreated":
+            if let url = params["url"]?.stringValue { report(.remoteRequest(url: url)) }
         case "Runtime.exceptionThrown":
             report(PageErrors.uncaught(params))
         case "Runtime.bindingCalled" where params["name"]?.stringValue == PageScript.errorBinding:
@@ -226,7 +235,7 @@ package final class PageBridge: Sendable {
     }
 
     private func touch() {
-        activity.withLock { $0.last = .now }
+        activity.withLock { $0.lastRequest = .now }
     }
 
     /// One message or batch from the page's transport: noted, filtered (render), written to the server.
@@ -316,7 +325,7 @@ package final class PageBridge: Sendable {
             }
             if !isThere {
                 closeSlideBudget()
-                activity.withLock { $0 = (nil, .now) }
+                activity.withLock { $0 = .loading() }
                 page.send("Page.navigate", ["url": .string(site.withLock { $0 }.url(of: slide))])
             }
         case .presentationOpened:

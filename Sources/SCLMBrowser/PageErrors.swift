@@ -7,6 +7,11 @@ package enum PageErrors {
     /// The most of one page message (console text, error message, dialog text) kept, in UTF-8 bytes.
     static let maximumMessageBytes = 2_000
 
+    /// `Network.enable`'s parameters: only for the connections request interception never sees
+    /// (`Network.webSocketCreated`, `Network.webTransportCreated`), so no request body rides on its events
+    /// and no response body is kept for `Network.getResponseBody`.
+    static let networkEnable: JSONValue = ["maxPostDataSize": 0, "maxTotalBufferSize": 0, "maxResourceBufferSize": 0]
+
     /// An uncaught exception: its message, script URL and 1-based line.
     package static func uncaught(_ params: JSONValue) -> PageIssue {
         let details = params["exceptionDetails"] ?? [:]

@@ -18,6 +18,9 @@ import SCLMCore
 /// It also reports, through the binding ``errorBinding``, errors DevTools never hears of: those the
 /// page's own handlers swallow (`window.onerror` returning true, `unhandledrejection` prevented; its
 /// listeners run first, so they see the event, and report it once dispatch is over if it was prevented).
+/// Errors thrown while the page leaves (a `pagehide` handler, as content navigates itself away) are kept
+/// in the tab's `sessionStorage` and reported by the next document, swallowed or not: DevTools reports none
+/// of them, and nothing the leaving document sends (not even the binding) arrives.
 /// ``frameSource`` does so in every frame: the page's own and its same-process iframes (as part of
 /// ``source``) and each out-of-process iframe; ``workerSource`` inside each worker, before its own script
 /// (``TargetAttacher`` installs both there). What is not swallowed DevTools reports itself, for the page and
@@ -48,8 +51,26 @@ enum PageScript {
             try { report(JSON.stringify({ message: String(message), url: String(url || ""), line: Number(line) || 0 })); } catch (e) {}
           }
           function text(value) { try { return String(value); } catch (e) { return "an unprintable value"; } }
+          var leaving = false, key = "__sclmErrorsOnLeaving";
+          function storage() { try { return scope.sessionStorage || null; } catch (e) { return null; } }
+          function keep(message, url, line) {
+            var store = storage();
+            if (!store) { return; }
+            try {
+              var kept = JSON.parse(store.getItem(key) || "[]");
+              kept.push({ message: String(message), url: String(url || ""), line: Number(line) || 0 });
+              store.setItem(key, JSON.stringify(kept.slice(-20)));
+            } catch (e) {}
+          }
+          (function () {
+            var store = storage(), kept = null;
+            try { kept = store && store.getItem(key); if (kept) { store.removeItem(key); } } catch (e) {}
+            try { JSON.parse(kept || "[]").forEach(function (e) { tell(e.message, e.url, e.line); }); } catch (e) {}
+          })();
+          scope.addEventListener("pagehide", function () { leaving = true; }, true);
           scope.addEventListener("error", function (event) {
             if (!(event instanceof ErrorEvent)) { return; }
+            if (leaving) { keep(event.error !== undefined ? text(event.error) : event.message, event.filename, event.lineno); return; }
             setTimeout(function () {
               if (event.defaultPrevented) { tell(event.error !== undefined ? text(event.error) : event.message, event.filename, event.lineno); }
             }, 0);

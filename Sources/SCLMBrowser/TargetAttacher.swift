@@ -112,6 +112,7 @@ final class TargetAttacher: Sendable {
         connection.send("Target.setAutoAttach", Self.autoAttach, session: session)
         connection.send("Fetch.enable", ["patterns": [["urlPattern": "*"]]], session: session)
         connection.send("Runtime.enable", session: session)
+        if info["type"]?.stringValue != "page" { connection.send("Network.enable", PageErrors.networkEnable, session: session) }
         for (method, params) in Self.errorReporting(forTargetOfType: info["type"]?.stringValue) {
             connection.send(method, params, session: session)
         }
@@ -152,6 +153,7 @@ final class TargetAttacher: Sendable {
             state.handlers.removeValue(forKey: session)
         }
         connection.unsubscribe(session: session)
+        connection.failCalls(inSession: session, reason: "the page was closed")
     }
 
     /// One event of a target sclm did not open: to its tab's handler, or (requests) refused.

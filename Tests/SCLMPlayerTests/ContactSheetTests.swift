@@ -21,8 +21,30 @@ import Testing
     @Test func packagesWithTheSameFolderNameGetNumberedFolders() {
         var sheet = ContactSheet(viewport: BrowserOptions.Viewport(width: 800, height: 600))
         let folders = ["a/deck.zip", "b/deck.zip", "...zip", "..zip", "deck-2.zip"].map {
-            sheet.add(package: $0, slides: ["index.html"])
+            sheet.folder(forPackage: $0)
         }
         #expect(folders == ["deck", "deck-2", "package", "package-2", "deck-2-2"])
+    }
+
+    /// A slide with a picture is linked; one without gets a placeholder that says why, never a link.
+    @Test func slidesWithoutAPictureGetAPlaceholderWithTheReason() {
+        var sheet = ContactSheet(viewport: BrowserOptions.Viewport(width: 800, height: 600))
+        let folder = sheet.folder(forPackage: "deck.zip")
+        sheet.add(
+            package: "deck.zip", folder: folder,
+            slides: SlideTally([
+                .init(slide: "index.html", status: .rendered, image: "deck/index.png"),
+                .init(slide: "spin.html", status: .timedOut(.window), image: nil),
+                .init(slide: "crash.html", status: .crashed, image: nil),
+                .init(slide: "late.html", status: .notReached, image: nil),
+            ]))
+        let html = sheet.html
+        #expect(html.ranges(of: "<img ").count == 1, "one image")
+        #expect(html.contains(#"<img src="deck/index.png""#))
+        #expect(!html.contains("spin.png") && !html.contains("crash.png") && !html.contains("late.png"))
+        #expect(html.contains("timed out (window), RENDER-TIMEOUT"))
+        #expect(html.contains("its page crashed, RENDER-CRASHED"))
+        #expect(html.contains("the run ended before it, RENDER-NOT-REACHED"))
+        #expect(html.contains("4 slides: 1 rendered, 1 timed out, 1 crashed, 1 not reached"))
     }
 }

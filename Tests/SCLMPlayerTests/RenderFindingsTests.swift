@@ -28,7 +28,6 @@ import Testing
                 .remoteRequest(url: "http://example.com/x"), .renderRemote,
                 "requested http://example.com/x; refused (no network on a tablet)"
             ),
-            (.crashed(reason: "the renderer crashed"), .renderJSError, "the renderer crashed"),
             (.dialog(type: "confirm", message: "Sure?", answered: true), .renderDialog, "confirm: Sure? (answered OK)"),
             (
                 .tooLarge(url: "u", path: "video.mp4", size: 40 << 20, limit: 32 << 20), .renderTooLarge,
@@ -42,12 +41,15 @@ import Testing
         ]
         for (issue, rule, message) in cases {
             let finding = Self.finding(issue, slide: "b.html")
-            #expect(finding == Finding(rule, path: "b.html", message: message), "\(issue)")
+            let subject: String? = if case .missingFile(_, let path) = issue { path } else { nil }
+            #expect(finding == Finding(rule, path: "b.html", message: message, subject: subject), "\(issue)")
         }
     }
 
-    @Test func navigationIsOnlyNoted() {
+    /// Navigation is only noted; a crash is the slide's status, whose one finding the renderer adds.
+    @Test func navigationAndCrashesAreNotFindingsOfTheirOwn() {
         #expect(Self.finding(.navigation(command: "go", data: ["slide": "b.html"])) == nil)
+        #expect(Self.finding(.crashed(reason: "the renderer crashed")) == nil)
     }
 
     /// An error in the slide's own file keeps its line; one in another script names that file and line.

@@ -100,7 +100,7 @@ struct ContentRules {
             let target = resolved == relative ? "" : " (resolves to '\(resolved)')"
             return Finding(
                 .referenceMissing, path: file.path, line: reference.line,
-                message: "\(quoted)\(target) is not in the package")
+                message: "\(quoted)\(target) is not in the package", subject: resolved)
         }
     }
 

@@ -19,13 +19,17 @@ extension SCLM {
                 docs/validation.md lists every rule. Nothing is ever written to disk.
 
                 --render also loads every slide of each package (that is safe to unpack) in headless
-                Chromium, a few pages at a time in one browser, with the bridge of `sclm bridge` inside a
-                throwaway home (nothing of yours changes; `go` and `open` are answered but not followed),
-                waits until each slide settles (loaded --render-settle seconds ago, then quiet) and
-                reports RENDER-* findings: uncaught errors (also those the page swallows, and those of its
-                iframes and workers), console.error, files the package lacks, requests to other hosts
-                (refused), bridge errors, slides that never settle. --screenshots DIR writes one PNG per slide at --viewport and an
-                index.html contact sheet. The throwaway home starts with no settings, so the bridge modules
+                Chromium, several pages at a time in one browser, with the bridge of `sclm bridge` inside a
+                throwaway home (nothing of yours changes; `go` and `open` are answered but not followed).
+                Each slide must load and settle (no requests or bridge calls for a moment) within
+                --render-timeout, is pictured, and is then still heard for a late window of
+                --render-settle seconds after its last frame or worker started. Every slide ends rendered
+                or with a finding saying why not (RENDER-TIMEOUT with its phase, RENDER-CRASHED,
+                RENDER-NOT-REACHED); a package passes only when all its slides were rendered. Other
+                RENDER-* findings: uncaught errors (also those the page swallows, and those of its iframes
+                and workers), console.error, files the package lacks, requests and sockets to other hosts
+                (refused), bridge errors, dialogs. --screenshots DIR writes one PNG per rendered slide at
+                --viewport and an index.html contact sheet (a placeholder with the reason for the others). The throwaway home starts with no settings, so the bridge modules
                 a slide calls (OSAM, HTTP) answer as unconfigured: --home-settings starts it with your home's
                 settings (read, never written), and --config KEY=VALUE (repeatable) sets one for the render.
 
@@ -81,15 +85,15 @@ extension SCLM {
         /// `--render-timeout seconds`.
         static let renderTimeoutOption: CommandOption<Int> = CommandOption<Int?>.integer(
             "--render-timeout", value: "seconds",
-            help: "With --render: how long a slide may take to settle (default 10).",
+            help: "With --render: how long a slide may take to load and settle (default 15).",
             in: 1...600
-        ).defaulting(to: 10)
+        ).defaulting(to: 15)
         /// `--render-settle seconds`.
         static let renderSettleOption: CommandOption<Int> = CommandOption<Int?>.integer(
             "--render-settle", value: "seconds",
-            help: "With --render: how long after load a slide's errors are still waited for (default 1).",
+            help: "With --render: how long a slide's late errors are heard, after its last frame or worker started (default 3).",
             in: 0...600
-        ).defaulting(to: 1)
+        ).defaulting(to: 3)
         /// `--browser path`.
         static let browserOption: CommandOption<String?> = .text(
             "--browser", value: "path",
@@ -116,7 +120,7 @@ extension SCLM {
             var screenshots: String?
             var viewport: BrowserOptions.Viewport
             var timeout: Duration
-            /// How long after load a slide is watched at least (its late errors heard).
+            /// How long a slide's late errors are heard, after its last frame or worker started.
             var settle: Duration
             var browser: String?
             var settings: RenderSettings
@@ -147,11 +151,6 @@ extension SCLM {
             }
             let seconds = try arguments.read(Self.renderTimeoutOption)
             let settle = try arguments.read(Self.renderSettleOption)
-            guard settle < seconds else {
-                throw ValidationError(
-                    "--render-settle (\(settle) s) must be shorter than --render-timeout (\(seconds) s), "
-                        + "or no slide could settle in time")
-            }
             return RenderOptions(
                 screenshots: try arguments.read(Self.screenshotsOption),
                 viewport: try arguments.read(Self.viewportOption) ?? BrowserOptions.Viewport(width: 1024, height: 768),
@@ -172,7 +171,7 @@ extension SCLM {
                     options: BrowserOptions(
                         executable: BrowserOptions.executable(option: render.browser, environment: context.environment),
                         viewport: render.viewport, showsBrowserLogs: context.globals.verbose),
-                    limits: SlideRenderer.Limits(timeout: render.timeout, settle: render.settle), policy: policy,
+                    limits: SlideRenderer.Limits(timeout: render.timeout, window: render.settle), policy: policy,
                     screenshots: render.screenshots, settings: render.settings, provider: context)
                 let rendered = try await renderer.render(
                     outcomes.map { PackageRenderer.Package(path: $0.path, report: $0.report) })

@@ -1,6 +1,7 @@
 import Foundation
 import SCLMArchive
 import SCLMCore
+import SCLMPlayer
 
 /// `sclm validate --format junit`: JUnit XML as GitLab, Jenkins and GitHub test reporters read it.
 ///
@@ -64,6 +65,11 @@ struct JUnitReport {
             if fails { suite.failures += 1 }
             cases += testCase(rule, findings: findings, fails: fails, classname: name)
         }
+        if let slides = outcome.slides {
+            suite.tests += 1
+            cases += slidesCase(slides, classname: name)
+            if !slides.allRendered { suite.failures += 1 }
+        }
         if outcome.cancelled {
             let message = "the render was interrupted (SIGINT or SIGTERM): its findings are incomplete"
             suite.tests += 1
@@ -79,6 +85,18 @@ struct JUnitReport {
             ]
             + cases + ["  </testsuite>"]
         return suite
+    }
+
+    /// The `slides` test case: every slide's status; a failure unless all were rendered.
+    private func slidesCase(_ slides: SlideTally, classname: String) -> [String] {
+        let body = slides.entries.map { entry in
+            Self.text(entry.slide) + ": " + entry.status.name + (entry.status.phase.map { " (\($0.rawValue))" } ?? "")
+        }.joined(separator: "\n")
+        let element =
+            slides.allRendered
+            ? "      <system-out>\(body)</system-out>"
+            : #"      <failure type="slides" message="\#(Self.escape(slides.summary))">\#(body)</failure>"#
+        return [#"    <testcase name="slides" classname="\#(classname)" time="0">"#, element, "    </testcase>"]
     }
 
     private func testCase(_ rule: Rule, findings: [Finding], fails: Bool, classname: String) -> [String] {

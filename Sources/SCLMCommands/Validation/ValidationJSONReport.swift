@@ -1,4 +1,5 @@
 import SCLMArchive
+import SCLMPlayer
 
 /// The `sclm validate --format json` document (schema version 1, documented in docs/validation.md).
 ///
@@ -7,10 +8,13 @@ import SCLMArchive
 ///  "packages":[{"path":"deck.zip","kind":"zip","passed":false,"entries":12,"bytes":52011,"error":null,
 ///               "summary":{"errors":1,"warnings":0},
 ///               "findings":[{"rule":"REF-MISSING","severity":"error","path":"index.html","line":8,
-///                            "message":"…","fix":"…"}]}],
+///                            "message":"…","fix":"…"}],
+///               "slides":null,"slideResults":null}],
 ///  "summary":{"packages":1,"passed":0,"failed":1,"unreadable":0,"errors":1,"warnings":0}}
 /// ```
-/// Every key is always present (`null` when unknown), so consumers never need optional-key checks.
+/// Every key is always present (`null` when unknown), so consumers never need optional-key checks. With
+/// `--render`, `slides` counts each status (`{"total":3,"rendered":1,"timedOut":2,"crashed":0,"notReached":0}`)
+/// and `slideResults` lists each slide: `{"slide":"spin.html","status":"timedOut","phase":"window","image":null}`.
 struct ValidationJSONReport: Encodable {
     /// The schema version; bumped only for incompatible changes.
     static let schemaVersion = 1
@@ -30,9 +34,11 @@ struct ValidationJSONReport: Encodable {
         let error: String?
         let summary: Counts
         let findings: [Finding]
+        let slides: [String: Int]?
+        let slideResults: [SlideResult]?
 
         private enum CodingKeys: String, CodingKey {
-            case path, kind, passed, cancelled, entries, bytes, error, summary, findings
+            case path, kind, passed, cancelled, entries, bytes, error, summary, findings, slides, slideResults
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -46,6 +52,33 @@ struct ValidationJSONReport: Encodable {
             try container.encode(error, forKey: .error)
             try container.encode(summary, forKey: .summary)
             try container.encode(findings, forKey: .findings)
+            try container.encode(slides, forKey: .slides)
+            try container.encode(slideResults, forKey: .slideResults)
+        }
+    }
+
+    /// One rendered slide: its status, the phase it was stuck in, its PNG (relative to the screenshots folder).
+    struct SlideResult: Encodable {
+        let slide: String
+        let status: String
+        let phase: String?
+        let image: String?
+
+        init(_ entry: SlideTally.Entry) {
+            slide = entry.slide
+            status = entry.status.name
+            phase = entry.status.phase?.rawValue
+            image = entry.image
+        }
+
+        private enum CodingKeys: String, CodingKey { case slide, status, phase, image }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(slide, forKey: .slide)
+            try container.encode(status, forKey: .status)
+            try container.encode(phase, forKey: .phase)
+            try container.encode(image, forKey: .image)
         }
     }
 
@@ -55,6 +88,13 @@ struct ValidationJSONReport: Encodable {
     let cancelled: Bool
     let packages: [Package]
     let summary: ValidationSummary
+
+    /// `{"total":N,"rendered":N,"timedOut":N,"crashed":N,"notReached":N}`.
+    static func counts(_ tally: SlideTally) -> [String: Int] {
+        var counts = ["total": tally.entries.count]
+        for (name, count) in tally.counts { counts[name] = count }
+        return counts
+    }
 
     init(outcomes: [ValidationOutcome], strict: Bool) {
         self.strict = strict
@@ -66,7 +106,8 @@ struct ValidationJSONReport: Encodable {
                 cancelled: outcome.cancelled,
                 entries: report?.entryCount, bytes: report?.byteCount, error: outcome.readError,
                 summary: .init(errors: report?.errorCount ?? 0, warnings: report?.warningCount ?? 0),
-                findings: report?.findings ?? [])
+                findings: report?.findings ?? [], slides: outcome.slides.map(Self.counts),
+                slideResults: outcome.slides?.entries.map(SlideResult.init))
         }
         summary = ValidationSummary(outcomes, strict: strict)
     }

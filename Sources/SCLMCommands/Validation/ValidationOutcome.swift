@@ -16,9 +16,14 @@ struct ValidationOutcome: Sendable {
     let seconds: Double
     /// Whether a signal cut its render short: its findings are incomplete and it never passes.
     var cancelled = false
+    /// Each slide and its status, when `--render` listed the package's slides.
+    var slides: SlideTally? = nil
 
-    /// Whether the package passes under `strict` (never when its render was cancelled).
-    func passes(strict: Bool) -> Bool { !cancelled && (report?.passes(strict: strict) ?? false) }
+    /// Whether the package passes under `strict`: never when its render was cancelled or left a slide
+    /// unrendered.
+    func passes(strict: Bool) -> Bool {
+        !cancelled && (slides?.allRendered ?? true) && (report?.passes(strict: strict) ?? false)
+    }
 }
 
 /// Totals over every package of one run.
@@ -56,6 +61,7 @@ extension ValidationOutcome {
             rendered.report.map { ValidationOutcome(path: path, report: $0, readError: readError, seconds: seconds) }
             ?? self
         if rendered.cancelled { outcome.cancelled = true }
+        outcome.slides = rendered.slides
         return outcome
     }
 }

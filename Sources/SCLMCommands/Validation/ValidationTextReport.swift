@@ -1,5 +1,6 @@
 import SCLMArchive
 import SCLMCore
+import SCLMPlayer
 
 /// The human-readable `sclm validate` output: findings grouped per package, each package's verdict, and a
 /// summary line. Colour (when allowed) marks severities and verdicts only.
@@ -39,6 +40,7 @@ struct ValidationTextReport {
         let counts =
             "\(ValidationSummary.plural(report.errorCount, "error")), "
             + ValidationSummary.plural(report.warningCount, "warning")
+        if let slides = outcome.slides { lines.append("  \(slides.summary)") }
         let verdict =
             outcome.cancelled
             ? paint("cancelled", .red)

@@ -2,10 +2,12 @@ import Foundation
 import SCLMBrowser
 import SCLMCore
 
-/// The `index.html` of a screenshots folder: every package's slides as a grid of thumbnails.
+/// The `index.html` of a screenshots folder: every package's slides as a grid of thumbnails, and for a
+/// slide without a picture a placeholder that says why (it never links a file that does not exist).
 struct ContactSheet: Sendable {
     let viewport: BrowserOptions.Viewport
-    private var packages: [(name: String, folder: String, slides: [String])] = []
+    private var packages: [(name: String, folder: String, slides: SlideTally)] = []
+    private var folders: Set<String> = []
 
     init(viewport: BrowserOptions.Viewport) {
         self.viewport = viewport
@@ -16,18 +18,23 @@ struct ContactSheet: Sendable {
         ((slide as NSString).deletingPathExtension) + ".png"
     }
 
-    /// Adds a package and returns the sub-folder its images go to (``folderName(forPackage:)``, made unique
-    /// with `-2`, `-3`…).
-    mutating func add(package path: String, slides: [String]) -> String {
+    /// Reserves and returns the sub-folder the images of the package at `path` go to
+    /// (``folderName(forPackage:)``, made unique with `-2`, `-3`…).
+    mutating func folder(forPackage path: String) -> String {
         let base = Self.folderName(forPackage: path)
         var folder = base
         var number = 2
-        while packages.contains(where: { $0.folder == folder }) {
+        while folders.contains(folder) {
             folder = "\(base)-\(number)"
             number += 1
         }
-        packages.append((path, folder, slides))
+        folders.insert(folder)
         return folder
+    }
+
+    /// Adds the package at `path`, its images in `folder`, with its slides.
+    mutating func add(package path: String, folder: String, slides: SlideTally) {
+        packages.append((path, folder, slides))
     }
 
     /// The folder name for the images of the package at `path`: its file name without the extension, each `/`
@@ -53,25 +60,41 @@ struct ContactSheet: Sendable {
 
     var html: String {
         let sections = packages.map { package in
-            let cells = package.slides.map { slide in
-                let image = Self.escape(package.folder + "/" + Self.imageName(of: slide))
-                return "<figure><a href=\"\(image)\"><img src=\"\(image)\" alt=\"\(Self.escape(slide))\"></a>"
-                    + "<figcaption>\(Self.escape(slide))</figcaption></figure>"
-            }
-            return
-                "<h2>\(Self.escape(package.name))</h2>\n<div class=\"grid\">\n\(cells.joined(separator: "\n"))\n</div>"
+            let cells = package.slides.entries.map(Self.cell)
+            return "<h2>\(Self.escape(package.name))</h2>\n<p>\(Self.escape(package.slides.summary))</p>\n"
+                + "<div class=\"grid\">\n\(cells.joined(separator: "\n"))\n</div>"
         }
         return """
             <!DOCTYPE html>
             <html><head><meta charset="utf-8"><title>sclm validate --render</title>
             <style>body{font-family:sans-serif;margin:1em}.grid{display:flex;flex-wrap:wrap;gap:12px}
-            figure{margin:0}img{width:256px;aspect-ratio:\(viewport.width)/\(viewport.height);border:1px solid #ccc}
+            figure{margin:0}img,.missing{width:256px;aspect-ratio:\(viewport.width)/\(viewport.height);border:1px solid #ccc}
+            .missing{display:flex;align-items:center;justify-content:center;text-align:center;background:#fbeaea;color:#900;box-sizing:border-box;padding:8px}
             figcaption{font-size:12px}</style></head><body>
             <h1>Slides at \(viewport)</h1>
             \(sections.joined(separator: "\n"))
             </body></html>
 
             """
+    }
+
+    /// One slide: its linked thumbnail, or a placeholder with the reason it has none.
+    private static func cell(_ entry: SlideTally.Entry) -> String {
+        let caption = "<figcaption>\(escape(entry.slide))</figcaption></figure>"
+        guard let image = entry.image.map(escape) else {
+            return "<figure><div class=\"missing\">\(escape(reason(entry.status)))</div>\(caption)"
+        }
+        return "<figure><a href=\"\(image)\"><img src=\"\(image)\" alt=\"\(escape(entry.slide))\"></a>\(caption)"
+    }
+
+    /// Why a slide has no picture, in a placeholder's words.
+    static func reason(_ status: SlideStatus) -> String {
+        switch status {
+        case .rendered: "no picture"
+        case .timedOut(let phase): "not rendered: timed out (\(phase.rawValue)), RENDER-TIMEOUT"
+        case .crashed: "not rendered: its page crashed, RENDER-CRASHED"
+        case .notReached: "not rendered: the run ended before it, RENDER-NOT-REACHED"
+        }
     }
 
     private static func escape(_ text: String) -> String {

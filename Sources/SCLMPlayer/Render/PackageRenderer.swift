@@ -3,14 +3,20 @@ import SCLMArchive
 import SCLMBrowser
 import SCLMCore
 
-/// `validate --render`: every slide of every package loaded in one headless browser, on a small pool of
-/// pages, in a throwaway home; the findings join the static ones, and screenshots go to a folder.
+/// `validate --render`: every slide of every package loaded in one headless browser, a few pages loading
+/// at a time and more waiting out their late windows, in a throwaway home; the findings join the static
+/// ones, and screenshots go to a folder.
 ///
-/// Each package gets a browser context of its own (storage, cookies, cache), disposed of after it. A
-/// signal stops the run: the packages not fully rendered come back marked ``Rendered/cancelled``.
+/// Each package gets a browser context of its own (storage, cookies, cache), disposed of after it. Every
+/// slide ends with a ``SlideStatus`` (``SlideTally``): a package passes only when all were rendered. A
+/// signal stops the run: the slides not rendered are ``SlideStatus/notReached``, and the packages not fully
+/// rendered come back marked ``Rendered/cancelled``.
 package struct PackageRenderer: Sendable {
-    /// Pages rendering at once.
-    static let poolSize = 4
+    /// Slides loading at once: each holds a permit from its page's opening until its picture is taken.
+    static let loadingLimit = 8
+    /// Pages open at once: those loading and those waiting out their late window. It bounds the browser's
+    /// memory (each page is a renderer process) while the windows of many slides overlap.
+    static let pageLimit = 32
 
     /// A package given to the renderer: its path as the user gave it and its static report (`nil` when it
     /// could not be read).
@@ -32,11 +38,14 @@ package struct PackageRenderer: Sendable {
         package var report: PackageReport?
         /// Whether a signal cut the run short before the package was fully rendered.
         package var cancelled: Bool
+        /// Each slide and its status, when the package's slides were listed.
+        package var slides: SlideTally?
 
         /// Creates what became of a package: not rendered and not cancelled by default.
-        package init(report: PackageReport? = nil, cancelled: Bool = false) {
+        package init(report: PackageReport? = nil, cancelled: Bool = false, slides: SlideTally? = nil) {
             self.report = report
             self.cancelled = cancelled
+            self.slides = slides
         }
     }
 
@@ -80,28 +89,25 @@ package struct PackageRenderer: Sendable {
                 hosting in
                 try await Browser.withBrowser(options, environment: provider.environment, logger: provider.logger) {
                     browser in
-                    for (index, package) in packages.enumerated() {
-                        rendered[index] = try await browser.withContext { browserContext in
-                            let renderer = SlideRenderer(
-                                browser: browser, browserContext: browserContext, hosting: hosting, limits: limits)
-                            return try await render(
-                                package, presentationId: Int64(index + 1), renderer: renderer, home: renderHome,
-                                sheet: &sheet)
-                        }
+                    for (index, package) in packages.enumerated() where !Task.isCancelled {
+                        rendered[index] = try await render(
+                            package, presentationId: Int64(index + 1), browser: browser, hosting: hosting,
+                            home: renderHome, sheet: &sheet)
                         done = index + 1
                     }
                 }
             }
-        } catch  where Task.isCancelled {
-            for index in done..<rendered.count { rendered[index].cancelled = true }
+        } catch where Task.isCancelled {
+            provider.logger.debug("the render was cancelled: \(error.userMessage)")
         }
+        for index in done..<rendered.count { rendered[index].cancelled = true }
         if let screenshots { try sheet.write(to: screenshots) }
         return rendered
     }
 
     private func render(
-        _ package: Package, presentationId: Int64, renderer: SlideRenderer, home: RenderHome,
-        sheet: inout ContactSheet
+        _ package: Package, presentationId: Int64, browser: Browser, hosting: any PresentationHosting,
+        home: RenderHome, sheet: inout ContactSheet
     ) async throws -> Rendered {
         guard let report = package.report else { return Rendered() }
         guard !report.findings.contains(where: { $0.severity == .error && $0.ruleClass == .safety }) else {
@@ -110,54 +116,94 @@ package struct PackageRenderer: Sendable {
             return Rendered()
         }
         let slides = try await home.install(
-            package.path, kind: report.kind, presentationId: presentationId, policy: policy,
-            store: try renderer.hosting.store())
-        let results = try await renderAll(slides, presentationId: presentationId, renderer: renderer)
-        if let screenshots {
-            let folder = sheet.add(package: package.path, slides: slides)
-            try writeImages(results, slides: slides, to: screenshots + "/" + folder)
-        }
-        let findings = report.findings + results.flatMap(\.findings)
+            package.path, kind: report.kind, presentationId: presentationId, policy: policy, store: try hosting.store())
+        let folder = screenshots.map { _ in sheet.folder(forPackage: package.path) }
+        let results = try await results(
+            of: slides, presentationId: presentationId, browser: browser, hosting: hosting, imageFolder: folder)
+        let tally = SlideTally(
+            slides.indices.map { .init(slide: slides[$0], status: results[$0].status, image: results[$0].image) })
+        if let folder { sheet.add(package: package.path, folder: folder, slides: tally) }
+        let findings = report.findings + Self.renderFindings(results.flatMap(\.findings), explainedBy: report.findings)
         return Rendered(
             report: PackageReport(
                 path: report.path, kind: report.kind, findings: findings, entryCount: report.entryCount,
-                byteCount: report.byteCount))
+                byteCount: report.byteCount),
+            cancelled: Task.isCancelled && !tally.allRendered, slides: tally)
     }
 
-    /// Renders `slides` at most ``poolSize`` at a time; results in slide order.
-    private func renderAll(_ slides: [String], presentationId: Int64, renderer: SlideRenderer) async throws
-        -> [SlideRenderer.Result]
-    {
+    /// The slides' results in a browser context of their own; every slide `RENDER-NOT-REACHED` when the
+    /// browser is gone.
+    private func results(
+        of slides: [String], presentationId: Int64, browser: Browser, hosting: any PresentationHosting,
+        imageFolder: String?
+    ) async throws -> [SlideRenderer.Result] {
+        if let screenshots, let imageFolder {
+            try FileManager.default.createDirectory(
+                atPath: screenshots + "/" + imageFolder, withIntermediateDirectories: true)
+        }
+        do {
+            return try await browser.withContext { browserContext in
+                let renderer = SlideRenderer(
+                    browser: browser, browserContext: browserContext, hosting: hosting, limits: limits)
+                return try await renderAll(
+                    slides, presentationId: presentationId, renderer: renderer, imageFolder: imageFolder)
+            }
+        } catch let error as BrowserError where browser.isClosed {
+            return slides.map { .notReached($0, "not rendered: \(error.message)") }
+        }
+    }
+
+    /// The render's findings without the `RENDER-LOAD-FAILED` ones a static `REF-MISSING` already reports
+    /// (with the referring file and line) for the same file.
+    static func renderFindings(_ findings: [Finding], explainedBy staticFindings: [Finding]) -> [Finding] {
+        let missing = Set(staticFindings.filter { $0.rule == .referenceMissing }.compactMap(\.subject))
+        return findings.filter { $0.rule != .renderLoadFailed || !missing.contains($0.subject ?? "") }
+    }
+
+    /// Renders `slides`, at most ``pageLimit`` pages open and ``loadingLimit`` loading at once; results in
+    /// slide order, each picture written to `imageFolder` of the screenshots folder as it arrives (and
+    /// dropped from memory). A slide the run did not get to before a signal is `RENDER-NOT-REACHED`.
+    private func renderAll(
+        _ slides: [String], presentationId: Int64, renderer: SlideRenderer, imageFolder: String?
+    ) async throws -> [SlideRenderer.Result] {
         let wantsImages = screenshots != nil
+        let loading = AsyncSemaphore(limit: Self.loadingLimit)
+        let cancelled = "the render was cancelled (SIGINT or SIGTERM) before this slide was rendered"
         return try await withThrowingTaskGroup(of: (Int, SlideRenderer.Result).self) { group in
             var results = [SlideRenderer.Result?](repeating: nil, count: slides.count)
             var next = 0
             func startNext() {
-                guard next < slides.count else { return }
+                guard next < slides.count, !Task.isCancelled else { return }
                 let index = next
                 next += 1
                 group.addTask {
-                    (
-                        index,
-                        try await renderer.render(
-                            slides[index], presentationId: presentationId, screenshot: wantsImages)
-                    )
+                    do {
+                        let result = try await renderer.render(
+                            slides[index], presentationId: presentationId, screenshot: wantsImages, loading: loading)
+                        return (index, result)
+                    } catch is CancellationError {
+                        return (index, .notReached(slides[index], cancelled))
+                    }
                 }
             }
-            for _ in 0..<Self.poolSize { startNext() }
+            for _ in 0..<Self.pageLimit { startNext() }
             while let (index, result) = try await group.next() {
-                results[index] = result
+                results[index] = try written(result, slide: slides[index], to: imageFolder)
                 startNext()
             }
-            return results.compactMap { $0 }
+            return slides.indices.map { results[$0] ?? .notReached(slides[$0], cancelled) }
         }
     }
 
-    private func writeImages(_ results: [SlideRenderer.Result], slides: [String], to folder: String) throws {
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        for (slide, result) in zip(slides, results) {
-            guard let image = result.screenshot else { continue }
-            try image.write(to: URL(fileURLWithPath: folder + "/" + ContactSheet.imageName(of: slide)))
-        }
+    /// `result` with its picture written to `folder` of the screenshots folder and replaced by its path.
+    private func written(_ result: SlideRenderer.Result, slide: String, to folder: String?) throws
+        -> SlideRenderer.Result
+    {
+        guard let screenshots, let folder, let image = result.screenshot else { return result }
+        var written = result
+        written.screenshot = nil
+        written.image = folder + "/" + ContactSheet.imageName(of: slide)
+        try image.write(to: URL(fileURLWithPath: screenshots + "/" + (written.image ?? "")))
+        return written
     }
 }

@@ -10,7 +10,7 @@ enum RenderFindings {
     ///   - issue: what the page did.
     ///   - slide: the slide being rendered.
     ///   - source: the package path of a script URL, when it is one of the package's files.
-    /// - Returns: the finding, or `nil` for what is only noted (navigation requests).
+    /// - Returns: the finding, or `nil` for what is only noted (navigation requests) or said elsewhere (a crash).
     static func finding(for issue: PageIssue, slide: String, source: (String?) -> String?) -> Finding? {
         switch issue {
         case .uncaughtError(let message, let url, let line):
@@ -19,15 +19,14 @@ enum RenderFindings {
             return located(
                 .renderConsoleError, slide: slide, file: source(url), line: line, message: "console.error: \(message)")
         case .missingFile(_, let path):
-            return Finding(.renderLoadFailed, path: slide, message: "requested \(path), which the package lacks (404)")
+            return Finding(
+                .renderLoadFailed, path: slide, message: "requested \(path), which the package lacks (404)", subject: path)
         case .remoteRequest(let url):
             return Finding(.renderRemote, path: slide, message: "requested \(url); refused (no network on a tablet)")
         case .bridgeError(let command, let code, let message):
             return Finding(
                 .renderBridgeError, path: slide,
                 message: "\(command) answered \(code): \(RenderSettings.renderAdvice(message))")
-        case .crashed(let reason):
-            return Finding(.renderJSError, path: slide, message: reason)
         case .tooLarge(_, let path, let size, let limit):
             return Finding(
                 .renderTooLarge, path: slide,
@@ -40,7 +39,8 @@ enum RenderFindings {
                 .renderConsoleError, path: slide,
                 message: "\(count) more page messages (\(bytes) bytes) were cut: a slide reports at most "
                     + "\(MessageBudget.maximumIssues) messages and \(MessageBudget.maximumBytes >> 10) KiB")
-        case .navigation:
+        case .navigation, .crashed:
+            // A crash is the slide's status (`RENDER-CRASHED`), said once by the renderer.
             return nil
         }
     }
