@@ -69,7 +69,7 @@ package struct ArchiveError: CategorizedError {
     package var description: String { message }
 
     /// A ``Code/refused`` error for `findings`, naming the first of them that `policy` refuses.
-    static func refused(_ archivePath: String, findings: [Finding], policy: Policy) -> ArchiveError {
+    package static func refused(_ archivePath: String, findings: [Finding], policy: Policy) -> ArchiveError {
         let errors = findings.filter(policy.refuses)
         let first = errors.first ?? findings.first
         let more = errors.count > 1 ? " (and \(errors.count - 1) more)" : ""

@@ -176,10 +176,25 @@ extension CommandOption where Value == Int64 {
                 throw ValidationError(
                     "missing --presentation <id>: the installed presentation to \(purpose) (see `sclm list`)")
             }
-            guard let id = Int64(text), id > 0 else {
-                throw ValidationError("--presentation needs a presentation id, got '\(text)'")
-            }
-            return id
+            return try presentationId(text)
         }
+    }
+
+    /// `text` as a presentation id (a whole number above 0).
+    ///
+    /// - Throws: ``ValidationError`` naming `--presentation`.
+    fileprivate static func presentationId(_ text: String) throws -> Int64 {
+        guard let id = Int64(text), id > 0 else {
+            throw ValidationError("--presentation needs a presentation id, got '\(text)'")
+        }
+        return id
+    }
+}
+
+extension CommandOption where Value == Int64? {
+    /// Declares an optional `--presentation <id>`, for a command that can open something else instead (the
+    /// command checks that one of them is given); absent, it reads `nil`.
+    package static func presentation(help: String) -> Self {
+        .option("--presentation", value: "id", help: help, convert: CommandOption<Int64>.presentationId)
     }
 }

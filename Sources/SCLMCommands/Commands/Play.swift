@@ -1,15 +1,29 @@
 import Foundation
+import SCLMArchive
 import SCLMBrowser
 import SCLMCore
 import SCLMPlayer
 
 extension SCLM {
-    /// `sclm play`: runs an installed presentation in Chromium with the bridge inside the page.
+    /// `sclm play`: runs an installed presentation, or a package zip or folder, in Chromium with the bridge
+    /// inside the page.
     package struct Play: Command {
         package static let configuration = CommandConfiguration(
             commandName: "play",
-            abstract: "Run an installed presentation in Chromium, with StoryCLM's bridge inside the page.",
+            abstract: "Run a presentation in Chromium, with StoryCLM's bridge inside the page.",
             discussion: """
+                Plays the installed presentation --presentation ID, or the package zip or folder PATH (to
+                reproduce a `validate --render` finding before publishing). PATH is checked against the
+                package policy as `sclm validate` checks it (a package breaking a safety rule is refused with
+                the reason; exit 1), then installed in a scratch home, a temporary folder deleted when play
+                ends (also on an error or Ctrl-C): a zip is unpacked there as `sclm sync` unpacks it, a folder
+                is served in place. The bridge answers as for an installed presentation, but nothing of your
+                home changes: sessions and custom events go to the scratch home, and no browser storage is
+                kept (--fresh is implied). The scratch home starts with no settings, so OSAM and HTTP calls
+                answer as unconfigured: --home-settings starts it with your home's settings (read, never
+                written), and --config KEY=VALUE (repeatable) sets one. A missing or unreadable PATH exits 74,
+                one that is not a file or folder (a FIFO, socket or device) 66.
+
                 The package is served to the browser from a private origin (https://presentation-<id>.sclm.invalid/)
                 by answering the page's requests from the installed files; requests to other hosts are refused,
                 as on an offline tablet. The page gets the transports a StoryContent app gives content (the
@@ -18,8 +32,8 @@ extension SCLM {
                 `sclm bridge`: sessions, custom events, navigation, OSAM, HTTP. `go` loads the slide; the session
                 is written to SQLite as it happens.
 
-                The page's storage (localStorage, IndexedDB, cookies) is kept per presentation in the home and
-                survives restarts, as on a tablet; --fresh starts with it empty.
+                With --presentation, the page's storage (localStorage, IndexedDB, cookies) is kept per
+                presentation in the home and survives restarts, as on a tablet; --fresh starts with it empty.
 
                 --headless (the default) runs without a window and ends when the content closes the
                 presentation (exit 0), on a page or browser crash (1), on an uncaught page error with
@@ -34,20 +48,25 @@ extension SCLM {
                 The browser is --browser PATH, else $SCLM_BROWSER, else chromium on PATH; without one sclm says
                 how to install it and exits 69.
                 """,
+            arguments: [
+                ArgumentSpec(
+                    "path", help: "A package zip or folder to play in a scratch home (instead of --presentation).",
+                    optional: true, path: true)
+            ],
             options: [
                 presentationOption, Bridge.slideOption, kioskFlag, headlessFlag, timeoutOption, durationOption,
-                failOnErrorFlag, freshFlag, browserOption,
+                failOnErrorFlag, freshFlag, browserOption, homeSettingsFlag, configOption,
             ]
         )
 
-        /// `--presentation id` (required).
-        static let presentationOption: CommandOption<Int64> = .presentation(
-            purpose: "play", help: "The installed presentation to play.")
+        /// `--presentation id` (or PATH).
+        static let presentationOption: CommandOption<Int64?> = .presentation(
+            help: "The installed presentation to play (or give PATH).")
         /// `--kiosk`.
         static let kioskFlag: CommandOption<Bool> = .flag(
             "--kiosk",
             help:
-                "Fullscreen on the current display; wait until the presentation is installed; restart the "
+                "Fullscreen on the current display; wait until --presentation is installed; restart the "
                 + "browser if it dies.")
         /// `--headless`.
         static let headlessFlag: CommandOption<Bool> = .flag("--headless", help: "No window (the default).")
@@ -62,12 +81,29 @@ extension SCLM {
             "--fail-on-error", help: "End with exit 1 on an uncaught page error or a failed load.")
         /// `--fresh`.
         static let freshFlag: CommandOption<Bool> = .flag(
-            "--fresh", help: "Start with the presentation's browser storage (localStorage, IndexedDB, cookies) empty.")
+            "--fresh",
+            help:
+                "Start with the presentation's browser storage (localStorage, IndexedDB, cookies) empty (always "
+                + "with PATH).")
         /// `--browser path`.
         static let browserOption: CommandOption<String?> = .text(
             "--browser", value: "path", help: "The Chromium executable (default $SCLM_BROWSER, else chromium).")
+        /// `--home-settings`.
+        static let homeSettingsFlag: CommandOption<Bool> = .flag(
+            "--home-settings", help: "With PATH: the scratch home starts with your home's settings (read-only).")
+        /// `--config key=value`, repeatable.
+        static let configOption: CommandOption<[String]> = .texts(
+            "--config", value: "key=value", help: "With PATH: a setting of the scratch home (repeatable).")
 
-        let presentationId: Int64
+        /// What a run plays.
+        enum Target: Sendable, Equatable {
+            /// `--presentation id`: an installed presentation of the home.
+            case presentation(Int64)
+            /// PATH: a package zip or folder, in a scratch home with these settings.
+            case package(String, RenderSettings)
+        }
+
+        let target: Target
         let slide: String?
         let isKiosk: Bool
         let limit: Player.Limit?
@@ -76,7 +112,7 @@ extension SCLM {
         let browser: String?
 
         package init(parsing arguments: ParsedArguments) throws {
-            presentationId = try arguments.read(Self.presentationOption)
+            target = try Self.target(arguments)
             slide = try arguments.read(Bridge.slideOption)
             isKiosk = try arguments.read(Self.kioskFlag)
             if try isKiosk && arguments.read(Self.headlessFlag) {
@@ -93,30 +129,95 @@ extension SCLM {
             browser = try arguments.read(Self.browserOption)
         }
 
+        /// The presentation or the package given, and the scratch home's settings of a package.
+        ///
+        /// - Throws: ``ValidationError`` unless exactly one of PATH and `--presentation` is given, or for
+        ///   `--home-settings`/`--config` without PATH or a malformed `--config`.
+        private static func target(_ arguments: ParsedArguments) throws -> Target {
+            let presentationId = try arguments.read(Self.presentationOption)
+            switch (arguments.positionals.first, presentationId) {
+            case (let path?, nil):
+                let settings = try RenderSettings.parse(
+                    arguments.read(Self.configOption), usesHomeSettings: arguments.read(Self.homeSettingsFlag))
+                return .package(path, settings)
+            case (nil, let id?):
+                let needingPath: [any OptionDeclaration] = [homeSettingsFlag, configOption]
+                if let given = needingPath.first(where: { arguments.isGiven($0) }) {
+                    throw ValidationError(
+                        "\(given.spec.canonicalName) needs PATH: an installed presentation reads your home's settings")
+                }
+                return .presentation(id)
+            case (.some, .some):
+                throw ValidationError("give a package PATH or --presentation <id>, not both")
+            case (nil, nil):
+                throw ValidationError(
+                    "missing PATH or --presentation <id>: the package zip or folder to play, or the installed "
+                        + "presentation (see `sclm list`)")
+            }
+        }
+
         package func run(_ context: CommandContext) async throws {
-            var options = BrowserOptions(
+            let options = BrowserOptions(
                 executable: BrowserOptions.executable(option: browser, environment: context.environment),
                 mode: isKiosk ? .kiosk : .headless, showsBrowserLogs: context.globals.verbose)
+            let outcome: PageBridge.Outcome
+            switch target {
+            case .presentation(let presentationId):
+                outcome = try await playInstalled(presentationId, options: options, context: context)
+            case .package(let path, let settings):
+                outcome = try await playPackage(path, settings: settings, options: options, context: context)
+            }
+            try Self.exit(for: outcome, context: context)
+        }
+
+        /// Plays installed presentation `presentationId` of the home, with its browser storage kept there.
+        private func playInstalled(_ presentationId: Int64, options: BrowserOptions, context: CommandContext)
+            async throws -> PageBridge.Outcome
+        {
+            var options = options
             // One storage per presentation, kept in the home across runs and kiosk restarts, as on a tablet.
             let kept = context.home.browserStorageDirectory(presentationId: presentationId)
             if isFresh { try FileSystem.removeTree(kept) }
             options.keptStorage = kept
             // One services scope for the whole run: kiosk restarts reuse its curl engine.
-            let outcome = try await context.withServices { services in
-                let player = Player(
-                    presentationId: presentationId, slide: slide, options: options, limit: limit,
-                    failsOnError: failsOnError, hosting: services, output: context.stdout, printsJSON: context.wantsJSON
-                )
+            return try await context.withServices { services in
+                let player = makePlayer(presentationId, options: options, hosting: services, context: context)
                 if isKiosk { try await player.waitUntilInstalled() }
-                var outcome = try await player.run()
-                while isKiosk, case .crashed(let reason) = outcome, !Task.isCancelled {
-                    context.logger.warning("\(reason); restarting the browser")
-                    try await Task.sleep(for: .seconds(1))
-                    outcome = try await player.run()
-                }
-                return outcome
+                return try await keepPlaying(player, context: context)
             }
-            try Self.exit(for: outcome, context: context)
+        }
+
+        /// Plays the package at `path` from a scratch home, which is gone when this returns or throws; no
+        /// browser storage is kept (`--fresh` is implied) and a kiosk has nothing to wait for.
+        private func playPackage(
+            _ path: String, settings: RenderSettings, options: BrowserOptions, context: CommandContext
+        ) async throws -> PageBridge.Outcome {
+            let package = ScratchPackage(path: path, policy: .standard, settings: settings, provider: context)
+            return try await package.withHosting { hosting in
+                let player = makePlayer(
+                    ScratchPackage.presentationId, options: options, hosting: hosting, context: context)
+                return try await keepPlaying(player, context: context)
+            }
+        }
+
+        /// A player of `presentationId` on `hosting`, with this command's slide, limit and narration.
+        private func makePlayer(
+            _ presentationId: Int64, options: BrowserOptions, hosting: any PresentationHosting, context: CommandContext
+        ) -> Player {
+            Player(
+                presentationId: presentationId, slide: slide, options: options, limit: limit,
+                failsOnError: failsOnError, hosting: hosting, output: context.stdout, printsJSON: context.wantsJSON)
+        }
+
+        /// Runs `player` once, or under `--kiosk` again after each browser crash until the run ends otherwise.
+        private func keepPlaying(_ player: Player, context: CommandContext) async throws -> PageBridge.Outcome {
+            var outcome = try await player.run()
+            while isKiosk, case .crashed(let reason) = outcome, !Task.isCancelled {
+                context.logger.warning("\(reason); restarting the browser")
+                try await Task.sleep(for: .seconds(1))
+                outcome = try await player.run()
+            }
+            return outcome
         }
 
         /// Maps how the run ended to the exit status; with `--json`, says it last as

@@ -16,12 +16,14 @@ struct RenderHome: Sendable {
     /// the render's settings apply.
     let environment: [String: String]
 
-    /// Creates an empty home in a new temporary folder (homes of killed runs are swept), with `settings`
-    /// (read from `userHome` with `--home-settings`).
+    /// Creates an empty home in a new temporary folder named `prefix…` (homes of killed runs are swept), with
+    /// `settings` (read from `userHome` with `--home-settings`).
     ///
     /// - Throws: `SCLMError`, `StoreError`.
-    static func make(settings: RenderSettings, userHome: Home, environment: [String: String]) throws -> RenderHome {
-        let root = try ScratchFolder.make(prefix: "sclm-render-")
+    static func make(
+        settings: RenderSettings, userHome: Home, environment: [String: String], prefix: String = "sclm-render-"
+    ) throws -> RenderHome {
+        let root = try ScratchFolder.make(prefix: prefix)
         let home = Home(root: root)
         try home.prepare()
         try settings.write(from: userHome, to: home)
