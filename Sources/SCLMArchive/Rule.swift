@@ -225,7 +225,7 @@ extension Rule {
     package static let renderJSError = Rule(
         "RENDER-JS-ERROR", .error, .render,
         "A slide threw an uncaught exception (or an unhandled rejection) while it loaded in a browser.",
-        fix: "Fix the script at the line shown; open the slide with `sclm play` to reproduce it.")
+        fix: "Fix the script at the line shown; reproduce it with `sclm play PACKAGE --slide NAME --fail-on-error`.")
     package static let renderConsoleError = Rule(
         "RENDER-CONSOLE-ERROR", .warning, .render, "A slide wrote to `console.error` while it loaded.",
         fix: "Fix what the message reports, or remove the console.error call.")
@@ -242,10 +242,14 @@ extension Rule {
     package static let renderTimeout = Rule(
         "RENDER-TIMEOUT", .error, .render,
         "A slide was not rendered in time: it did not load, or settle (no requests or bridge calls for a moment) within the render time limit, its script stopped answering (a loop that never yields), or its picture could not be taken; the message names the phase.",
-        fix: "Make the slide finish loading; stop polling timers or requests that never end; never block the page's script for seconds.")
+        fix:
+            "Make the slide finish loading; stop polling timers or requests that never end; never block the page's script for seconds."
+    )
     package static let renderCrashed = Rule(
         "RENDER-CRASHED", .error, .render, "A slide's page crashed (its renderer died) while it was rendered.",
-        fix: "Open the slide with `sclm play PATH --slide NAME` to reproduce it; look for runaway memory use or media the browser cannot decode.")
+        fix:
+            "Open the slide with `sclm play PATH --slide NAME` to reproduce it; look for runaway memory use or media the browser cannot decode."
+    )
     package static let renderNotReached = Rule(
         "RENDER-NOT-REACHED", .error, .render,
         "A slide was not rendered: the run was cancelled or the browser exited before it.",

@@ -112,7 +112,9 @@ final class TargetAttacher: Sendable {
         connection.send("Target.setAutoAttach", Self.autoAttach, session: session)
         connection.send("Fetch.enable", ["patterns": [["urlPattern": "*"]]], session: session)
         connection.send("Runtime.enable", session: session)
-        if info["type"]?.stringValue != "page" { connection.send("Network.enable", PageErrors.networkEnable, session: session) }
+        if info["type"]?.stringValue != "page" {
+            connection.send("Network.enable", PageErrors.networkEnable, session: session)
+        }
         for (method, params) in Self.errorReporting(forTargetOfType: info["type"]?.stringValue) {
             connection.send(method, params, session: session)
         }

@@ -34,4 +34,37 @@ import Testing
         #expect(outcome.cancelled && outcome.report == Self.report)
         #expect(!outcome.passes(strict: false))
     }
+
+    /// A package with a slide left unrendered never passes, even without an error finding; its counts and
+    /// each slide's status are in every report.
+    @Test func aSlideNotRenderedFailsThePackageInEveryReport() throws {
+        let tally = SlideTally([
+            .init(slide: "index.html", status: .rendered, image: "deck/index.png"),
+            .init(slide: "spin.html", status: .timedOut(.window), image: nil),
+        ])
+        let outcome = Self.outcome.replacing(PackageRenderer.Rendered(report: Self.report, slides: tally))
+        #expect(!outcome.passes(strict: false))
+        let json = try #require(
+            try JSONParser.parse(Array(JSONOutput.line(ValidationJSONReport(outcomes: [outcome], strict: false)).utf8))[
+                "packages"]?[0])
+        #expect(json["slides"] == ["total": 2, "rendered": 1, "timedOut": 1, "crashed": 0, "notReached": 0])
+        #expect(
+            json["slideResults"]?[1]
+                == ["slide": "spin.html", "status": "timedOut", "phase": "window", "image": .null])
+        #expect(json["passed"] == false)
+        let text = ValidationTextReport(outcomes: [outcome], strict: false, usesColor: false).text.rendered
+        #expect(text.contains("  2 slides: 1 rendered, 1 timed out\n  failed: no findings"), "\(text)")
+        let junit = JUnitReport(outcomes: [outcome], strict: false, rendered: true).xml
+        #expect(junit.contains(#"<failure type="slides" message="2 slides: 1 rendered, 1 timed out">"#), junit)
+        #expect(junit.contains("spin.html: timedOut (window)"))
+    }
+
+    /// Every slide rendered: the package passes, and JUnit's slides case lists them without failing.
+    @Test func everySlideRenderedPasses() {
+        let tally = SlideTally([.init(slide: "index.html", status: .rendered, image: nil)])
+        let outcome = Self.outcome.replacing(PackageRenderer.Rendered(report: Self.report, slides: tally))
+        #expect(outcome.passes(strict: true))
+        let junit = JUnitReport(outcomes: [outcome], strict: false, rendered: true).xml
+        #expect(junit.contains("<system-out>index.html: rendered</system-out>") && !junit.contains("<failure"))
+    }
 }

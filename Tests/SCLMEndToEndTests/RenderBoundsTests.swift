@@ -209,7 +209,8 @@ extension ChromiumTests {
                 }, "\(findings)")
             #expect(
                 findings.contains {
-                    $0.0 == "RENDER-JS-ERROR" && $0.1 == "worker.html" && $0.2.contains("worker thrown 2.5 s after load")
+                    $0.0 == "RENDER-JS-ERROR" && $0.1 == "worker.html"
+                        && $0.2.contains("worker thrown 2.5 s after load")
                 }, "\(findings)")
             #expect(!findings.contains { $0.0 == "RENDER-TIMEOUT" }, "\(findings)")
         }

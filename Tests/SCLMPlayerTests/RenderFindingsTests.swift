@@ -81,4 +81,20 @@ import Testing
                     message: "osamversioncontrol answered 503: OSAM needs osam.versionCode: set it with "
                         + "`--config osam.versionCode=100` (or --home-settings)"))
     }
+
+    /// A file a static `REF-MISSING` names is not reported again when a slide requests it; other missing
+    /// files and other findings are.
+    @Test func aLoadFailureAStaticFindingExplainsIsDropped() {
+        let explained = Finding(
+            .referenceMissing, path: "index.html", line: 8, message: "'img/a.png' is not in the package",
+            subject: "img/a.png")
+        let render = [
+            Self.finding(.missingFile(url: "https://package.sclm.invalid/img/a.png", path: "img/a.png")),
+            Self.finding(.missingFile(url: "https://package.sclm.invalid/data.json", path: "data.json")),
+            Self.finding(.uncaughtError(message: "x", url: nil, line: nil)),
+        ].compactMap { $0 }
+        let kept = PackageRenderer.renderFindings(render, explainedBy: [explained])
+        #expect(kept.map(\.rule) == [.renderLoadFailed, .renderJSError])
+        #expect(kept.first?.subject == "data.json")
+    }
 }

@@ -91,7 +91,8 @@ extension SCLM {
         /// `--render-settle seconds`.
         static let renderSettleOption: CommandOption<Int> = CommandOption<Int?>.integer(
             "--render-settle", value: "seconds",
-            help: "With --render: how long a slide's late errors are heard, after its last frame or worker started (default 3).",
+            help:
+                "With --render: how long a slide's late errors are heard, after its last frame or worker started (default 3).",
             in: 0...600
         ).defaulting(to: 3)
         /// `--browser path`.

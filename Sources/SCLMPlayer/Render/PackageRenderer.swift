@@ -97,7 +97,7 @@ package struct PackageRenderer: Sendable {
                     }
                 }
             }
-        } catch where Task.isCancelled {
+        } catch  where Task.isCancelled {
             provider.logger.debug("the render was cancelled: \(error.userMessage)")
         }
         for index in done..<rendered.count { rendered[index].cancelled = true }

@@ -20,7 +20,8 @@ enum RenderFindings {
                 .renderConsoleError, slide: slide, file: source(url), line: line, message: "console.error: \(message)")
         case .missingFile(_, let path):
             return Finding(
-                .renderLoadFailed, path: slide, message: "requested \(path), which the package lacks (404)", subject: path)
+                .renderLoadFailed, path: slide, message: "requested \(path), which the package lacks (404)",
+                subject: path)
         case .remoteRequest(let url):
             return Finding(.renderRemote, path: slide, message: "requested \(url); refused (no network on a tablet)")
         case .bridgeError(let command, let code, let message):

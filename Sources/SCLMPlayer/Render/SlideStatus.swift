@@ -92,8 +92,12 @@ package struct SlideTally: Sendable, Equatable {
 
     /// `40 slides: 38 rendered, 1 timed out, 1 crashed` (the statuses that occur, rendered always).
     package var summary: String {
-        let words = ["rendered": "rendered", "timedOut": "timed out", "crashed": "crashed", "notReached": "not reached"]
-        let parts = counts.filter { $0.count > 0 || $0.name == "rendered" }.map { "\($0.count) \(words[$0.name] ?? $0.name)" }
+        let words = [
+            "rendered": "rendered", "timedOut": "timed out", "crashed": "crashed", "notReached": "not reached",
+        ]
+        let parts = counts.filter { $0.count > 0 || $0.name == "rendered" }.map {
+            "\($0.count) \(words[$0.name] ?? $0.name)"
+        }
         return "\(entries.count) slide\(entries.count == 1 ? "" : "s"): " + parts.joined(separator: ", ")
     }
 }

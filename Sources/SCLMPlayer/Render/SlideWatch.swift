@@ -90,9 +90,12 @@ struct SlideWatch: Sendable {
         let windowDeadline = ContinuousClock.now + limits.timeout + limits.window
         let window = limits.window
         let cap = limits.timeout
-        switch await wait(until: windowDeadline, for: { activity in
-            activity.windowEnd(window, cap: cap).map { ContinuousClock.now >= $0 } ?? false
-        }) {
+        switch await wait(
+            until: windowDeadline,
+            for: { activity in
+                activity.windowEnd(window, cap: cap).map { ContinuousClock.now >= $0 } ?? false
+            })
+        {
         case .met: break
         case .expired: return .timedOut(.window, "kept loading new documents during its late window")
         case .crashed(let reason): return .crashed(reason)
@@ -149,7 +152,8 @@ struct SlideWatch: Sendable {
             let seconds = limits.busy.secondsText
             let when = phase == .window ? "during its late window" : "after it loaded"
             return .timedOut(
-                phase, "its script stopped answering \(when): no answer within \(seconds) s (a loop that never yields?)")
+                phase, "its script stopped answering \(when): no answer within \(seconds) s (a loop that never yields?)"
+            )
         } catch is CancellationError {
             return nil
         } catch {
