@@ -44,18 +44,18 @@ import Testing
         ])
         let outcome = Self.outcome.replacing(PackageRenderer.Rendered(report: Self.report, slides: tally))
         #expect(!outcome.passes(strict: false))
-        let json = try #require(
-            try JSONParser.parse(Array(JSONOutput.line(ValidationJSONReport(outcomes: [outcome], strict: false)).utf8))[
-                "packages"]?[0])
-        #expect(json["slides"] == ["total": 2, "rendered": 1, "timedOut": 1, "crashed": 0, "notReached": 0])
-        #expect(
-            json["slideResults"]?[1]
-                == ["slide": "spin.html", "status": "timedOut", "phase": "window", "image": .null])
+        let document = try JSONParser.parse(
+            Array(JSONOutput.line(ValidationJSONReport(outcomes: [outcome], strict: false)).utf8))
+        let json = try #require(document["packages"]?.arrayValue?.first)
+        let counts: JSONValue = ["total": 2, "rendered": 1, "timedOut": 1, "crashed": 0, "notReached": 0]
+        #expect(json["slides"] == counts)
+        let spin: JSONValue = ["slide": "spin.html", "status": "timedOut", "phase": "window", "image": .null]
+        #expect(json["slideResults"]?.arrayValue?.last == spin)
         #expect(json["passed"] == false)
         let text = ValidationTextReport(outcomes: [outcome], strict: false, usesColor: false).text.rendered
         #expect(text.contains("  2 slides: 1 rendered, 1 timed out\n  failed: no findings"), "\(text)")
         let junit = JUnitReport(outcomes: [outcome], strict: false, rendered: true).xml
-        #expect(junit.contains(#"<failure type="slides" message="2 slides: 1 rendered, 1 timed out">"#), junit)
+        #expect(junit.contains(#"<failure type="slides" message="2 slides: 1 rendered, 1 timed out">"#), "\(junit)")
         #expect(junit.contains("spin.html: timedOut (window)"))
     }
 

@@ -5,28 +5,35 @@ import Testing
 
 /// At most `limit` holders, the others served in order, and a cancelled waiter holds nothing.
 @Suite(.tags(.small)) struct AsyncSemaphoreTests {
+    /// How many hold a permit now, the most at once, and how many are done.
+    final class Holders: Sendable {
+        let counts = Mutex((now: 0, peak: 0, done: 0))
+    }
+
     /// Tasks that each hold a permit for a moment never exceed the limit together, and all get one.
     @Test func neverMoreHoldersThanTheLimit() async throws {
         let semaphore = AsyncSemaphore(limit: 3)
-        let counts = Mutex((now: 0, peak: 0, done: 0))
+        let holders = Holders()
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<20 {
                 group.addTask {
                     try await semaphore.withPermit {
-                        counts.withLock {
-                            $0.now += 1; $0.peak = max($0.peak, $0.now)
+                        holders.counts.withLock {
+                            $0.now += 1
+                            $0.peak = max($0.peak, $0.now)
                         }
                         try await Task.sleep(for: .milliseconds(5))
-                        counts.withLock {
-                            $0.now -= 1; $0.done += 1
+                        holders.counts.withLock {
+                            $0.now -= 1
+                            $0.done += 1
                         }
                     }
                 }
             }
             try await group.waitForAll()
         }
-        #expect(counts.withLock { $0.peak } == 3)
-        #expect(counts.withLock { $0.done } == 20)
+        #expect(holders.counts.withLock { $0.peak } == 3)
+        #expect(holders.counts.withLock { $0.done } == 20)
     }
 
     /// A waiter cancelled before its turn throws and takes no permit: the next waiter gets the freed one.
