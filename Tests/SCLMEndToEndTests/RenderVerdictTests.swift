@@ -24,7 +24,7 @@ extension ChromiumTests {
             async throws -> (status: Int32, package: [String: Any])
         {
             let result = try await ProcessRunner.sclm(
-                ["validate", "--render", "--format", "json"] + options + [deck], environment: environment, timeout: 120)
+                ["validate", "--render", "--format", "json"] + options + [deck], environment: environment, timeout: 240)
             let json = try #require(try result.json() as? [String: Any], "\(result)")
             let package = try #require((json["packages"] as? [[String: Any]])?.first, "\(result)")
             return (result.status, package)
@@ -120,7 +120,7 @@ extension ChromiumTests {
             let shots = folder.appending("shots")
             let crashing = slides.filter { $0.value == .crashing }.keys.sorted().joined(separator: ",")
             let (status, package) = try await Self.render(
-                deck, ["--render-timeout", "5", "--render-settle", "1", "--screenshots", shots],
+                deck, ["--render-timeout", "10", "--render-settle", "1", "--screenshots", shots],
                 environment: ["SCLM_DEBUG_CRASH_SLIDES": crashing])
             let statuses = try Self.statuses(package)
             #expect(statuses == slides.mapValues(\.status), "round \(round): \(slides)")

@@ -81,7 +81,7 @@ extension ChromiumTests {
             let folder = TemporaryDirectory()
             let decks = try run.map { try Self.deck(in: folder, named: $0.rule, script: $0.script) }
             let arguments = ["validate", "--render"] + (run.first?.extraArguments ?? []) + decks
-            let json = try await ProcessRunner.sclm(arguments + ["--format", "json"])
+            let json = try await ProcessRunner.sclm(arguments + ["--format", "json"], timeout: 240)
             #expect(json.status == run.map(\.status).max(), "\(json)")
             let packages = try Self.packages(json)
             for (ruleCase, deck) in zip(run, decks) {

@@ -24,19 +24,24 @@ package struct SlideRenderer: Sendable {
         var quiet: Duration = .milliseconds(300)
         /// How long after its last frame or worker started a slide's errors are still heard (`--render-settle`).
         var window: Duration
-        /// How long a loaded page may leave a trivial evaluation unanswered before it counts as stuck.
-        var busy: Duration = .seconds(5)
+        /// How long a loaded page may leave a trivial evaluation unanswered before it counts as stuck: the
+        /// slide's own `--render-timeout`, at least 5 s. A page starved of CPU on a loaded machine (large files
+        /// streaming in beside two busy loops) went 5 s without an answer; one knob, the time a user grants a
+        /// slide, decides both.
+        var busy: Duration
         /// How often a loaded page is asked whether it still answers.
         var probeInterval: Duration = .seconds(1)
         /// How long a screenshot may take: longer than a stuck page elsewhere in the browser can hold up
         /// pictures before its guard ends it (``SlideWatch``).
-        var screenshot: Duration = .seconds(20)
+        var screenshot: Duration
 
         /// The limits with a slide's loading and settling bounded by `timeout` and its late window `window`
-        /// (`--render-settle`), the others their defaults.
+        /// (`--render-settle`), the others following from them.
         package init(timeout: Duration, window: Duration = .seconds(3)) {
             self.timeout = timeout
             self.window = window
+            busy = max(.seconds(5), timeout)
+            screenshot = busy + .seconds(10)
         }
     }
 

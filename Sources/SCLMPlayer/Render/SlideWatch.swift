@@ -103,10 +103,13 @@ struct SlideWatch: Sendable {
         return await probe(in: .window) ?? .rendered(image)
     }
 
-    /// The page's picture, or how the render ends without one.
-    private func picture() async -> Result<Data, EndingFailure> {
+    /// The page's picture, or how the render ends without one; a slide that navigates itself while it is
+    /// pictured is pictured again (what it then shows), up to three times.
+    private func picture(attempt: Int = 1) async -> Result<Data, EndingFailure> {
         do {
             return .success(try await page.screenshot(deadline: limits.screenshot))
+        } catch let error as BrowserError where Self.isNavigation(error) && attempt < 3 {
+            return await picture(attempt: attempt + 1)
         } catch let error as BrowserError where error.code == .timedOut {
             return .failure(
                 EndingFailure(
@@ -144,21 +147,44 @@ struct SlideWatch: Sendable {
         return nil
     }
 
-    /// `nil` when the page's script answers within ``SlideRenderer/Limits/busy``; otherwise how the render
-    /// ends (stuck in `phase`, or crashed).
+    /// `nil` when the page's script answers within ``SlideRenderer/Limits/busy`` (or the page is navigating:
+    /// it is alive); otherwise how the render ends (stuck in `phase`, or crashed). A renderer that died
+    /// answers nothing either, and its crash can be reported late (a crash dump written on a loaded machine),
+    /// so a silent page gets a moment for its crash to show before it counts as stuck.
     private func probe(in phase: SlideStatus.Phase) async -> Ending? {
         do {
             if try await page.isResponsive(within: limits.busy) { return nil }
+            if let crashed = await crash(within: Self.crashGrace) { return crashed }
             let seconds = limits.busy.secondsText
             let when = phase == .window ? "during its late window" : "after it loaded"
             return .timedOut(
-                phase, "its script stopped answering \(when): no answer within \(seconds) s (a loop that never yields?)"
-            )
+                phase, "its script stopped answering \(when): no answer within \(seconds) s (a loop that never yields?)")
         } catch is CancellationError {
+            return nil
+        } catch let error as BrowserError where Self.isNavigation(error) {
             return nil
         } catch {
             return .crashed(crashReason(error))
         }
+    }
+
+    /// How long a silent page is given for a crash to be reported.
+    static let crashGrace: Duration = .seconds(2)
+
+    /// The page's crash, if it is reported within `grace`.
+    private func crash(within grace: Duration) async -> Ending? {
+        let deadline = ContinuousClock.now + grace
+        while ContinuousClock.now < deadline {
+            if case .crashed(let reason)? = bridge.outcomeSoFar { return .crashed(reason) }
+            try? await Task.sleep(for: Self.pollInterval)
+        }
+        return nil
+    }
+
+    /// Whether a call failed only because the page was navigating (content leaving for another document):
+    /// Chromium refuses calls in flight then ("Inspected target navigated or closed").
+    static func isNavigation(_ error: BrowserError) -> Bool {
+        error.code == .protocolError && error.message.contains("navigated or closed")
     }
 
     // MARK: - Waiting
