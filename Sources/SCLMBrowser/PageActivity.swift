@@ -2,8 +2,9 @@
 /// call, and the last start of one of its frames or workers.
 ///
 /// A render takes a slide's screenshot once it has loaded and been quiet for a moment, and keeps hearing its
-/// errors for a late window measured from ``lastStart``: a worker or iframe that starts late (a loaded
-/// machine delays it) still gets its whole window, so the verdict does not depend on the machine's load.
+/// errors for a late window measured from ``lastStart`` or ``lastRequest``: a worker or iframe that starts
+/// late, or a request loop that runs long (a loaded machine delays both), still gets its whole window, so
+/// the verdict does not depend on the machine's load.
 package struct PageActivity: Sendable, Equatable {
     /// When the main frame's load event fired (`nil` while it loads).
     package var loaded: ContinuousClock.Instant?
@@ -23,11 +24,13 @@ package struct PageActivity: Sendable, Equatable {
         loaded != nil && now - lastRequest >= quiet
     }
 
-    /// The end of its late window of length `window`: `window` after its last frame or worker started,
-    /// counting only starts within `cap` of the load (a slide that keeps making frames cannot hold a run
-    /// forever); `nil` while it loads.
+    /// The end of its late window of length `window`: `window` after its last frame or worker started or its
+    /// last request or bridge call, whichever is later (a slide still fetching is not done starting: on a
+    /// loaded machine a short fetch loop can outlast a window counted from the load), counting only what
+    /// happened within `cap` of the load (a slide that keeps polling cannot hold a run forever); `nil` while
+    /// it loads.
     package func windowEnd(_ window: Duration, cap: Duration) -> ContinuousClock.Instant? {
         guard let loaded else { return nil }
-        return min(max(lastStart, loaded), loaded + cap) + window
+        return min(max(lastStart, lastRequest, loaded), loaded + cap) + window
     }
 }

@@ -6,8 +6,8 @@ import Testing
 @Suite(.tags(.small)) struct PageActivityTests {
     static let start = ContinuousClock.now
 
-    /// The window runs from the last frame or worker start, not from the load: a worker that a loaded machine
-    /// starts late still gets its whole window; starts past the cap do not move it.
+    /// The window runs from the last frame or worker start or request, not from the load: a worker that a
+    /// loaded machine starts late still gets its whole window; what happens past the cap does not move it.
     @Test func theLateWindowRunsFromTheLastStartUpToTheCap() {
         var activity = PageActivity.loading(at: Self.start)
         #expect(activity.windowEnd(.seconds(3), cap: .seconds(15)) == nil, "no window while it loads")
@@ -15,6 +15,8 @@ import Testing
         #expect(activity.windowEnd(.seconds(3), cap: .seconds(15)) == Self.start + .seconds(4))
         activity.lastStart = Self.start + .seconds(2)
         #expect(activity.windowEnd(.seconds(3), cap: .seconds(15)) == Self.start + .seconds(5))
+        activity.lastRequest = Self.start + .seconds(3)
+        #expect(activity.windowEnd(.seconds(3), cap: .seconds(15)) == Self.start + .seconds(6), "a later request")
         activity.lastStart = Self.start + .seconds(60)
         #expect(activity.windowEnd(.seconds(3), cap: .seconds(15)) == Self.start + .seconds(19))
     }

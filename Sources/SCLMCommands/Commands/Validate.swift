@@ -23,7 +23,7 @@ extension SCLM {
                 throwaway home (nothing of yours changes; `go` and `open` are answered but not followed).
                 Each slide must load and settle (no requests or bridge calls for a moment) within
                 --render-timeout, is pictured, and is then still heard for a late window of
-                --render-settle seconds after its last frame or worker started. Every slide ends rendered
+                --render-settle seconds after its last frame or worker started or request. Every slide ends rendered
                 or with a finding saying why not (RENDER-TIMEOUT with its phase, RENDER-CRASHED,
                 RENDER-NOT-REACHED); a package passes only when all its slides were rendered. Other
                 RENDER-* findings: uncaught errors (also those the page swallows, and those of its iframes
