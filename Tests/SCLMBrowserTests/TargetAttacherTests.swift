@@ -74,6 +74,8 @@ struct TargetAttacherTests {
     }
 
     static let setUp = ["Target.setAutoAttach", "Fetch.enable", "Runtime.enable"]
+    /// An iframe's or worker's: also the Network domain, for the WebSockets interception never sees.
+    static let secondarySetUp = setUp + ["Network.enable"]
 
     @Test func everyTargetIsInterceptedBeforeItRunsAndOnlyATabsOwnTargetsAreServed() async throws {
         let browser = try FakeBrowser()
@@ -92,8 +94,9 @@ struct TargetAttacherTests {
 
         browser.attached("worker", target: "W1", type: "worker", parent: "tab")
         #expect(
-            browser.next(6)
-                == (Self.setUp + ["Runtime.addBinding", "Runtime.evaluate", "Runtime.runIfWaitingForDebugger"]).map {
+            browser.next(7)
+                == (Self.secondarySetUp + ["Runtime.addBinding", "Runtime.evaluate", "Runtime.runIfWaitingForDebugger"])
+                .map {
                     $0 + "@worker"
                 }, "the worker's error reporting is installed before its script runs")
         browser.paused("worker", "r1")
@@ -102,7 +105,8 @@ struct TargetAttacherTests {
         browser.attached("frame", target: "F1", type: "iframe", parent: "tab")
         let frameSetUp = ["Runtime.addBinding", "Page.enable", "Page.addScriptToEvaluateOnNewDocument"]
         #expect(
-            browser.next(7) == (Self.setUp + frameSetUp + ["Runtime.runIfWaitingForDebugger"]).map { $0 + "@frame" },
+            browser.next(8)
+                == (Self.secondarySetUp + frameSetUp + ["Runtime.runIfWaitingForDebugger"]).map { $0 + "@frame" },
             "an out-of-process iframe gets the error script for every document before it runs")
 
         browser.attached("popup", target: "P1", type: "page", opener: "T1")

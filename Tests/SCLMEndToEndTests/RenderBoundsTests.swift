@@ -60,7 +60,7 @@ extension ChromiumTests {
                 ])
             let shots = folder.appending("shots")
             let result = try await ProcessRunner.sclm(
-                ["validate", "--render", "--render-timeout", "5", "--screenshots", shots, "--format", "json", deck],
+                ["validate", "--render", "--render-timeout", "10", "--screenshots", shots, "--format", "json", deck],
                 timeout: 90)
             #expect(result.status == 1, "\(result)")
             let findings = try Self.findings(result)

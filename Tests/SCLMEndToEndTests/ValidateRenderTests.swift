@@ -35,7 +35,7 @@ extension ChromiumTests {
                 rule: "RENDER-TIMEOUT", severity: "error", status: 1,
                 // Stuck, so it never loads: a polling slide can look settled when a loaded machine starves
                 // its timers for 300 ms.
-                script: "while (true) {}", extraArguments: ["--render-timeout", "4"]),
+                script: "while (true) {}", extraArguments: ["--render-timeout", "10"]),
             RuleCase(rule: "RENDER-JS-ERROR", severity: "error", status: 1, script: "undefinedFunction();"),
         ]
 

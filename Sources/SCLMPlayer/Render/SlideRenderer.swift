@@ -25,9 +25,10 @@ package struct SlideRenderer: Sendable {
         /// How long after its last frame or worker started a slide's errors are still heard (`--render-settle`).
         var window: Duration
         /// How long a loaded page may leave a trivial evaluation unanswered before it counts as stuck: the
-        /// slide's own `--render-timeout`, at least 5 s. A page starved of CPU on a loaded machine (large files
-        /// streaming in beside two busy loops) went 5 s without an answer; one knob, the time a user grants a
-        /// slide, decides both.
+        /// slide's own `--render-timeout`, at least 10 s. A page starved of CPU on a loaded machine (large files
+        /// streaming in beside two busy loops, or a clean slide while `make test` runs other suites) went 5 s
+        /// without an answer; a page whose script never yields never answers, so a longer wait only costs a
+        /// broken slide time.
         var busy: Duration
         /// How often a loaded page is asked whether it still answers.
         var probeInterval: Duration = .seconds(1)
@@ -40,7 +41,7 @@ package struct SlideRenderer: Sendable {
         package init(timeout: Duration, window: Duration = .seconds(3)) {
             self.timeout = timeout
             self.window = window
-            busy = max(.seconds(5), timeout)
+            busy = max(.seconds(10), timeout)
             screenshot = busy + .seconds(10)
         }
     }

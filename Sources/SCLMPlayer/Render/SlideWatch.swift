@@ -88,16 +88,20 @@ struct SlideWatch: Sendable {
         pictured()
         phase.set(.window)
         let windowDeadline = ContinuousClock.now + limits.timeout + limits.window
-        let window = limits.window
-        let cap = limits.timeout
+        let (window, cap, quiet) = (limits.window, limits.timeout, limits.quiet)
+        // Quiet again, too: on a loaded machine a request loop can outlast the window's cap, and what it does
+        // next (spin, throw) must still be seen.
         switch await wait(
             until: windowDeadline,
             for: { activity in
                 activity.windowEnd(window, cap: cap).map { ContinuousClock.now >= $0 } ?? false
+                    && activity.isQuiet(for: quiet)
             })
         {
         case .met: break
-        case .expired: return .timedOut(.window, "kept loading new documents during its late window")
+        case .expired:
+            return .timedOut(
+                .window, "still loading, or making requests or bridge calls, at the end of its late window")
         case .crashed(let reason): return .crashed(reason)
         }
         return await probe(in: .window) ?? .rendered(image)
@@ -158,7 +162,8 @@ struct SlideWatch: Sendable {
             let seconds = limits.busy.secondsText
             let when = phase == .window ? "during its late window" : "after it loaded"
             return .timedOut(
-                phase, "its script stopped answering \(when): no answer within \(seconds) s (a loop that never yields?)")
+                phase, "its script stopped answering \(when): no answer within \(seconds) s (a loop that never yields?)"
+            )
         } catch is CancellationError {
             return nil
         } catch let error as BrowserError where Self.isNavigation(error) {
