@@ -55,7 +55,9 @@ extension ChromiumTests {
                     "zfetch.html": Self.fetchesThenSpins,
                 ])
             let shots = folder.appending("shots")
-            let (status, package) = try await Self.render(deck, ["--render-timeout", "5", "--screenshots", shots])
+            // 10 s, not the 5 s a quiet machine needs: beside make test's other suites (20 sclm homes syncing
+            // through nginx) the clean slide once took longer than 5 s to load and settle next to two spinners.
+            let (status, package) = try await Self.render(deck, ["--render-timeout", "10", "--screenshots", shots])
             #expect(status == 1)
             #expect(package["passed"] as? Bool == false)
             #expect(
