@@ -67,7 +67,8 @@ extension ChromiumTests {
                 pc.createOffer().then(function (offer) { return pc.setLocalDescription(offer); });
                 window.open("\(url(.popup, "/popup"))");
                 var worker = new Worker("worker.js");
-                worker.onmessage = function (e) { console.error("worker " + e.data); };
+                var workerUp = false;
+                worker.onmessage = function (e) { workerUp = true; console.error("worker " + e.data); };
                 new SharedWorker("shared.js");
                 var frame = document.createElement("iframe");
                 frame.src = "\(url(.iframe, "/iframe"))"; document.body.appendChild(frame);
@@ -76,7 +77,10 @@ extension ChromiumTests {
                 });
                 var until = Date.now() + 2500;
                 var busy = setInterval(function () {
-                  if (Date.now() < until) { fetch("worker.js", { cache: "no-store" }); return; }
+                  // Closed once the worker has said so too (a loaded machine starts it late), 20 s at most.
+                  if (Date.now() < until || (!workerUp && Date.now() < until + 20000)) {
+                    fetch("worker.js", { cache: "no-store" }); return;
+                  }
                   clearInterval(busy);
                   StoryCLMBridge.Invoke("closePresentation", { mode: 1 });
                 }, 100);
