@@ -1,4 +1,3 @@
-import SCLMArchive
 import SCLMCore
 
 /// What became of one slide of a render: rendered, or why not. A package passes a render only when every
@@ -39,16 +38,6 @@ package enum SlideStatus: Sendable, Equatable {
     package var phase: Phase? {
         if case .timedOut(let phase) = self { return phase }
         return nil
-    }
-
-    /// The rule of the finding that explains a slide not rendered; `nil` for a rendered one.
-    var rule: Rule? {
-        switch self {
-        case .rendered: nil
-        case .timedOut: .renderTimeout
-        case .crashed: .renderCrashed
-        case .notReached: .renderNotReached
-        }
     }
 }
 
