@@ -73,7 +73,8 @@ let package = Package(
         .testTarget(
             name: "SCLMCommandsTests",
             dependencies: [
-                "SCLMCommands", "SCLMAnalytics", "SCLMAuth", "SCLMHTTP", "SCLMPlayer", "SCLMSync", "SCLMTestSupport",
+                "SCLMCommands", "SCLMAnalytics", "SCLMAuth", "SCLMBridge", "SCLMHTTP", "SCLMPlayer", "SCLMSync",
+                "SCLMTestSupport",
             ]),
         .testTarget(
             name: "SCLMPlayerTests",

@@ -9,10 +9,8 @@ import SCLMCore
 
 /// A spawned program with pipes on its stdin and stdout; its stderr is ours, so its logs reach the user.
 ///
-/// The child gets this process's environment without the secret variables (`SCLM_PASSWORD`,
-/// `SCLM_CLIENT_SECRET`, … — every config key marked secret, see `ConfigKey.secretEnvironmentVariables`):
-/// a module is a separate program and has no business with sclm's credentials. Everything else (`PATH`,
-/// `HOME`, `LANG`, the other `SCLM_*` settings) is passed as is.
+/// The child gets the ``ChildEnvironment`` its starter was handed (sclm's environment without its secrets:
+/// a module is a separate program and has no business with sclm's credentials).
 ///
 /// ``SpawnedChild`` starts it (the helper the browser is spawned with too). The command line runs as `/bin/sh -c 'exec COMMAND'` (arguments and `PATH` lookup work; `exec` keeps
 /// one process). Signals the host ignores (SIGPIPE, and SIGINT/SIGTERM while a command runs) are reset to
@@ -30,14 +28,14 @@ final class ChildProcess: Sendable {
         self.child = child
     }
 
-    /// Starts `command`.
+    /// Starts `command` with `environment`.
     ///
     /// - Throws: `SCLMError` (`.usage`) when the shell cannot be started.
-    static func spawn(_ command: String) throws -> ChildProcess {
+    static func spawn(_ command: String, environment: ChildEnvironment) throws -> ChildProcess {
         do {
             return ChildProcess(
                 child: try SpawnedChild.spawn(
-                    "/bin/sh", arguments: ["/bin/sh", "-c", "exec " + command], environment: childEnvironment(),
+                    "/bin/sh", arguments: ["/bin/sh", "-c", "exec " + command], environment: environment.entries,
                     pipes: [.init(.toChild, onto: 0), .init(.fromChild, onto: 1)]))
         } catch {
             if error.isPipeFailure { throw SCLMError(.storage, "cannot create a pipe: \(error.reason)") }
@@ -70,17 +68,5 @@ final class ChildProcess: Sendable {
         let signalNumber = status & 0x7F
         if signalNumber == 0 { return "exit status \((status >> 8) & 0xFF)" }
         return "signal \(signalNumber)"
-    }
-
-    /// This process's `NAME=value` entries except the secret ones.
-    private static func childEnvironment() -> [String] {
-        var entries: [String] = []
-        var cursor = environ
-        while let entry = cursor.pointee {
-            let text = String(cString: entry)
-            if !ConfigKey.isSecretEnvironmentEntry(text) { entries.append(text) }
-            cursor += 1
-        }
-        return entries
     }
 }

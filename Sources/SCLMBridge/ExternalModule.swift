@@ -39,15 +39,17 @@ package final class ExternalModule: BridgeModule {
     package let program: String
     private let link: ChildLink
 
-    /// Starts `program`, asks it for its commands and returns the running module.
+    /// Starts `program` with `environment` (the composition root's, without sclm's secrets), asks it for its
+    /// commands and returns the running module; restarts get the same environment.
     ///
     /// - Throws: `SCLMError` (`.usage`) when the program cannot start, exits, or does not answer
     ///   `bridge.describe` with a list of commands within `describeTimeout`.
     package static func start(
-        name: String, program: String, output: BridgeOutput, logger: Logger, policy: RestartPolicy = RestartPolicy(),
-        describeTimeout: Duration = .seconds(10)
+        name: String, program: String, environment: ChildEnvironment, output: BridgeOutput, logger: Logger,
+        policy: RestartPolicy = RestartPolicy(), describeTimeout: Duration = .seconds(10)
     ) async throws -> ExternalModule {
-        let link = ChildLink(name: name, program: program, output: output, logger: logger, policy: policy)
+        let link = ChildLink(
+            name: name, program: program, environment: environment, output: output, logger: logger, policy: policy)
         try link.launch()
         let reply: BridgeReply
         do {
@@ -120,14 +122,19 @@ private final class ChildLink: Sendable {
 
     let name: String
     let program: String
+    let environment: ChildEnvironment
     let output: BridgeOutput
     let logger: Logger
     let policy: ExternalModule.RestartPolicy
     private let state = Mutex(State())
 
-    init(name: String, program: String, output: BridgeOutput, logger: Logger, policy: ExternalModule.RestartPolicy) {
+    init(
+        name: String, program: String, environment: ChildEnvironment, output: BridgeOutput, logger: Logger,
+        policy: ExternalModule.RestartPolicy
+    ) {
         self.name = name
         self.program = program
+        self.environment = environment
         self.output = output
         self.logger = logger
         self.policy = policy
@@ -135,7 +142,7 @@ private final class ChildLink: Sendable {
 
     /// Spawns the program and starts reading its answers.
     func launch() throws {
-        let child = try ChildProcess.spawn(program)
+        let child = try ChildProcess.spawn(program, environment: environment)
         let generation = state.withLock { state -> Int in
             state.child = child
             state.writer = LineWriter(fileDescriptor: child.input) { _ in child.closeInput() }

@@ -42,6 +42,12 @@ package final class CommandContext: Sendable {
         self.logger = Logger(minimumLevel: globals.logLevel, usesColor: terminal.usesColor)
     }
 
+    /// The environment of a program the command starts for the user (an external bridge module): ours
+    /// without the secret settings' variables and proxy passwords.
+    package var childEnvironment: ChildEnvironment {
+        ChildEnvironment(environment, withholding: SettingsCatalog.secretEnvironmentVariables)
+    }
+
     /// Whether `--json` was given.
     package var wantsJSON: Bool { globals.json }
 

@@ -15,7 +15,6 @@ package enum CommandRunner {
     /// Parses `argv`, runs the chosen command and returns the process exit status.
     package static func run(root: any Command.Type, argv: [String], environment: [String: String]) async -> Int32 {
         signal(SIGPIPE, SIG_IGN)
-        SettingsCatalog.register()
         let parser = CommandParser(root: root)
         let terminal = TerminalInfo.current(environment: environment)
         let invocation: Invocation

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// One setting of `config.json`: its name, help, default, environment override, secrecy and the form (limits)
 /// of its value — the mechanism; the keys themselves are declared beside the features that read them.
 ///
@@ -64,31 +62,4 @@ package struct ConfigKey: Sendable, Hashable, CustomStringConvertible {
 
     package static func == (lhs: ConfigKey, rhs: ConfigKey) -> Bool { lhs.name == rhs.name }
     package func hash(into hasher: inout Hasher) { hasher.combine(name) }
-}
-
-extension ConfigKey {
-    /// The settings registered by ``register(_:)``.
-    private static let registered = Mutex<[ConfigKey]>([])
-
-    /// Makes `keys` the settings sclm knows, in display order.
-    ///
-    /// Each feature declares its keys beside the code that reads them (`SCLMSync`, `SCLMOSAM`, …); the
-    /// composition root (`SCLMCommands`' `SettingsCatalog`) lists them all and registers them here before any
-    /// command runs, so that the floors below the features — the secret variables `SCLMBridge` keeps from
-    /// external modules — know every secret key without depending on the features.
-    package static func register(_ keys: [ConfigKey]) {
-        registered.withLock { $0 = keys }
-    }
-
-    /// The environment variables that carry a registered secret key's value (`SCLM_CLIENT_SECRET`,
-    /// `SCLM_PASSWORD`, …), taken from the keys' secret flag so that a new secret key is covered too.
-    package static var secretEnvironmentVariables: Set<String> {
-        registered.withLock { keys in Set(keys.filter(\.isSecret).compactMap(\.environmentVariable)) }
-    }
-
-    /// Whether the `NAME=value` entry of an environment block sets one of ``secretEnvironmentVariables``.
-    package static func isSecretEnvironmentEntry(_ entry: String) -> Bool {
-        guard let equals = entry.firstIndex(of: "=") else { return false }
-        return secretEnvironmentVariables.contains(String(entry[..<equals]))
-    }
 }

@@ -17,9 +17,20 @@ package enum URLPasswords {
 
     /// `text` with the password of every URL replaced by `********` (the user name is kept).
     package static func redacting(_ text: String) -> String {
+        replacingPasswords(in: text, with: ":********")
+    }
+
+    /// `text` with the password of every URL removed, `user:password@host` becoming `user@host` (host and
+    /// port kept).
+    package static func removing(from text: String) -> String {
+        replacingPasswords(in: text, with: "")
+    }
+
+    /// `text` with the `:password` of every URL that has one replaced by `replacement`.
+    private static func replacingPasswords(in text: String, with replacement: String) -> String {
         text.replacing(pattern) { match in
-            let masked = match.output.secret == nil ? "" : ":********"
-            return String(match.output.prefix) + String(match.output.user) + masked + "@"
+            let secret = match.output.secret == nil ? "" : replacement
+            return String(match.output.prefix) + String(match.output.user) + secret + "@"
         }
     }
 }

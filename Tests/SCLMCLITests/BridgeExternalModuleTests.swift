@@ -85,15 +85,7 @@ import Testing
 
     @Test func modulesDoNotInheritSecretVariablesButKeepTheRest() async throws {
         let folder = TemporaryDirectory()
-        let script = try folder.write(
-            """
-            import json, os, sys
-            for line in sys.stdin:
-                m = json.loads(line)
-                data = {"commands": ["env.report"]} if m.get("Command") == "bridge.describe" else dict(os.environ)
-                print(json.dumps({"GUID": m.get("GUID"), "Status": "Success", "ErrorCode": 200, "ErrorMessage": "",
-                                  "Data": data}), flush=True)
-            """, to: "env.py")
+        let script = try folder.write(EnvironmentReportingModule.script, to: "env.py")
         let secrets = SettingsCatalog.all.filter(\.isSecret).compactMap(\.environmentVariable)
         #expect(
             Set(secrets).isSuperset(of: [
@@ -102,12 +94,14 @@ import Testing
         var environment = Dictionary(uniqueKeysWithValues: secrets.map { ($0, "hunter2-\($0)") })
         environment["LANG"] = "C.UTF-8"
         environment["SCLM_API_URL"] = "http://127.0.0.1:9/"
+        environment["https_proxy"] = "http://proxyuser:hunter2-proxy@proxy.example:3128"
         let bridge = try await BridgeSession(["--module", "env=python3 \(script)"], environment: environment)
         let seen = try #require(await bridge.data("env.report") as? [String: String])
         for name in secrets { #expect(seen[name] == nil, "\(name) reached the module") }
         #expect(!seen.values.contains { $0.hasPrefix("hunter2") })
         #expect(seen["LANG"] == "C.UTF-8")
         #expect(seen["SCLM_API_URL"] == "http://127.0.0.1:9/")
+        #expect(seen["https_proxy"] == "http://proxyuser@proxy.example:3128", "the proxy without its password")
         #expect(seen["PATH"] != nil && seen["HOME"] != nil)
         #expect(await bridge.process.finish() == 0)
     }

@@ -117,7 +117,8 @@ extension SCLM {
                 for module in modules {
                     external.append(
                         try await ExternalModule.start(
-                            name: module.name, program: module.program, output: output, logger: context.logger))
+                            name: module.name, program: module.program, environment: context.childEnvironment,
+                            output: output, logger: context.logger))
                 }
                 let registry = try services.makeModuleRegistry(host: host, external: external)
                 let server = BridgeServer(
