@@ -10,8 +10,10 @@ import SCLMStore
 /// `deleteById`, `deleteByIds` — through the StoryCLM API (`/v1/tables/{tableId}/…`) with the login's token.
 ///
 /// The answer's `Data` is the API's JSON. Without the API (no `api.url`, no login, the API unreachable)
-/// every command answers 503 saying so: offline (Application-mode) tables are not kept. An unknown table
-/// answers 404 and any other API 4xx passes through with its code and message; a 5xx is 502. Requests run
+/// every command answers 503 saying so: offline (Application-mode) tables are not kept. Only the
+/// presentation's client's tables are served: a command that names a table lists them first (once per run,
+/// as `tables` does, failing as `tables` would) and answers any other table 404 like an unknown one, with no
+/// request for it. Any other API 4xx passes through with its code and message; a 5xx is 502. Requests run
 /// concurrently (no lane).
 package struct TablesModule: DeclaredBridgeModule {
     /// How the module reaches the API.
@@ -25,31 +27,32 @@ package struct TablesModule: DeclaredBridgeModule {
     package let name = "Tables"
     let connection: Connection
     let host: PresentationHost
+    /// The ids of the client's tables, listed on the first command that names a table.
+    let clientTables = ClientTables()
 
-    /// Creates the module; `host` gives the client whose tables `tables` lists.
+    /// Creates the module; `host` gives the client whose tables it serves.
     package init(connection: Connection, host: PresentationHost) {
         self.connection = connection
         self.host = host
     }
 
     package static let declarations: [BridgeCommandDeclaration<Self>] = [
-        .deferred("tables") { module, _, _ in try await module.call(.get, "\(try module.host.scope().clientId)/tables")
-        },
+        .deferred("tables") { module, _, _ in try await module.listTables() },
         .deferred("count", parameters: TableParameters.self) { module, parameters, _ in
-            try await module.call(.get, "\(parameters.tableId.value)/count")
+            try await module.call(.get, table: parameters.tableId.value, "count")
         },
         .deferred("countByQuery", parameters: QueryParameters.self) { module, parameters, _ in
-            try await module.call(.get, "\(parameters.tableId.value)/count", query: [("query", parameters.query)])
+            try await module.call(.get, table: parameters.tableId.value, "count", query: [("query", parameters.query)])
         },
         .deferred("findById", parameters: ByIdParameters.self) { module, parameters, _ in
-            try await module.call(.get, "\(parameters.tableId.value)/findbyid/\(try Self.segment(parameters.id))")
+            try await module.call(.get, table: parameters.tableId.value, "findbyid/\(try Self.segment(parameters.id))")
         },
         .deferred("findByIds", parameters: ByIdsParameters.self) { module, parameters, _ in
             try await module.call(
-                .get, "\(parameters.tableId.value)/findbyids", query: parameters.ids.map { ("ids", $0) })
+                .get, table: parameters.tableId.value, "findbyids", query: parameters.ids.map { ("ids", $0) })
         },
         .deferred("findByQuery", parameters: FindParameters.self) { module, parameters, _ in
-            try await module.call(.get, "\(try parameters.table())/find", query: parameters.items)
+            try await module.call(.get, table: try parameters.table(), "find", query: parameters.items)
         },
         .deferred("insertEntry") { module, request, _ in try await module.write(request, .post, "insert", key: "entry")
         },
@@ -62,18 +65,44 @@ package struct TablesModule: DeclaredBridgeModule {
             try await module.write(request, .put, "updatemany", key: "entries")
         },
         .deferred("deleteById", parameters: ByIdParameters.self) { module, parameters, _ in
-            try await module.call(.delete, "\(parameters.tableId.value)/delete/\(try Self.segment(parameters.id))")
+            try await module.call(.delete, table: parameters.tableId.value, "delete/\(try Self.segment(parameters.id))")
         },
         .deferred("deleteByIds", parameters: ByIdsParameters.self) { module, parameters, _ in
             try await module.call(
-                .delete, "\(parameters.tableId.value)/deletemany", query: parameters.ids.map { ("ids", $0) })
+                .delete, table: parameters.tableId.value, "deletemany", query: parameters.ids.map { ("ids", $0) })
         },
     ]
+
+    /// The presentation's client's tables, as the API lists them.
+    ///
+    /// - Throws: what ``send(_:_:query:body:)`` throws; ``BridgeError`` (404) before the host has started.
+    func listTables() async throws -> BridgeReply {
+        try await send(.get, "\(try host.scope().clientId)/tables")
+    }
+
+    /// Sends one request for `table` (`operation` is the rest of its path) once the table is known to be one
+    /// of the presentation's client's.
+    ///
+    /// - Throws: ``BridgeError``: 404 for any other table, in the words of an unknown one, without a request
+    ///   that names it; what ``listTables()`` throws when the client's tables cannot be listed; what
+    ///   ``send(_:_:query:body:)`` throws.
+    func call(
+        _ method: HTTPMethod, table: Int64, _ operation: String, query: [(String, String)] = [], body: JSONValue? = nil
+    ) async throws -> BridgeReply {
+        guard try await isClientTable(table) else { throw BridgeError(.notFound, "StoryCLM Tables: no table \(table)") }
+        return try await send(method, "\(table)/\(operation)", query: query, body: body)
+    }
+
+    /// Whether `table` is one of the client's tables, listing them on the first call.
+    private func isClientTable(_ table: Int64) async throws -> Bool {
+        let ids = try await clientTables.ids { try Self.tableIds(in: try await listTables().data) }
+        return ids.contains(table)
+    }
 
     /// Sends one API request and answers its JSON.
     ///
     /// - Throws: ``BridgeError``: 503 offline, the API's 4xx with its message, 502 for a 5xx or non-JSON.
-    func call(
+    func send(
         _ method: HTTPMethod, _ path: String, query: [(String, String)] = [], body: JSONValue? = nil
     ) async throws -> BridgeReply {
         let apiURL: URL
@@ -102,7 +131,8 @@ package struct TablesModule: DeclaredBridgeModule {
 
     /// Sends `Data`'s `entry` (an object) or `entries` (an array of objects) to the table's `operation`.
     ///
-    /// - Throws: ``BridgeError`` (400) when `key` is missing or of the wrong type; what ``call`` throws.
+    /// - Throws: ``BridgeError`` (400) when `key` is missing or of the wrong type; what
+    ///   ``call(_:table:_:query:body:)`` throws.
     func write(_ request: BridgeRequest, _ method: HTTPMethod, _ operation: String, key: String) async throws
         -> BridgeReply
     {
@@ -113,7 +143,18 @@ package struct TablesModule: DeclaredBridgeModule {
             let shape = key == "entries" ? "[{…}, …]" : "{…}"
             throw BridgeError(.badRequest, "\(request.command) needs {\"tableId\":\(table),\"\(key)\":\(shape)}")
         }
-        return try await call(method, "\(table)/\(operation)", body: body)
+        return try await call(method, table: table, operation, body: body)
+    }
+
+    /// The table ids in the API's list of tables (`[{id, name, …}, …]`).
+    ///
+    /// - Throws: ``BridgeError`` (502) for a list that is not a JSON array.
+    static func tableIds(in list: JSONValue) throws -> Set<Int64> {
+        guard let tables = list.arrayValue else {
+            throw BridgeError(
+                .badGateway, "the StoryCLM API answered the list of tables with JSON that is not an array")
+        }
+        return Set(tables.compactMap { $0["id"]?.intValue })
     }
 
     /// The bridge answer for an API response.

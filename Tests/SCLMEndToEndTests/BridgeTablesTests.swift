@@ -5,12 +5,24 @@ import Testing
 
 /// `StoryCLM.Tables` through the built `sclm bridge` and the dev-server's tables, each command sent as
 /// storyclm.js 1.7.x sends it (`StoryCLMBridge.Invoke(command, options, callback)`); the answer's `Data` is
-/// the API's JSON, API errors keep their code and message, and without the API every command is 503.
+/// the API's JSON, API errors keep their code and message, and without the API every command is 503. A
+/// presentation reaches only its own client's tables.
 @Suite(.tags(.large), .timeLimit(.minutes(2))) struct BridgeTablesTests {
-    /// A bridge on client 1's presentation, logged in to a fresh dev-server.
-    static func online() async throws -> (DevServer, BridgeSession) {
+    /// A home synced for two clients: client 1's presentation (opened) and client 2's, whose table 3 Clinics
+    /// client 1's content must not reach.
+    static let twoClients = [
+        InstalledPresentationFixture(),
+        InstalledPresentationFixture(
+            presentationId: 20, clientId: 2, clientName: "Client two", name: "Clinics deck",
+            slides: [.init("index.html")], mediaFiles: []),
+    ]
+
+    /// A bridge on client 1's presentation of `fixtures`, logged in to a fresh dev-server.
+    static func online(fixtures: [InstalledPresentationFixture] = [InstalledPresentationFixture()]) async throws
+        -> (DevServer, BridgeSession)
+    {
         let server = try await DevServer.start(["--quiet"])
-        let bridge = try await BridgeSession(environment: server.environment)
+        let bridge = try await BridgeSession(fixtures: fixtures, environment: server.environment)
         let login = try await ProcessRunner.sclm(
             ["login", "--service"], home: bridge.home.root, environment: server.environment)
         try #require(login.status == 0, "\(login)")
@@ -104,6 +116,83 @@ import Testing
             #expect(answer?["ErrorCode"] as? Int == 503, "\(command)")
             #expect((answer?["ErrorMessage"] as? String)?.contains("not available offline") == true, "\(command)")
         }
+        #expect(await bridge.process.finish() == 0)
+    }
+
+    /// Every command that names a table, on client 2's table 3 with `Data` that table would answer (the
+    /// dev-server stamps its one entry `…04`), reads before writes.
+    static var commandsOnClientTwosTable: [(String, [String: Any])] {
+        let entry = String(repeating: "0", count: 22) + "04"
+        return [
+            ("count", ["tableId": 3]),
+            ("countByQuery", ["tableId": 3, "query": "[city][eq][Girona]"]),
+            ("findById", ["tableId": 3, "id": entry]),
+            ("findByIds", ["tableId": 3, "ids": [entry]]),
+            ("findByQuery", ["tableId": "3", "skip": 0, "take": 100, "query": "", "sort": 1, "sortfield": ""]),
+            ("insertEntry", ["tableId": 3, "entry": ["city": "Lleida", "beds": 10]]),
+            ("insertEntries", ["tableId": 3, "entries": [["city": "Reus", "beds": 5]]]),
+            ("updateEntry", ["tableId": 3, "entry": ["_id": entry, "city": "Vic", "beds": 0]]),
+            ("updateEntries", ["tableId": 3, "entries": [["_id": entry, "city": "Vic", "beds": 0]]]),
+            ("deleteById", ["tableId": 3, "id": entry]),
+            ("deleteByIds", ["tableId": 3, "ids": [entry]]),
+        ]
+    }
+
+    @Test func everyCommandOnAnotherClientsTableAnswers404AndNeverReachesTheAPI() async throws {
+        let (server, bridge) = try await Self.online(fixtures: Self.twoClients)
+        defer { server.stop() }
+        let describe = try #require(await bridge.data("bridge.describe") as? [String: Any])
+        let modules = try #require(describe["modules"] as? [[String: Any]])
+        let declared = try #require(modules.first { $0["name"] as? String == "Tables" }?["commands"] as? [String])
+        #expect(Set(Self.commandsOnClientTwosTable.map(\.0)) == Set(declared).subtracting(["tables"]))
+        for (command, data) in Self.commandsOnClientTwosTable {
+            let answer = await bridge.call(command, data)
+            #expect(
+                answer?["ErrorCode"] as? Int == 404,
+                "\(command) reaches client 2's table: \(String(describing: answer))")
+            #expect(answer?["ErrorMessage"] as? String == "StoryCLM Tables: no table 3", "\(command)")
+        }
+        let requests = try await server.stats().requests
+        #expect(requests.keys.filter { $0.contains(" /v1/tables/3/") }.sorted() == [])
+        #expect(requests["GET /v1/tables/2/tables"] == nil, "client 2's list of tables was asked for")
+        #expect(await bridge.process.finish() == 0)
+    }
+
+    @Test func ownTablesAnswerAsBeforeAndTheirListIsAskedForOncePerRun() async throws {
+        let (server, bridge) = try await Self.online(fixtures: Self.twoClients)
+        defer { server.stop() }
+        // Sent at once: they all wait for the one list.
+        let guids = (1...4).map { "count-\($0)" }
+        for guid in guids { bridge.process.send(json: ["Command": "count", "Data": ["tableId": 1], "GUID": guid]) }
+        for guid in guids {
+            #expect(await bridge.process.response(to: guid)?["Data"] as? [String: Int] == ["count": 3], "\(guid)")
+        }
+        let inserted = try await Self.data(bridge, "insertEntry", ["tableId": 2, "entry": ["question": "q"]])
+        #expect((inserted as? [String: Any])?["question"] as? String == "q")
+        #expect(try await Self.data(bridge, "count", ["tableId": "2"]) as? [String: Int] == ["count": 1])
+        let unknown = await bridge.call("count", ["tableId": 99])
+        #expect(unknown?["ErrorCode"] as? Int == 404)
+        #expect(unknown?["ErrorMessage"] as? String == "StoryCLM Tables: no table 99")
+        let requests = try await server.stats().requests
+        #expect(requests["GET /v1/tables/1/tables"] == 1)
+        #expect(requests["GET /v1/tables/1/count"] == 4)
+        #expect(requests["POST /v1/tables/2/insert"] == 1)
+        #expect(requests["GET /v1/tables/99/count"] == nil)
+        #expect(await bridge.process.finish() == 0)
+    }
+
+    @Test func aTableListTheAPIRefusesFailsTheCommandAsTablesWouldAndIsAskedForAgain() async throws {
+        let (server, bridge) = try await Self.online()
+        defer { server.stop() }
+        try await server.control(["action": "fail", "status": 500, "path": "/v1/tables/1/tables", "count": 2])
+        let listed = try #require(await bridge.call("tables"))
+        #expect(listed["ErrorCode"] as? Int == 502)
+        let counted = try #require(await bridge.call("count", ["tableId": 1]))
+        #expect(counted["ErrorCode"] as? Int == 502)
+        #expect(counted["ErrorMessage"] as? String == listed["ErrorMessage"] as? String)
+        #expect(try await server.stats().count("GET /v1/tables/1/count") == 0)
+        #expect(try await Self.data(bridge, "count", ["tableId": 1]) as? [String: Int] == ["count": 3])
+        #expect(try await server.stats().count("GET /v1/tables/1/tables") == 3)
         #expect(await bridge.process.finish() == 0)
     }
 }
