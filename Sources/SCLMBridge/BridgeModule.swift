@@ -85,7 +85,7 @@ package struct BridgeRequest: Sendable, Equatable {
     /// - Throws: ``BridgeError`` (400) naming the command and what is wrong.
     package func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T {
         do {
-            return try JSONDecoder().decode(T.self, from: Data(JSONWriter.bytes(data)))
+            return try JSONValueDecoder.decode(T.self, from: data)
         } catch {
             throw BridgeError(.badRequest, "bad Data for \(command): \(JSONValue.describe(decodingError: error))")
         }
