@@ -5,9 +5,6 @@ import SCLMStore
 import Synchronization
 
 extension PresentationHost {
-    /// The fields of a 1.x session `sessionupdate` may change, and what they change.
-    static let version1Updatable = ["confirmed"]
-
     /// The sessions content may read, oldest first.
     func visibleSessions() async throws -> [SessionRecord] {
         let scope = try scope()
@@ -25,35 +22,16 @@ extension PresentationHost {
         return session
     }
 
-    /// `sessionupdate`: applies the fields of a v1 session object that differ from the stored session.
-    /// Only `confirmed` can change (1: content declares the presentation fully shown, as
-    /// `setSessionComplete`); the others are recorded by the host, and a changed one is refused.
+    /// `sessionupdate` (and `sessionconupdate`): stores the changes to a session's own fields
+    /// (``Version1SessionUpdate``) and returns the session as stored.
     ///
-    /// - Throws: ``BridgeError`` (400 without an `id` or for a field that cannot change, 404 for a session
-    ///   content may not read).
-    func updateSession(_ update: JSONValue) async throws -> SessionRecord {
-        guard let fields = update.objectValue, let id = fields["id"]?.stringValue, !id.isEmpty else {
-            throw BridgeError(
-                .badRequest, "sessionupdate needs the session object with its id: send {\"id\":\"…\",\"confirmed\":1}")
-        }
-        let session = try await visibleSession(id: id)
-        let stored = version1(session).objectValue ?? [:]
-        let changed = fields.keys.filter { key in stored[key].map { !Self.sameValue($0, fields[key]) } ?? false }
-        let refused = changed.filter { !Self.version1Updatable.contains($0) }.sorted()
-        guard refused.isEmpty else {
-            throw BridgeError(
-                .badRequest,
-                "sessionupdate cannot change \(refused.joined(separator: ", ")): the host records it; only confirmed can change"
-            )
-        }
-        if changed.contains("confirmed") {
-            guard fields["confirmed"]?.intValue == 1 else {
-                throw BridgeError(.badRequest, "sessionupdate: confirmed can only be set to 1 (fully shown)")
-            }
-            let stamp = Timestamp.string(from: clock.now)
-            try await store.write { db in try db.markSessionComplete(id: id, now: stamp) }
-        }
-        return try await visibleSession(id: id)
+    /// - Throws: ``BridgeError`` (400 without an `id`, for a host-recorded field that would change or a
+    ///   mistyped value, 404 for a session content may not read).
+    func updateSession(_ data: JSONValue) async throws -> SessionRecord {
+        let update = try Version1SessionUpdate(data)
+        let changes = try update.changes(to: version1(try await visibleSession(id: update.id)).objectValue ?? [:])
+        try await store.write { db in try db.updateSession(id: update.id, changes) }
+        return try await visibleSession(id: update.id)
     }
 
     /// `deletesessionbyid`: deletes a session content may read, with its slide views and custom events, and
@@ -78,18 +56,10 @@ extension PresentationHost {
             "end": .string(session.updated ?? session.created),
             "latitude": .string(session.latitude.map { String(format: "%.8f", $0) } ?? ""),
             "longtitude": .string(session.longitude.map { String(format: "%.8f", $0) } ?? ""),
-            "address": .string(session.address ?? ""), "userName": .string(userName ?? ""), "visit": 0,
-            "checkIn": 0, "confirmed": .int(session.complete ? 1 : 0), "finished": .int(finished ? 1 : 0),
-            "offset": .int(session.timeZone), "slides": .int(session.slidesCount), "duration": .int(session.duration),
-            "presentationId": .int(session.presentationId),
+            "address": .string(session.address ?? ""), "userName": .string(userName ?? ""),
+            "visit": .int(session.visit), "checkIn": .int(session.checkIn), "confirmed": .int(session.complete ? 1 : 0),
+            "finished": .int(finished ? 1 : 0), "offset": .int(session.timeZone), "slides": .int(session.slidesCount),
+            "duration": .int(session.duration), "presentationId": .int(session.presentationId),
         ]
-    }
-
-    /// Whether a value content sent equals the stored one (numbers as numbers, whatever their JSON type).
-    private static func sameValue(_ stored: JSONValue, _ sent: JSONValue?) -> Bool {
-        guard let sent else { return true }
-        if let left = stored.intValue, let right = sent.intValue { return left == right }
-        if let left = stored.intValue, let right = sent.stringValue.flatMap({ Int64($0) }) { return left == right }
-        return stored == sent
     }
 }

@@ -4,10 +4,10 @@ import SCLMCore
 import SCLMStore
 
 /// Version1: the commands of storyclm.js 1.x that 2.x renamed or dropped — `getsessions`,
-/// `getsessionbyid`, `sessionupdate`, `deletesessionbyid`, `setPresentationComplete`, `consolelog` — with
-/// the session shape of the v1 docs (`{id, start, end, duration, slides, presentationId, …}`), inside
-/// sclm's own envelope. Sessions are scoped as the 2.x commands are: another client's (or, under a password
-/// login, another user's) session answers 404.
+/// `getsessionbyid`, `sessionupdate` (also `sessionconupdate`), `deletesessionbyid`,
+/// `setPresentationComplete`, `consolelog` — with the session shape of the v1 docs (`{id, start, end,
+/// duration, slides, presentationId, …}`), inside sclm's own envelope. Sessions are scoped as the 2.x
+/// commands are: another client's (or, under a password login, another user's) session answers 404.
 struct Version1Module: HostModule {
     let host: PresentationHost
     let name = "Version1"
@@ -18,10 +18,9 @@ struct Version1Module: HostModule {
         .deferred("getsessionbyid", parameters: ByIdParameters.self) { module, parameters, _ in
             .ok(module.host.version1(try await module.host.visibleSession(id: parameters.id)))
         },
-        // storyclm.js 1.7.x sends the session object itself as `Data`.
-        .deferred("sessionupdate") { module, request, _ in
-            .ok(module.host.version1(try await module.host.updateSession(request.data)))
-        },
+        // storyclm.js 1.7.x sends the session object itself as `Data`; the v1 docs spell it `sessionconupdate`.
+        .deferred("sessionupdate", updateSession),
+        .deferred("sessionconupdate", updateSession),
         .deferred("deletesessionbyid", parameters: ByIdParameters.self) { module, parameters, _ in
             .ok(module.host.version1(try await module.host.deleteSession(id: parameters.id)))
         },
@@ -34,6 +33,13 @@ struct Version1Module: HostModule {
             return .ok()
         },
     ]
+
+    /// `sessionupdate`, `sessionconupdate`: the session object with the fields to change → the session as stored.
+    @Sendable static func updateSession(_ module: Self, _ request: BridgeRequest, _: BridgeContext) async throws
+        -> BridgeReply
+    {
+        .ok(module.host.version1(try await module.host.updateSession(request.data)))
+    }
 
     /// `{id}`.
     struct ByIdParameters: Decodable {

@@ -30,14 +30,14 @@ extension Database {
             """
             INSERT INTO sessions(sessionId, presentationId, userId, state, complete, duration, completeSessionDuration,
                 slidesCount, lastOpenedSlideId, lastOpenedSlideName, created, updated, timeZone, latitude, longitude,
-                address, isRestored, synchronized)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                address, isRestored, visit, checkIn, synchronized)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 session.sessionId, session.presentationId, session.userId, session.state.rawValue, session.complete,
                 session.duration, session.completeSessionDuration, session.slidesCount, session.lastOpenedSlideId,
                 session.lastOpenedSlideName, session.created, session.updated, session.timeZone, session.latitude,
-                session.longitude, session.address, session.isRestored, synchronized,
+                session.longitude, session.address, session.isRestored, session.visit, session.checkIn, synchronized,
             ])
     }
 
@@ -110,6 +110,24 @@ extension Database {
         try execute(
             "UPDATE sessions SET complete = 1, completeSessionDuration = duration, updated = ? WHERE sessionId = ?",
             [now, sessionId])
+    }
+
+    /// Stores content's changes to a session's own fields (storyclm.js 1.x `sessionupdate`). Confirming keeps
+    /// the duration so far as `completeSessionDuration`, as ``markSessionComplete(id:now:)`` does, and
+    /// withdrawing the confirmation clears both; confirming a confirmed session changes nothing. `updated`
+    /// (the session's end) stays as the host recorded it.
+    ///
+    /// - Throws: ``StoreError``.
+    package func updateSession(id sessionId: String, _ changes: SessionChanges) throws {
+        try execute(
+            "UPDATE sessions SET visit = coalesce(?, visit), checkIn = coalesce(?, checkIn) WHERE sessionId = ?",
+            [changes.visit, changes.checkIn, sessionId])
+        guard let confirmed = changes.confirmed else { return }
+        try execute(
+            """
+            UPDATE sessions SET complete = ?1, completeSessionDuration = CASE WHEN ?1 THEN duration ELSE 0 END
+            WHERE sessionId = ?2 AND complete != ?1
+            """, [confirmed, sessionId])
     }
 
     /// Deletes a session with its slide views and custom events (storyclm.js 1.x `deletesessionbyid`).

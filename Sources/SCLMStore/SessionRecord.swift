@@ -49,6 +49,10 @@ package struct SessionRecord: Sendable, Equatable {
     package var longitude: Double?
     package var address: String?
     package var isRestored: Bool
+    /// The storyclm.js 1.x session's `visit`, set by content with `sessionupdate` (0 until then).
+    package var visit: Int64
+    /// The storyclm.js 1.x session's `checkIn`, set by content with `sessionupdate` (0 until then).
+    package var checkIn: Int64
 
     /// Creates a new, open session.
     package init(
@@ -69,6 +73,8 @@ package struct SessionRecord: Sendable, Equatable {
         self.longitude = longitude
         self.address = address
         self.isRestored = false
+        self.visit = 0
+        self.checkIn = 0
     }
 
     /// Reads a session from a `sessions` row.
@@ -93,6 +99,8 @@ package struct SessionRecord: Sendable, Equatable {
         longitude = try columns.optionalDouble("longitude")
         address = try columns.optionalText("address")
         isRestored = try columns.bool("isRestored")
+        visit = try columns.int64("visit")
+        checkIn = try columns.int64("checkIn")
     }
 }
 

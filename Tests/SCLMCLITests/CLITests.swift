@@ -34,7 +34,7 @@ import Testing
         #expect(result.status == 0, "\(result)")
         let object = try #require(try result.json() as? [String: Any])
         #expect(object["home"] as? String == home)
-        #expect(object["schemaVersion"] as? Int == 5)
+        #expect(object["schemaVersion"] as? Int == 6)
         #expect(object["lastSync"] is NSNull)
         let counts = try #require(object["counts"] as? [String: Int])
         #expect(counts["presentations"] == 0)

@@ -263,7 +263,7 @@ import Testing
         try await publish(broken)
         try #require(try await sync().status == 0)
         // Back to what an sclm with schema version 1 left: no findings table, no marker column (nor the unpack
-        // columns of version 4, nor the manifest of version 5).
+        // columns of version 4, the manifest of version 5, or the session columns of version 6).
         do {
             let db = try harness.database()
             try db.execute(
@@ -275,6 +275,8 @@ import Testing
                     ALTER TABLE presentations DROP COLUMN unpackRevision;
                     ALTER TABLE presentations DROP COLUMN interruptedRevision;
                     ALTER TABLE presentations DROP COLUMN unpackInterruptions;
+                    ALTER TABLE sessions DROP COLUMN visit;
+                    ALTER TABLE sessions DROP COLUMN checkIn;
                     PRAGMA user_version = 1;
                     """)
         }
@@ -288,7 +290,7 @@ import Testing
         #expect(list.stdout.contains("unknown"), "\(list)")
         let status = try await harness.sclm(["status", "--json"])
         let object = try #require(try status.json() as? [String: Any])
-        #expect(object["schemaVersion"] as? Int == 5)
+        #expect(object["schemaVersion"] as? Int == 6)
         #expect((object["counts"] as? [String: Int])?["findingsUnknown"] == 1)
         // What show suggests works, and finds what was not recorded.
         let path = try await harness.sclm(["content", "path", "201"])

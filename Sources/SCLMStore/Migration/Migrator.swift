@@ -57,6 +57,6 @@ package struct Migrator: Sendable {
 extension Migrator {
     /// sclm's schema history.
     package static let sclm = Migrator(migrations: [
-        Schema.version1, Schema.version2, Schema.version3, Schema.version4, Schema.version5,
+        Schema.version1, Schema.version2, Schema.version3, Schema.version4, Schema.version5, Schema.version6,
     ])
 }

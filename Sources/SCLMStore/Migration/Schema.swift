@@ -33,6 +33,11 @@ package enum Schema {
     /// revision it describes (`NULL`: none recorded, as for a revision installed before version 5).
     package static let version5 = Migration(version: 5, name: "installed file manifests", sql: version5SQL)
 
+    /// Version 6: a session's `visit` and `checkIn`, the fields of a storyclm.js 1.x session that content sets
+    /// with `sessionupdate` (``SessionChanges``). Both are 0 until content changes them, as for every session
+    /// recorded before version 6.
+    package static let version6 = Migration(version: 6, name: "session visit and check-in", sql: version6SQL)
+
     private static let version1SQL = """
         CREATE TABLE clients (
             clientId INTEGER PRIMARY KEY,
@@ -267,5 +272,10 @@ package enum Schema {
             ctimeNs INTEGER NOT NULL,
             PRIMARY KEY (presentationId, path)
         ) STRICT, WITHOUT ROWID;
+        """
+
+    private static let version6SQL = """
+        ALTER TABLE sessions ADD COLUMN visit INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE sessions ADD COLUMN checkIn INTEGER NOT NULL DEFAULT 0;
         """
 }
