@@ -18,7 +18,7 @@ package struct SCLM: Command {
             """,
         subcommands: [
             Login.self, Logout.self, Whoami.self, Sync.self, List.self, Show.self, Content.self, Status.self,
-            Config.self, Validate.self, Bridge.self, Play.self, Osam.self, Events.self, Completions.self,
+            Config.self, Validate.self, Diff.self, Bridge.self, Play.self, Osam.self, Events.self, Completions.self,
             Manpage.self,
         ]
     )
