@@ -146,6 +146,10 @@ import Testing
         #expect(refused.stderr.contains("refused: PATH-TRAVERSAL"))
         #expect(refused.stdout.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: folder.appending("evil.html")))
+        let refusedJSON = try await ProcessRunner.sclm(["--json", "diff", folder.appending("slip.zip"), cardiora])
+        #expect(refusedJSON.status == 2)
+        let error = try #require((try refusedJSON.json() as? [String: Any])?["error"] as? [String: Any])
+        #expect(error["exitCode"] as? Int == 2 && error["category"] as? String == "archive", "\(error)")
 
         let missing = try await ProcessRunner.sclm(["diff", cardiora, folder.appending("nothing.zip")])
         #expect(missing.status == 74, "\(missing)")
