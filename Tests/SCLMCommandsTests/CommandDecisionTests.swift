@@ -37,7 +37,8 @@ import Testing
         Case(argv: ["sync", "--jobs", "2", "--jobs", "3"], refusal: "option '--jobs' may only be given once"),
         Case(argv: ["validate", "deck.zip", "--format", "junit", "--strict", "--max-size", "2GiB"], refusal: nil),
         Case(argv: ["validate", "deck.zip", "--format", "xml"], refusal: "--format must be one of text, json, junit"),
-        Case(argv: ["diff", "v1.zip", "v2", "--format", "markdown"], refusal: nil),
+        Case(argv: ["diff", "v1.zip", "v2", "--format", "markdown", "--max-size", "500M"], refusal: nil),
+        Case(argv: ["diff", "v1.zip", "v2", "--max-entries", "0"], refusal: "--max-entries needs an integer"),
         Case(argv: ["diff", "v1.zip"], refusal: "missing <new>"),
         Case(argv: ["diff", "v1.zip", "v2", "v3"], refusal: "unexpected argument 'v3'"),
         Case(

@@ -151,6 +151,10 @@ import Testing
         let error = try #require((try refusedJSON.json() as? [String: Any])?["error"] as? [String: Any])
         #expect(error["exitCode"] as? Int == 2 && error["category"] as? String == "archive", "\(error)")
 
+        let overBudget = try await ProcessRunner.sclm(["diff", "--max-entries", "3", cardiora, cardiora])
+        #expect(overBudget.status == 2, "\(overBudget)")
+        #expect(overBudget.stderr.contains("refused: BUDGET-ENTRY-COUNT"))
+
         let missing = try await ProcessRunner.sclm(["diff", cardiora, folder.appending("nothing.zip")])
         #expect(missing.status == 74, "\(missing)")
         let usage = try await ProcessRunner.sclm(["diff", cardiora])

@@ -28,7 +28,7 @@ extension SCLM {
                 ArgumentSpec("old", help: "The old revision: a package zip or an unpacked package folder.", path: true),
                 ArgumentSpec("new", help: "The new revision: a package zip or an unpacked package folder.", path: true),
             ],
-            options: [formatOption]
+            options: [formatOption, Validate.maxSizeOption, Validate.maxEntriesOption]
         )
 
         /// `--format text|json|markdown`.
@@ -46,6 +46,8 @@ extension SCLM {
         let old: String
         let new: String
         let format: Format?
+        /// The policy both revisions are read under (`--max-size`, `--max-entries`).
+        let policy: Policy
 
         package init(parsing arguments: ParsedArguments) throws {
             guard arguments.positionals.count == 2 else {
@@ -55,13 +57,18 @@ extension SCLM {
             old = arguments.positionals[0]
             new = arguments.positionals[1]
             format = try arguments.read(Self.formatOption).flatMap(Format.init)
+            policy = try Validate.policy(arguments)
         }
 
         package func run(_ context: CommandContext) async throws {
-            let format = try resolvedFormat(json: context.wantsJSON)
+            let format = try OutputFormat.resolve(
+                self.format, json: .json, fallback: .text, wantsJSON: context.wantsJSON)
             let contents: (old: PackageContents, new: PackageContents)
             do {
-                contents = (try await PackageContents.read(old), try await PackageContents.read(new))
+                contents = (
+                    try await PackageContents.read(old, policy: policy),
+                    try await PackageContents.read(new, policy: policy)
+                )
             } catch let error as ArchiveError where error.code == .refused {
                 CommandRunner.report(
                     failure: error.message, category: error.category, status: Self.refusedStatus, context: context)
@@ -75,14 +82,6 @@ extension SCLM {
             case .markdown: context.print(DiffMarkdownReport(diff: diff, old: old, new: new).text)
             }
             if !diff.hasNoChanges { throw ExitCode.failure }
-        }
-
-        private func resolvedFormat(json: Bool) throws -> Format {
-            guard json else { return format ?? .text }
-            if let format, format != .json {
-                throw ValidationError("--json conflicts with --format \(format.rawValue)")
-            }
-            return .json
         }
     }
 }
