@@ -65,10 +65,10 @@ extension SCLM {
                 self.format, json: .json, fallback: .text, wantsJSON: context.wantsJSON)
             let contents: (old: PackageContents, new: PackageContents)
             do {
-                contents = (
-                    try await PackageContents.read(old, policy: policy),
-                    try await PackageContents.read(new, policy: policy)
-                )
+                // Each revision is read on a thread of its own, both at once.
+                async let oldContents = PackageContents.read(old, policy: policy)
+                async let newContents = PackageContents.read(new, policy: policy)
+                contents = (try await oldContents, try await newContents)
             } catch let error as ArchiveError where error.code == .refused {
                 CommandRunner.report(
                     failure: error.message, category: error.category, status: Self.refusedStatus, context: context)
