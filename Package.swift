@@ -25,7 +25,7 @@ let package = Package(
         .target(name: "SCLMStore", dependencies: ["SCLMCore", "CSQLite"]),
         .target(name: "SCLMHTTP", dependencies: ["SCLMCore", "CCurl"]),
         .target(name: "SCLMAuth", dependencies: ["SCLMCore", "SCLMHTTP", "SCLMStore"]),
-        .target(name: "SCLMArchive", dependencies: ["SCLMCore", "CArchive", "CISAL"]),
+        .target(name: "SCLMArchive", dependencies: ["SCLMCore", "CArchive", "CISAL", "CCrypto"]),
         .target(name: "SCLMSync", dependencies: ["SCLMCore", "SCLMHTTP", "SCLMAuth", "SCLMStore", "SCLMArchive"]),
         .target(name: "SCLMPolicy", dependencies: ["SCLMCore"]),
         .target(name: "SCLMOSAM", dependencies: ["SCLMCore", "SCLMPolicy", "SCLMStore", "SCLMHTTP"]),

@@ -28,21 +28,31 @@ struct FolderScanner {
     /// - Throws: ``ArchiveError`` (``ArchiveError/Code/unreadable``) when a file or folder cannot be read;
     ///   `CancellationError`.
     func scan() throws -> PackageScan {
+        var sink = DiscardingSink()
+        return try scan(into: &sink)
+    }
+
+    /// Scans the folder, handing every file that passes the policy to `sink` (which may stop the scan at
+    /// the first refusing error).
+    ///
+    /// - Throws: as ``scan()``; whatever `sink` throws.
+    func scan(into sink: inout some PackageSink) throws -> PackageScan {
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw ArchiveError.system(.unreadable, "open folder \(path)", path: path, errno: errno) }
         defer { close(fd) }
         var scan = PackageScan(policy: policy)
         var buffer = [UInt8](repeating: 0, count: Self.blockSize)
-        try walk(fd, prefix: [], depth: 0, into: &scan, buffer: &buffer)
+        try walk(fd, prefix: [], depth: 0, into: &scan, sink: &sink, buffer: &buffer)
         return scan
     }
 
-    private func walk(_ folder: Int32, prefix: [UInt8], depth: Int, into scan: inout PackageScan, buffer: inout [UInt8])
-        throws
-    {
+    private func walk(
+        _ folder: Int32, prefix: [UInt8], depth: Int, into scan: inout PackageScan, sink: inout some PackageSink,
+        buffer: inout [UInt8]
+    ) throws {
         for name in try names(in: folder, at: prefix) {
             try cancellation.check()
-            guard !scan.isStopped else { return }
+            guard !scan.shouldStop(for: sink) else { return }
             scan.entryCount += 1
             if scan.entryCount > policy.maxEntryCount {
                 scan.report(EntryRules.tooManyEntries(nil, policy: policy))
@@ -61,13 +71,14 @@ struct FolderScanner {
                 scan.report(junk)
                 continue
             }
-            try visit(entry, info: info, in: folder, name: name, depth: depth, into: &scan, buffer: &buffer)
+            try visit(
+                entry, info: info, in: folder, name: name, depth: depth, into: &scan, sink: &sink, buffer: &buffer)
         }
     }
 
     private func visit(
         _ entry: EntryName, info: stat, in folder: Int32, name: [UInt8], depth: Int, into scan: inout PackageScan,
-        buffer: inout [UInt8]
+        sink: inout some PackageSink, buffer: inout [UInt8]
     ) throws {
         switch info.st_mode & S_IFMT {
         case S_IFDIR:
@@ -79,9 +90,9 @@ struct FolderScanner {
                 throw ArchiveError.system(.unreadable, "open folder \(entry.display)", path: path, errno: errno)
             }
             defer { close(child) }
-            try walk(child, prefix: entry.raw, depth: depth + 1, into: &scan, buffer: &buffer)
+            try walk(child, prefix: entry.raw, depth: depth + 1, into: &scan, sink: &sink, buffer: &buffer)
         case S_IFREG:
-            try readFile(entry, in: folder, name: name, into: &scan, buffer: &buffer)
+            try readFile(entry, in: folder, name: name, into: &scan, sink: &sink, buffer: &buffer)
         case S_IFLNK:
             var target = [UInt8](repeating: 0, count: 4096)
             let length = Self.withCString(name) { readlinkat(folder, $0, &target, target.count) }
@@ -93,15 +104,16 @@ struct FolderScanner {
     }
 
     private func readFile(
-        _ entry: EntryName, in folder: Int32, name: [UInt8], into scan: inout PackageScan, buffer: inout [UInt8]
-    )
-        throws
-    {
+        _ entry: EntryName, in folder: Int32, name: [UInt8], into scan: inout PackageScan,
+        sink: inout some PackageSink, buffer: inout [UInt8]
+    ) throws {
         let fd = Self.withCString(name) { sclm_archive_openat(folder, $0, O_RDONLY | O_NOFOLLOW | O_CLOEXEC, 0) }
         guard fd >= 0 else { throw ArchiveError.system(.unreadable, "open \(entry.display)", path: path, errno: errno) }
         defer { close(fd) }
         var analyzer = policy.checksContent && entry.findings.isEmpty ? ContentAnalyzer(path: entry.path) : nil
         var fileBytes: Int64 = 0
+        let feedsSink = entry.findings.isEmpty
+        if feedsSink { try sink.beginFile(entry.path, modificationTime: nil) }
         while true {
             try cancellation.check()
             let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
@@ -115,8 +127,13 @@ struct FolderScanner {
                 scan.report(exceeded)
                 return
             }
-            buffer.withUnsafeBytes { analyzer?.consume(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+            try buffer.withUnsafeBytes { all in
+                let block = UnsafeRawBufferPointer(rebasing: all[..<count])
+                analyzer?.consume(block)
+                if feedsSink { try sink.write(block) }
+            }
         }
+        if feedsSink { try sink.endFile() }
         if var analyzer { scan.files.append(analyzer.finish()) }
     }
 

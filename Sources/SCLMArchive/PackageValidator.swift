@@ -46,6 +46,17 @@ package struct PackageValidator: Sendable {
     ///
     /// - Throws: as ``validate(_:)``.
     package func validate(_ path: String, cancellation: CancellationFlag) throws -> PackageReport {
+        var sink = DiscardingSink()
+        return try scan(path, into: &sink, cancellation: cancellation).report
+    }
+
+    /// Reads the zip or folder at `path` under ``policy``, handing every file that passes to `sink`.
+    ///
+    /// - Returns: the report, and the scan with the facts of the files read.
+    /// - Throws: as ``validate(_:)``; whatever `sink` throws.
+    func scan(_ path: String, into sink: inout some PackageSink, cancellation: CancellationFlag) throws
+        -> (report: PackageReport, scan: PackageScan)
+    {
         var info = stat()
         guard stat(path, &info) == 0 else {
             throw ArchiveError.system(.unreadable, "read \(path)", path: path, errno: errno)
@@ -54,16 +65,14 @@ package struct PackageValidator: Sendable {
         guard isFolder || (info.st_mode & S_IFMT) == S_IFREG else {
             throw ArchiveError.notFileOrFolder(path, type: UInt32(info.st_mode & S_IFMT))
         }
-        var scan: PackageScan
-        if isFolder {
-            scan = try FolderScanner(path: path, policy: policy, cancellation: cancellation).scan()
-        } else {
-            var sink = DiscardingSink()
-            scan = try ZipScanner(path: path, policy: policy, cancellation: cancellation).scan(into: &sink)
-        }
+        var scan =
+            isFolder
+            ? try FolderScanner(path: path, policy: policy, cancellation: cancellation).scan(into: &sink)
+            : try ZipScanner(path: path, policy: policy, cancellation: cancellation).scan(into: &sink)
         let findings = scan.finish()
-        return PackageReport(
+        let report = PackageReport(
             path: path, kind: isFolder ? .folder : .zip, findings: findings, entryCount: scan.entryCount,
             byteCount: scan.byteCount)
+        return (report, scan)
     }
 }

@@ -74,6 +74,13 @@ package enum CommandRunner {
         }
     }
 
+    /// Reports a failure the command itself maps to `status` (for example `sclm diff`'s 2 for a refused
+    /// package, where 1 means changes): `Error: <message>` on stderr, and with `--json` the error line.
+    static func report(failure message: String, category: ErrorCategory, status: Int32, context: CommandContext) {
+        printError(message)
+        if context.wantsJSON { context.printJSON(ErrorReport(message, category: category, exitCode: status)) }
+    }
+
     /// A failure's `--json` line on stdout, before a command (and its context) exists.
     private static func printJSON(_ report: ErrorReport) {
         StandardStream.standardOutput.writeLine(JSONOutput.line(report))
@@ -101,9 +108,11 @@ package enum CommandRunner {
         }
         let error: Details
 
-        /// The report of a failure with `message` in `category`.
-        init(_ message: String, category: ErrorCategory) {
-            error = Details(category: category.rawValue, message: message, exitCode: category.exitCode)
+        /// The report of a failure with `message` in `category`, exiting with `exitCode` (by default the
+        /// category's).
+        init(_ message: String, category: ErrorCategory, exitCode: Int32? = nil) {
+            error = Details(
+                category: category.rawValue, message: message, exitCode: exitCode ?? category.exitCode)
         }
     }
 }

@@ -12,13 +12,13 @@ package struct SCLM: Command {
             command bridge and validates content packages in CI.
 
             Data lives in the sclm home: --home, else $SCLM_HOME, else $XDG_DATA_HOME/sclm.
-            Exit codes: 0 ok, 1 some work failed, 64 usage, 66 not a file or folder, 69 service (or
-            Chromium) unavailable, 70 internal, 74 I/O, 75 temporary failure, 77 login needed,
-            124 `play --timeout` reached, 130 cancelled.
+            Exit codes: 0 ok, 1 some work failed (`diff`: the revisions differ), 2 `diff` refused a
+            package, 64 usage, 66 not a file or folder, 69 service (or Chromium) unavailable, 70 internal,
+            74 I/O, 75 temporary failure, 77 login needed, 124 `play --timeout` reached, 130 cancelled.
             """,
         subcommands: [
             Login.self, Logout.self, Whoami.self, Sync.self, List.self, Show.self, Content.self, Status.self,
-            Config.self, Validate.self, Bridge.self, Play.self, Osam.self, Events.self, Completions.self,
+            Config.self, Validate.self, Diff.self, Bridge.self, Play.self, Osam.self, Events.self, Completions.self,
             Manpage.self,
         ]
     )

@@ -37,6 +37,13 @@ import Testing
         Case(argv: ["sync", "--jobs", "2", "--jobs", "3"], refusal: "option '--jobs' may only be given once"),
         Case(argv: ["validate", "deck.zip", "--format", "junit", "--strict", "--max-size", "2GiB"], refusal: nil),
         Case(argv: ["validate", "deck.zip", "--format", "xml"], refusal: "--format must be one of text, json, junit"),
+        Case(argv: ["diff", "v1.zip", "v2", "--format", "markdown", "--max-size", "500M"], refusal: nil),
+        Case(argv: ["diff", "v1.zip", "v2", "--max-entries", "0"], refusal: "--max-entries needs an integer"),
+        Case(argv: ["diff", "v1.zip"], refusal: "missing <new>"),
+        Case(argv: ["diff", "v1.zip", "v2", "v3"], refusal: "unexpected argument 'v3'"),
+        Case(
+            argv: ["diff", "v1.zip", "v2", "--format", "junit"], refusal: "--format must be one of text, json, markdown"
+        ),
         Case(argv: ["validate", "deck.zip", "--max-size", "lots"], refusal: "--max-size needs a byte count"),
         Case(argv: ["validate", "deck.zip", "--max-entries", "0"], refusal: "--max-entries needs an integer"),
         Case(argv: ["validate", "deck.zip", "--viewport", "800x600"], refusal: "--viewport needs --render"),

@@ -29,6 +29,13 @@ protocol HTMLTokenSink {
     mutating func handleTag(_ tag: HTMLTag)
     /// Bytes of the content of a raw-text element (`script`, `style`, `title`, `textarea`), in order.
     mutating func handleRawText(_ bytes: UnsafeRawBufferPointer, of element: String)
+    /// Bytes of text between tags (character references not decoded), in order; a run may come in pieces.
+    mutating func handleText(_ bytes: UnsafeRawBufferPointer)
+}
+
+extension HTMLTokenSink {
+    /// Text between tags is ignored unless a sink reads it.
+    mutating func handleText(_ bytes: UnsafeRawBufferPointer) {}
 }
 
 /// A tolerant, streaming HTML tokenizer after the WHATWG state machine, reduced to what package checks need.
@@ -67,8 +74,12 @@ struct HTMLTokenizer {
         var rawStart: Int? = state == .rawText ? 0 : nil
         var index = 0
         while index < bytes.count {
-            if state == .data || state == .comment || state == .bogusComment {
-                // Text and comments are most of a page: skip to the next byte that can change the state.
+            if state == .data {
+                // Text is most of a page: hand it over up to the next tag.
+                index = readText(bytes, from: index, into: &sink)
+                if index == bytes.count { break }
+            } else if state == .comment || state == .bogusComment {
+                // Skip to the next byte that can change the state.
                 index = skipText(bytes, from: index)
                 if index == bytes.count { break }
             }
@@ -95,7 +106,23 @@ struct HTMLTokenizer {
         if state == .rawText { flush(bytes, from: rawStart, to: bytes.count, into: &sink) }
     }
 
-    /// The index of the next byte at or after `start` that matters in the current text or comment state,
+    /// The index of the next `<` at or after `start`, the text before it handed to `sink`, counting the line
+    /// breaks passed.
+    private mutating func readText(
+        _ bytes: UnsafeRawBufferPointer, from start: Int, into sink: inout some HTMLTokenSink
+    )
+        -> Int
+    {
+        var index = start
+        while index < bytes.count, bytes[index] != UInt8(ascii: "<") {
+            if bytes[index] == 0x0A { line += 1 }
+            index += 1
+        }
+        if index > start { sink.handleText(UnsafeRawBufferPointer(rebasing: bytes[start..<index])) }
+        return index
+    }
+
+    /// The index of the next byte at or after `start` that matters in the current comment state,
     /// counting the line breaks passed.
     private mutating func skipText(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
         var index = start

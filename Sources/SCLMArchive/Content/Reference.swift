@@ -160,6 +160,12 @@ enum HTMLEntities {
     private static let named: [String: String] = [
         "amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "nbsp": "\u{A0}", "sol": "/", "num": "#",
         "quest": "?", "equals": "=", "colon": ":", "period": ".", "lpar": "(", "rpar": ")", "comma": ",",
+        // Common in slide text (`SlideText`).
+        "reg": "\u{AE}", "copy": "\u{A9}", "trade": "\u{2122}", "ndash": "\u{2013}", "mdash": "\u{2014}",
+        "hellip": "\u{2026}", "lsquo": "\u{2018}", "rsquo": "\u{2019}", "ldquo": "\u{201C}", "rdquo": "\u{201D}",
+        "laquo": "\u{AB}", "raquo": "\u{BB}", "deg": "\u{B0}", "plusmn": "\u{B1}", "micro": "\u{B5}",
+        "middot": "\u{B7}", "times": "\u{D7}", "minus": "\u{2212}", "le": "\u{2264}", "ge": "\u{2265}",
+        "euro": "\u{20AC}", "shy": "\u{AD}", "thinsp": "\u{2009}",
     ]
 
     /// `bytes` as text with character references (`&amp;`, `&#47;`, `&#x2F;`) decoded; unknown ones are kept.

@@ -131,11 +131,16 @@ extension SCLM {
             paths = arguments.positionals
             format = try arguments.read(Self.formatOption).flatMap(Format.init)
             isStrict = try arguments.read(Self.strictFlag)
-            var policy = Policy()
-            if let bytes = try arguments.read(Self.maxSizeOption) { policy.maxTotalSize = bytes }
-            if let entries = try arguments.read(Self.maxEntriesOption) { policy.maxEntryCount = entries }
-            self.policy = policy
+            policy = try Self.policy(arguments)
             render = try Self.renderOptions(arguments)
+        }
+
+        /// The package policy with the budgets `--max-size` and `--max-entries` give (also `sclm diff`'s).
+        static func policy(_ arguments: ParsedArguments) throws -> Policy {
+            var policy = Policy()
+            if let bytes = try arguments.read(maxSizeOption) { policy.maxTotalSize = bytes }
+            if let entries = try arguments.read(maxEntriesOption) { policy.maxEntryCount = entries }
+            return policy
         }
 
         private static func renderOptions(_ arguments: ParsedArguments) throws -> RenderOptions? {
@@ -161,7 +166,8 @@ extension SCLM {
         }
 
         package func run(_ context: CommandContext) async throws {
-            let format = try resolvedFormat(json: context.wantsJSON)
+            let format = try OutputFormat.resolve(
+                self.format, json: .json, fallback: .text, wantsJSON: context.wantsJSON)
             let validator = PackageValidator(policy: policy)
             var outcomes: [ValidationOutcome] = []
             for path in PackageFolder.expand(paths, note: { context.logger.info($0) }) {
@@ -197,14 +203,6 @@ extension SCLM {
             case .junit:
                 context.stdout.write(JUnitReport(outcomes: outcomes, strict: isStrict, rendered: render != nil).xml)
             }
-        }
-
-        private func resolvedFormat(json: Bool) throws -> Format {
-            guard json else { return format ?? .text }
-            if let format, format != .json {
-                throw ValidationError("--json conflicts with --format \(format.rawValue)")
-            }
-            return .json
         }
 
         private func validate(_ path: String, with validator: PackageValidator, context: CommandContext) async throws

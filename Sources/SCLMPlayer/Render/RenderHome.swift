@@ -64,9 +64,7 @@ struct RenderHome: Sendable {
 
     /// The root-level `.html` files of `folder`, `index.html` first, then by name.
     static func slides(in folder: String) -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        return names.filter { $0.lowercased().hasSuffix(".html") || $0.lowercased().hasSuffix(".htm") }
-            .sorted { ($0 == "index.html" ? "" : $0) < ($1 == "index.html" ? "" : $1) }
+        PackageContents.slides(among: (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
     }
 
     /// Deletes the home.

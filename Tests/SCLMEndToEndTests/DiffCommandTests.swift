@@ -1,0 +1,164 @@
+import Foundation
+import SCLMTestSupport
+import Testing
+
+/// `sclm diff OLD NEW` driven through the built binary, on two revisions of the Cardiora sample deck built at
+/// test time: exactly the slides and files that changed, the edited words, and diff(1)'s exit status.
+@Suite(.tags(.large)) struct DiffCommandTests {
+    /// The two revisions of a review: OLD is the sample deck with a stylesheet shared by two slides; NEW edits
+    /// a claim, replaces an image, adds, removes and renames a slide and changes the shared stylesheet.
+    struct Revisions {
+        let old: String
+        let new: String
+    }
+
+    static func cardiora() throws -> String { try SampleContent.assembledPath + "/cardiora-detail-aid" }
+
+    static func revisions(in folder: TemporaryDirectory) throws -> Revisions {
+        let files = FileManager.default
+        let old = folder.appending("old")
+        let new = folder.appending("new")
+        try files.copyItem(atPath: try cardiora(), toPath: old)
+        try folder.write("h2 { color: #123 }\n", to: "old/css/slides.css")
+        for slide in ["index.html", "efficacy.html"] {
+            try edit(old + "/" + slide, "<link rel=\"stylesheet\" href=\"css/deck.css\">") {
+                $0 + "\n  <link rel=\"stylesheet\" href=\"css/slides.css\">"
+            }
+        }
+        try files.copyItem(atPath: old, toPath: new)
+        try edit(new + "/efficacy.html", "−15.2 mmHg systolic") { _ in "−16.0 mmHg systolic" }
+        try files.removeItem(atPath: new + "/img/pack.png")
+        try files.copyItem(atPath: new + "/img/logo.png", toPath: new + "/img/pack.png")
+        try folder.write(
+            "<html><head><link rel=\"stylesheet\" href=\"css/deck.css\"></head><body><h1>Summary</h1></body></html>",
+            to: "new/summary.html")
+        try files.removeItem(atPath: new + "/references.html")
+        try files.moveItem(atPath: new + "/dosage.html", toPath: new + "/posology.html")
+        try folder.write("h2 { color: #456 }\n", to: "new/css/slides.css")
+        return Revisions(old: old, new: new)
+    }
+
+    /// Replaces the one occurrence of `text` in the file at `path` with `replacement(text)`.
+    private static func edit(_ path: String, _ text: String, _ replacement: (String) -> String) throws {
+        let content = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(content.components(separatedBy: text).count == 2, "\(path) holds '\(text)' once")
+        try content.replacingOccurrences(of: text, with: replacement(text)).write(
+            toFile: path, atomically: false, encoding: .utf8)
+    }
+
+    @Test func jsonListsExactlyWhatChanged() async throws {
+        let folder = TemporaryDirectory()
+        let revisions = try Self.revisions(in: folder)
+        let result = try await ProcessRunner.sclm(["diff", "--format", "json", revisions.old, revisions.new])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stdoutLines.count == 1, "one compact line")
+        let document = try #require(try result.json() as? [String: Any])
+        #expect(document["version"] as? Int == 1)
+        #expect(document["changed"] as? Bool == true)
+        let slides = try #require(document["slides"] as? [[String: Any]])
+        let kinds = slides.map { "\($0["kind"] as? String ?? "?") \($0["name"] as? String ?? "?")" }
+        #expect(
+            kinds == [
+                "changed index.html", "changed efficacy.html", "renamed posology.html", "unchanged safety.html",
+                "added summary.html", "removed references.html",
+            ])
+        func files(_ name: String) -> [String] {
+            let slide = slides.first { $0["name"] as? String == name }
+            let files = slide?["files"] as? [[String: Any]] ?? []
+            return files.map { "\($0["kind"] as? String ?? "?") \($0["path"] as? String ?? "?")" }
+        }
+        #expect(files("index.html") == ["changed css/slides.css", "changed img/pack.png"])
+        #expect(files("efficacy.html") == ["changed css/slides.css", "changed efficacy.html"])
+        #expect(slides.first { $0["name"] as? String == "posology.html" }?["oldName"] as? String == "dosage.html")
+        let efficacy = try #require(slides.first { $0["name"] as? String == "efficacy.html" })
+        let words = try #require(efficacy["words"] as? [[String: String]])
+        #expect(
+            words == [
+                ["kind": "deleted", "text": "−15.2", "element": "h2"],
+                ["kind": "inserted", "text": "−16.0", "element": "h2"],
+            ])
+        let index = try #require(slides.first { $0["name"] as? String == "index.html" })
+        #expect((index["words"] as? [Any])?.isEmpty == true, "an image and a stylesheet change no words")
+        #expect((document["otherFiles"] as? [Any])?.isEmpty == true)
+        let findings = try #require(document["findings"] as? [String: [[String: Any]]])
+        #expect(findings["gone"]?.isEmpty == true)
+        let new = findings["new"] ?? []
+        #expect(!new.isEmpty, "links to the removed and renamed slides now dangle")
+        for finding in new {
+            let message = finding["message"] as? String ?? ""
+            #expect(["efficacy.html", "safety.html"].contains(finding["path"] as? String), "\(finding)")
+            #expect(message.contains("dosage.html") || message.contains("references.html"), "\(finding)")
+        }
+        let summary = try #require(document["summary"] as? [String: Int])
+        #expect(summary["slides"] == 6 && summary["changed"] == 2 && summary["newFindings"] == new.count)
+    }
+
+    @Test func textShowsTheSummaryFilesAndEditedWords() async throws {
+        let folder = TemporaryDirectory()
+        let revisions = try Self.revisions(in: folder)
+        let result = try await ProcessRunner.sclm(["diff", revisions.old, revisions.new])
+        #expect(result.status == 1, "\(result)")
+        let lines = result.stdoutLines
+        #expect(
+            lines.first?.hasPrefix("6 slides: 1 added, 1 removed, 1 renamed, 2 changed, 1 unchanged; findings: ")
+                == true, "\(result)")
+        #expect(lines.first?.hasSuffix(" new, 0 gone") == true)
+        #expect(lines.contains("renamed  dosage.html → posology.html"))
+        #expect(lines.contains("    - \"−15.2\" in h2"))
+        #expect(lines.contains("    + \"−16.0\" in h2"))
+        #expect(lines.contains { $0.hasPrefix("  changed img/pack.png (1.8 KiB → ") })
+        #expect(
+            !lines.contains { $0.contains("safety.html") && !$0.hasPrefix("  ") }, "unchanged slides are not listed")
+
+        let markdown = try await ProcessRunner.sclm(["diff", "--format", "markdown", revisions.old, revisions.new])
+        #expect(markdown.status == 1)
+        #expect(markdown.stdout.contains("| `dosage.html` → `posology.html` | renamed |"))
+        #expect(markdown.stdout.contains("- inserted `−16.0` in `h2`"))
+    }
+
+    @Test func identicalDecksAndAZipAgainstItsFolderHaveNoChanges() async throws {
+        let folder = TemporaryDirectory()
+        let cardiora = try Self.cardiora()
+        var zip = ZipBuilder()
+        try zip.folder(contentsOf: cardiora)
+        try zip.write(to: folder.appending("cardiora.zip"))
+        for pair in [[cardiora, cardiora], [folder.appending("cardiora.zip"), cardiora]] {
+            let result = try await ProcessRunner.sclm(["diff"] + pair)
+            #expect(result.status == 0, "\(result)")
+            #expect(
+                result.stdoutLines == [
+                    "5 slides: 0 added, 0 removed, 0 renamed, 0 changed, 5 unchanged; "
+                        + "findings: 0 new, 0 gone", "no changes",
+                ])
+        }
+        let json = try await ProcessRunner.sclm(["--json", "diff", folder.appending("cardiora.zip"), cardiora])
+        #expect(json.status == 0)
+        #expect((try json.json() as? [String: Any])?["changed"] as? Bool == false)
+    }
+
+    @Test func aHostileOrMissingPackageIsAnError() async throws {
+        let folder = TemporaryDirectory()
+        let cardiora = try Self.cardiora()
+        let slip = try #require(HostileArchive.all.first { $0.rule == "PATH-TRAVERSAL" })
+        try await slip.write(to: folder.appending("slip.zip"))
+        let refused = try await ProcessRunner.sclm(["diff", cardiora, folder.appending("slip.zip")])
+        #expect(refused.status == 2, "\(refused)")
+        #expect(refused.stderr.contains("refused: PATH-TRAVERSAL"))
+        #expect(refused.stdout.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: folder.appending("evil.html")))
+        let refusedJSON = try await ProcessRunner.sclm(["--json", "diff", folder.appending("slip.zip"), cardiora])
+        #expect(refusedJSON.status == 2)
+        let error = try #require((try refusedJSON.json() as? [String: Any])?["error"] as? [String: Any])
+        #expect(error["exitCode"] as? Int == 2 && error["category"] as? String == "archive", "\(error)")
+
+        let overBudget = try await ProcessRunner.sclm(["diff", "--max-entries", "3", cardiora, cardiora])
+        #expect(overBudget.status == 2, "\(overBudget)")
+        #expect(overBudget.stderr.contains("refused: BUDGET-ENTRY-COUNT"))
+
+        let missing = try await ProcessRunner.sclm(["diff", cardiora, folder.appending("nothing.zip")])
+        #expect(missing.status == 74, "\(missing)")
+        let usage = try await ProcessRunner.sclm(["diff", cardiora])
+        #expect(usage.status == 64)
+        #expect(usage.stderr.contains("missing <new>"))
+    }
+}
