@@ -45,24 +45,17 @@ private struct ValueDecoder: Decoder {
             throw DecodingError.valueNotFound(
                 T.self, DecodingError.Context(codingPath: codingPath, debugDescription: "found null"))
         }
+        let scalar: Any?
         switch T.self {
-        case is String.Type:
-            guard case .string(let text) = value else { throw mismatch(T.self) }
-            return text as! T
-        case is Bool.Type:
-            guard case .bool(let flag) = value else { throw mismatch(T.self) }
-            return flag as! T
-        case is Double.Type: return try number(T.self) as! T
-        case is Float.Type: return Float(try number(T.self)) as! T
-        case let integer as any FixedWidthInteger.Type: return try whole(integer) as! T
+        case is String.Type: scalar = value.stringValue
+        case is Bool.Type: scalar = value.boolValue
+        case is Double.Type: scalar = value.doubleValue
+        case is Float.Type: scalar = value.doubleValue.map { Float($0) }
+        case let integer as any FixedWidthInteger.Type: scalar = try whole(integer)
         default: return try T(from: self)
         }
-    }
-
-    /// The number as a double.
-    private func number(_ type: Any.Type) throws -> Double {
-        guard let number = value.doubleValue else { throw mismatch(type) }
-        return number
+        guard let typed = scalar as? T else { throw mismatch(T.self) }
+        return typed
     }
 
     /// The number as `type`, when it is whole and fits.
