@@ -105,8 +105,10 @@ extension ChromiumTests {
             try folder.write(
                 Self.page("cp1251", "", markup: "<script src=\"js/t.js\" charset=\"windows-1251\"></script>"),
                 to: "hostile/cp1251.html")
+            // 30 s to load: beside make test's other suites, a slide that opens three dialogs took more than
+            // the default 15 s to finish loading.
             let result = try await ProcessRunner.sclm(
-                ["validate", "--render", "--format", "json", deck], timeout: 90)
+                ["validate", "--render", "--render-timeout", "30", "--format", "json", deck], timeout: 110)
             #expect(result.status == 1, "\(result)")
             let findings = try Self.findings(result)
             func messages(_ rule: String, _ slide: String) -> [String] {
