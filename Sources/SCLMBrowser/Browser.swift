@@ -27,6 +27,8 @@ package final class Browser: Sendable {
     let connection: DevToolsConnection
     /// Attaches to every target the browser creates.
     let targets: TargetAttacher
+    /// One tab at a time brought to the front for its picture (``BrowserPage/screenshot(deadline:)``).
+    private let pictures = AsyncSemaphore(limit: 1)
     private let closed = Latch<String>()
 
     private init(options: BrowserOptions, connection: DevToolsConnection) {
@@ -108,7 +110,7 @@ package final class Browser: Sendable {
         connection.send("Runtime.runIfWaitingForDebugger", session: sessionId)
         return BrowserPage(
             connection: connection, targetId: targetId, sessionId: sessionId, viewport: options.viewport,
-            targets: targets)
+            targets: targets, pictures: pictures)
     }
 
     /// Waits until the browser's pipe ends (it exited or crashed) and returns why.

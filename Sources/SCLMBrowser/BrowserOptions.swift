@@ -69,8 +69,10 @@ package struct BrowserOptions: Sendable, Equatable {
             "--disable-background-networking",
             "--disable-component-update", "--disable-default-apps", "--disable-extensions", "--disable-sync",
             "--disable-crash-reporter", "--disable-breakpad", "--password-store=basic", "--use-mock-keychain",
-            // Prerendered pages would lack the bridge (a tablet's WebView has none either).
-            "--autoplay-policy=no-user-gesture-required", "--disable-features=Translate,MediaRouter,Prerender2",
+            // Prerendered pages would lack the bridge (a tablet's WebView has none either). A tab kept in the
+            // back-forward cache holds its renderer, so the next page of that tab needs a new one.
+            "--autoplay-policy=no-user-gesture-required",
+            "--disable-features=Translate,MediaRouter,Prerender2,BackForwardCache",
             // Renders run several tabs at once; background tabs must not have their timers throttled.
             "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
             "--disable-backgrounding-occluded-windows",

@@ -1,5 +1,6 @@
 import Foundation
 import SCLMCore
+import Synchronization
 
 /// One tab of a ``Browser``, attached in flatten mode: its DevTools calls carry its `sessionId`.
 package final class BrowserPage: Sendable {
@@ -12,16 +13,27 @@ package final class BrowserPage: Sendable {
     let connection: DevToolsConnection
     /// What attaches to the iframes and workers the tab creates (`nil` for such a target itself).
     let targets: TargetAttacher?
+    /// The browser's one tab at a time brought to the front for its picture (`nil` for an iframe or worker,
+    /// which are never pictured).
+    let pictures: AsyncSemaphore?
+    /// Whether a ``PageBridge`` has wired the tab (its bindings, script and interception stay for the next).
+    private let isWired = Atomic(false)
 
     init(
         connection: DevToolsConnection, targetId: String, sessionId: String, viewport: BrowserOptions.Viewport,
-        targets: TargetAttacher? = nil
+        targets: TargetAttacher? = nil, pictures: AsyncSemaphore? = nil
     ) {
         self.connection = connection
         self.targetId = targetId
         self.sessionId = sessionId
         self.viewport = viewport
         self.targets = targets
+        self.pictures = pictures
+    }
+
+    /// `true` the first time only: the tab is being wired for a bridge.
+    func startWiring() -> Bool {
+        !isWired.exchange(true, ordering: .acquiringAndReleasing)
     }
 
     /// Sends `method` in this tab's session and returns its result, failing after `deadline` (30 s when `nil`).
@@ -32,6 +44,18 @@ package final class BrowserPage: Sendable {
         _ method: String, _ params: JSONValue = [:], deadline: Duration? = nil
     ) async throws -> JSONValue {
         try await connection.call(method, params, session: sessionId, deadline: deadline)
+    }
+
+    /// Sends every call of `calls` (method and parameters) at once and waits for all their answers: one
+    /// round trip through a busy browser instead of one each. They are for setting up, so their order does
+    /// not matter.
+    ///
+    /// - Throws: the first failure (``BrowserError``), `CancellationError`.
+    package func callAll(_ calls: [(String, JSONValue)]) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (method, params) in calls { group.addTask { try await self.call(method, params) } }
+            try await group.waitForAll()
+        }
     }
 
     /// Routes this tab's events to `handler` (on the DevTools reader thread; it must not block).
@@ -67,24 +91,47 @@ package final class BrowserPage: Sendable {
         send("Runtime.evaluate", ["expression": .string(expression)])
     }
 
-    /// Fixes the layout size to the viewport (headless windows otherwise follow `--window-size`).
-    ///
-    /// - Throws: ``BrowserError``.
-    package func applyViewport() async throws {
-        try await call(
+    /// The call that fixes the layout size to the viewport (headless windows otherwise follow `--window-size`).
+    package var viewportCall: (String, JSONValue) {
+        (
             "Emulation.setDeviceMetricsOverride",
             [
                 "width": .int(Int64(viewport.width)), "height": .int(Int64(viewport.height)), "deviceScaleFactor": 1,
                 "mobile": false,
-            ])
+            ]
+        )
     }
 
     /// A PNG of the viewport; a renderer that does not paint within `deadline` (a stuck script) fails it.
     ///
-    /// - Throws: ``BrowserError`` (`.timedOut`).
+    /// Headless Chromium draws all its tabs in one window: a tab that loaded its next slide behind the others
+    /// was not drawn again, and its capture waited out its deadline. So the tab is brought to the front
+    /// first, one tab at a time in the browser; the captures themselves run side by side. Should one still
+    /// get no picture within ``quickCapture``, it is taken again with the tab kept in front until it has it
+    /// (`deadline` counting from then): how long a picture takes depends on the machine's load, never whether
+    /// it is taken.
+    ///
+    /// - Throws: ``BrowserError`` (`.timedOut`), `CancellationError`.
     package func screenshot(deadline: Duration) async throws -> Data {
+        guard let pictures else { return try await capture(deadline: deadline) }
+        do {
+            _ = try await pictures.withPermit { try await call("Page.bringToFront", deadline: deadline) }
+            return try await capture(deadline: min(deadline, Self.quickCapture))
+        } catch let error as BrowserError where error.code == .timedOut {
+            return try await pictures.withPermit {
+                try await call("Page.bringToFront", deadline: deadline)
+                return try await capture(deadline: deadline)
+            }
+        }
+    }
+
+    /// How long a capture may take before it is taken again with its tab kept in front.
+    static let quickCapture: Duration = .seconds(2)
+
+    private func capture(deadline: Duration) async throws -> Data {
         let result = try await call(
-            "Page.captureScreenshot", ["format": "png", "fromSurface": true], deadline: deadline)
+            "Page.captureScreenshot", ["format": "png", "fromSurface": true, "optimizeForSpeed": true],
+            deadline: deadline)
         guard let text = result["data"]?.stringValue, let data = Data(base64Encoded: text) else {
             throw BrowserError(.protocolError, "Page.captureScreenshot returned no image")
         }

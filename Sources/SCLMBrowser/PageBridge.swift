@@ -63,6 +63,8 @@ package final class PageBridge: Sendable {
     private let outcome = Latch<Outcome>()
     /// The slide the host shows, and the package path the page's main frame is at.
     private let location = Mutex<(hostSlide: String?, pageSlide: String?)>((nil, nil))
+    /// How many documents of the page's main frame this bridge has seen start.
+    private let documents = Mutex(0)
 
     /// Creates a bridge for `page`; call ``attach(serving:)`` and then ``serve(_:)``.
     ///
@@ -95,21 +97,23 @@ package final class PageBridge: Sendable {
     }
 
     /// Wires the page to serve `site`: the binding, the transport script, request interception, error reporting.
+    /// A page an earlier bridge wired (a render reuses pages) keeps all that and gets only the events.
     ///
     /// - Throws: ``BrowserError``.
     package func attach(serving site: PackageSite) async throws {
         self.site.withLock { $0 = site }
         page.onEvent { [weak self] method, params in self?.handle(method, params) }
         page.onSecondaryEvent { [weak self] method, params, target in self?.handle(method, params, of: target) }
-        try await page.call("Runtime.addBinding", ["name": .string(PageScript.binding)])
-        try await page.call("Runtime.addBinding", ["name": .string(PageScript.errorBinding)])
-        try await page.call("Page.addScriptToEvaluateOnNewDocument", ["source": .string(PageScript.source)])
-        try await page.call("Fetch.enable", ["patterns": [["urlPattern": "*"]]])
-        try await page.call("Network.enable", PageErrors.networkEnable)
-        try await page.call("Runtime.enable")
-        try await page.call("Page.enable")
-        try await page.call("Inspector.enable")
-        if mode == .render { try await page.applyViewport() }
+        guard page.startWiring() else { return }
+        var calls: [(String, JSONValue)] = [
+            ("Runtime.addBinding", ["name": .string(PageScript.binding)]),
+            ("Runtime.addBinding", ["name": .string(PageScript.errorBinding)]),
+            ("Page.addScriptToEvaluateOnNewDocument", ["source": .string(PageScript.source)]),
+            ("Fetch.enable", ["patterns": [["urlPattern": "*"]]]), ("Network.enable", PageErrors.networkEnable),
+            ("Runtime.enable", [:]), ("Page.enable", [:]), ("Inspector.enable", [:]),
+        ]
+        if mode == .render { calls.append(page.viewportCall) }
+        try await page.callAll(calls)
     }
 
     /// Serves the page with `server` until ``finish()`` (or the page's run ends and ``finish()`` is called):
@@ -162,6 +166,7 @@ package final class PageBridge: Sendable {
     // MARK: - Page events (reader thread)
 
     private func handle(_ method: String, _ params: JSONValue) {
+        guard isOwn(method, params) else { return }
         switch method {
         case "Fetch.requestPaused":
             touch()
@@ -193,6 +198,25 @@ package final class PageBridge: Sendable {
             outcome.fire(.crashed("the page's renderer crashed"))
         default:
             reportError(method, params)
+        }
+    }
+
+    /// Notes a new document of the page's main frame; `false` for what this bridge must not hear: the
+    /// errors a page kept as its earlier document left (``PageScript``), told by the first document this
+    /// bridge sees. On a page reused for a later slide they are the earlier slide's (whose result is done); a
+    /// slide's own, as it navigates itself away, are told by a later document.
+    private func isOwn(_ method: String, _ params: JSONValue) -> Bool {
+        switch method {
+        case "Runtime.executionContextCreated":
+            let context = params["context"]?["auxData"]
+            if context?["frameId"]?.stringValue == page.targetId, context?["isDefault"]?.boolValue == true {
+                documents.withLock { $0 += 1 }
+            }
+            return true
+        case "Runtime.bindingCalled" where params["name"]?.stringValue == PageScript.errorBinding:
+            return documents.withLock { $0 } > 1 || !PageErrors.isKept(params["payload"]?.stringValue ?? "")
+        default:
+            return true
         }
     }
 

@@ -43,6 +43,12 @@ package enum PageErrors {
             url: frame?["url"]?.stringValue, line: oneBased(frame?["lineNumber"]?.intValue))
     }
 
+    /// Whether a payload of ``PageScript/errorBinding`` is an error a document kept as it left, told by
+    /// the next one.
+    static func isKept(_ payload: String) -> Bool {
+        (try? JSONParser.parse(Array(payload.utf8)))?["kept"]?.boolValue == true
+    }
+
     /// An error the page's own handlers swallowed (`window.onerror` returning true, a handled
     /// `unhandledrejection`) or a worker's, as ``PageScript``'s listeners report it: `{message,url,line}`.
     static func reported(_ payload: String) -> PageIssue? {

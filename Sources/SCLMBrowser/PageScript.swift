@@ -19,8 +19,8 @@ import SCLMCore
 /// page's own handlers swallow (`window.onerror` returning true, `unhandledrejection` prevented; its
 /// listeners run first, so they see the event, and report it once dispatch is over if it was prevented).
 /// Errors thrown while the page leaves (a `pagehide` handler, as content navigates itself away) are kept
-/// in the tab's `sessionStorage` and reported by the next document, swallowed or not: DevTools reports none
-/// of them, and nothing the leaving document sends (not even the binding) arrives.
+/// in the tab's `sessionStorage` and reported by the next document, swallowed or not, marked `kept`:
+/// DevTools reports none of them, and nothing the leaving document sends (not even the binding) arrives.
 /// ``frameSource`` does so in every frame: the page's own and its same-process iframes (as part of
 /// ``source``) and each out-of-process iframe; ``workerSource`` inside each worker, before its own script
 /// (``TargetAttacher`` installs both there). What is not swallowed DevTools reports itself, for the page and
@@ -47,8 +47,10 @@ enum PageScript {
           "use strict";
           var scope = \(scope), report = scope.\(errorBinding);
           if (typeof report !== "function") { return; }
-          function tell(message, url, line) {
-            try { report(JSON.stringify({ message: String(message), url: String(url || ""), line: Number(line) || 0 })); } catch (e) {}
+          function tell(message, url, line, kept) {
+            var error = { message: String(message), url: String(url || ""), line: Number(line) || 0 };
+            if (kept) { error.kept = true; }
+            try { report(JSON.stringify(error)); } catch (e) {}
           }
           function text(value) { try { return String(value); } catch (e) { return "an unprintable value"; } }
           var leaving = false, key = "__sclmErrorsOnLeaving";
@@ -65,7 +67,7 @@ enum PageScript {
           (function () {
             var store = storage(), kept = null;
             try { kept = store && store.getItem(key); if (kept) { store.removeItem(key); } } catch (e) {}
-            try { JSON.parse(kept || "[]").forEach(function (e) { tell(e.message, e.url, e.line); }); } catch (e) {}
+            try { JSON.parse(kept || "[]").forEach(function (e) { tell(e.message, e.url, e.line, true); }); } catch (e) {}
           })();
           scope.addEventListener("pagehide", function () { leaving = true; }, true);
           scope.addEventListener("error", function (event) {

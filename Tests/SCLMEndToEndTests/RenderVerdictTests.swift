@@ -169,6 +169,38 @@ extension ChromiumTests {
                 }, "\(findings)")
         }
 
+        /// Twenty slides, more than load at once, so later slides load in the pages of earlier ones (a page's
+        /// `sessionStorage` outlives its slide, which shows it): every slide's error is reported for that
+        /// slide, and the error its `pagehide` handler throws as its page moves on to the next for none.
+        @Test func slidesOnReusedPagesReportOnlyTheirOwnErrors() async throws {
+            let folder = TemporaryDirectory()
+            let names = (1...20).map { String(format: "s%02d.html", $0) }
+            let deck = try RenderBoundsTests.deck(
+                "reused", in: folder,
+                slides: Dictionary(
+                    uniqueKeysWithValues: names.map { name in
+                        (
+                            name,
+                            """
+                            var before = sessionStorage.getItem('slides') || '';
+                            sessionStorage.setItem('slides', before + '\(name);');
+                            console.error('said by \(name) after ' + (before ? 'a slide' : 'none'));
+                            addEventListener('pagehide', function () { throw new Error('left \(name)'); });
+                            """
+                        )
+                    }))
+            let (status, package) = try await Self.render(deck, ["--render-settle", "0"])
+            #expect(status == 1)
+            let findings = Self.findings(package).filter { $0.rule.hasPrefix("RENDER-") }
+            #expect(try Self.statuses(package).values.allSatisfy { $0 == "rendered" }, "\(package)")
+            for name in names {
+                let own = findings.filter { $0.path == name }
+                #expect(own.map(\.rule) == ["RENDER-CONSOLE-ERROR"], "\(name): \(own)")
+                #expect(own.first?.message.contains("said by \(name) ") == true, "\(name): \(own)")
+            }
+            #expect(findings.contains { $0.message.contains("after a slide") }, "no page was reused: \(findings)")
+        }
+
         /// A file a static `REF-MISSING` already names (with the referring file and line) is not reported
         /// again as `RENDER-LOAD-FAILED` when the slide requests it.
         @Test func aMissingFileIsReportedOnceWithItsLine() async throws {

@@ -143,10 +143,17 @@ package struct PackageRenderer: Sendable {
         }
         do {
             return try await browser.withContext { browserContext in
-                let renderer = SlideRenderer(
-                    browser: browser, browserContext: browserContext, hosting: hosting, limits: limits)
-                return try await renderAll(
-                    slides, presentationId: presentationId, renderer: renderer, imageFolder: imageFolder)
+                let pages = PagePool(browser: browser, context: browserContext, limit: Self.pageLimit)
+                let renderer = SlideRenderer(browser: browser, pages: pages, hosting: hosting, limits: limits)
+                do {
+                    let results = try await renderAll(
+                        slides, presentationId: presentationId, renderer: renderer, imageFolder: imageFolder)
+                    await pages.close()
+                    return results
+                } catch {
+                    await withCancellationShield { await pages.close() }
+                    throw error
+                }
             }
         } catch let error as BrowserError where browser.isClosed {
             return slides.map { .notReached($0, "not rendered: \(error.message)") }

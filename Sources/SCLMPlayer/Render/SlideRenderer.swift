@@ -6,9 +6,9 @@ import SCLMBrowser
 import SCLMCore
 import Synchronization
 
-/// Renders one slide on a fresh page of a shared browser (in its package's browser context), with a
-/// presentation host of its own whose current slide is that slide, and collects what the page did as
-/// findings.
+/// Renders one slide on a page of a shared browser (in its package's browser context, from its
+/// ``PagePool``), with a presentation host of its own whose current slide is that slide, and collects what
+/// the page did as findings.
 ///
 /// The slide loads, settles and is pictured holding one of the run's loading permits; then it gives the
 /// permit back and keeps listening for its late window (``SlideWatch``), so the windows of many slides
@@ -47,8 +47,8 @@ package struct SlideRenderer: Sendable {
     }
 
     let browser: Browser
-    /// The browser context of the slide's package.
-    let browserContext: String
+    /// The pages of the slide's package's browser context.
+    let pages: PagePool
     /// The hosting of the throwaway home (``RenderHome``): its store, configuration and curl engine.
     let hosting: any PresentationHosting
     let limits: Limits
@@ -81,7 +81,7 @@ package struct SlideRenderer: Sendable {
         defer { permit.release() }
         let page: BrowserPage
         do {
-            page = try await browser.newPage(in: browserContext)
+            page = try await pages.take()
         } catch let error as BrowserError {
             return .notReached(slide, "not rendered: \(error.message)")
         }
@@ -90,18 +90,25 @@ package struct SlideRenderer: Sendable {
             page: page, mode: .render, report: { issue in issues.withLock { $0.append(issue) } })
         let started = ContinuousClock.now
         let outcome: Swift.Result<(SlideWatch.Ending, PackageSite), BrowserError>
+        var isReusable = false
         do {
             outcome = .success(
                 try await hosting.hostPage(
                     bridge, presentationId: presentationId, slide: slide, siteHost: "package.sclm.invalid"
                 ) { _, site in
                     let watch = SlideWatch(slide: slide, page: page, bridge: bridge, limits: limits)
-                    return (await watch.run(screenshot: screenshot, pictured: { permit.release() }), site)
+                    let ending = await watch.run(screenshot: screenshot, pictured: { permit.release() })
+                    if case .rendered = ending { isReusable = true }
+                    return (ending, site)
                 })
         } catch let error as BrowserError {
             outcome = .failure(error)
         }
-        await withCancellationShield { await page.close() }
+        if isReusable && !Task.isCancelled {
+            await pages.giveBack(page)
+        } else {
+            await pages.discard(page)
+        }
         try Task.checkCancellation()
         hosting.logger.debug("rendered \(slide) in \((ContinuousClock.now - started).secondsText) s")
         switch outcome {
