@@ -1,4 +1,3 @@
-import Dispatch
 import SCLMCore
 import Synchronization
 
@@ -50,7 +49,7 @@ package final class ExternalModule: BridgeModule {
     ) async throws -> ExternalModule {
         let link = ChildLink(
             name: name, program: program, environment: environment, output: output, logger: logger, policy: policy)
-        try link.launch()
+        try await link.launch()
         let reply: BridgeReply
         do {
             reply = try await link.call(
@@ -118,6 +117,8 @@ private final class ChildLink: Sendable {
         var pending: [String: CheckedContinuation<BridgeReply, any Error>] = [:]
         var nextRequest: UInt64 = 0
         var crashes: [ContinuousClock.Instant] = []
+        /// The restart waiting out its backoff or starting the program; ``stop()`` cancels it and waits for it.
+        var restart: Task<Void, Never>?
     }
 
     let name: String
@@ -140,15 +141,22 @@ private final class ChildLink: Sendable {
         self.policy = policy
     }
 
-    /// Spawns the program and starts reading its answers.
-    func launch() throws {
+    /// Spawns the program and starts reading its answers. A program started as ``stop()`` came is ended at
+    /// once: a stopped module has no child.
+    func launch() async throws {
         let child = try ChildProcess.spawn(program, environment: environment)
-        let generation = state.withLock { state -> Int in
+        let generation = state.withLock { state -> Int? in
+            guard state.phase == .running || state.phase == .restarting else { return nil }
             state.child = child
             state.writer = LineWriter(fileDescriptor: child.input) { _ in child.closeInput() }
             state.generation += 1
-            if state.phase == .restarting { state.phase = .running }
+            state.phase = .running
             return state.generation
+        }
+        guard let generation else {
+            child.send(SIGKILL)
+            _ = await child.reap()
+            return
         }
         child.read(name: "sclm-module-\(name)") { [self] descriptor in
             LineReader.read(descriptor, maximumLineBytes: 64 << 20) { frames in
@@ -274,36 +282,57 @@ private final class ChildLink: Sendable {
         scheduleRestart(after: how)
     }
 
+    /// Counts a crash and restarts the program after a backoff (a task ``stop()`` cancels and waits for), or
+    /// gives it up; nothing once the module is stopping.
     private func scheduleRestart(after how: String) {
         let now = ContinuousClock.now
-        let crashes = state.withLock { state -> Int in
+        let crashes = state.withLock { state -> Int? in
+            guard state.phase != .stopping, state.phase != .stopped else {
+                // A stop that came as the program crashed waits for this exit: it has now ended.
+                if state.child == nil { state.phase = .stopped }
+                return nil
+            }
             state.crashes = state.crashes.filter { now - $0 < policy.window } + [now]
-            state.phase = state.crashes.count >= policy.maximumCrashes ? .gaveUp : .restarting
+            guard state.crashes.count < policy.maximumCrashes else {
+                state.phase = .gaveUp
+                return state.crashes.count
+            }
+            state.phase = .restarting
+            let backoff = min(policy.initialBackoff * (1 << min(state.crashes.count - 1, 20)), policy.maximumBackoff)
+            state.restart = Task { [self] in await restart(after: backoff) }
+            logger.warning("module \(name) crashed (\(how)); restarting in \(backoff.milliseconds) ms")
             return state.crashes.count
         }
-        guard crashes < policy.maximumCrashes else {
-            return logger.error(
-                "module \(name) ('\(program)') crashed \(crashes) times within \(policy.window.milliseconds / 1000) s (last: \(how)); giving up — its commands now answer 502. Fix the program and restart sclm bridge."
-            )
-        }
-        var backoff = policy.initialBackoff * (1 << min(crashes - 1, 20))
-        if backoff > policy.maximumBackoff { backoff = policy.maximumBackoff }
-        logger.warning("module \(name) crashed (\(how)); restarting in \(backoff.milliseconds) ms")
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(backoff.milliseconds))) { [self] in
-            guard state.withLock({ $0.phase == .restarting }) else { return }
-            do {
-                try launch()
-            } catch {
-                logger.error("module \(name): \(error.userMessage)")
-                scheduleRestart(after: "could not start")
-            }
+        guard let crashes, crashes >= policy.maximumCrashes else { return }
+        logger.error(
+            "module \(name) ('\(program)') crashed \(crashes) times within \(policy.window.milliseconds / 1000) s (last: \(how)); giving up — its commands now answer 502. Fix the program and restart sclm bridge."
+        )
+    }
+
+    /// Starts the program again after `backoff`, unless cancelled first.
+    private func restart(after backoff: Duration) async {
+        try? await Task.sleep(for: backoff)
+        guard !Task.isCancelled else { return }
+        do {
+            try await launch()
+        } catch {
+            logger.error("module \(name): \(error.userMessage)")
+            scheduleRestart(after: "could not start")
         }
     }
 
-    /// Closes the program's stdin, waits up to 2 s for it to exit, then terminates it.
+    /// Closes the program's stdin, waits up to 2 s for it to exit, then terminates it. A restart under way
+    /// is cancelled and waited for: no program outlives the module.
     func stop() async {
+        let restart = state.withLock { state in
+            state.phase = .stopping
+            defer { state.restart = nil }
+            return state.restart
+        }
+        restart?.cancel()
+        await restart?.value
         let (child, writer) = state.withLock { state in
-            state.phase = state.child == nil ? .stopped : .stopping
+            if state.child == nil { state.phase = .stopped }
             return (state.child, state.writer)
         }
         guard let child else { return }
