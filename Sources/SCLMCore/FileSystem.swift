@@ -104,9 +104,13 @@ package enum FileSystem {
     package static func writeAtomically(_ data: Data, to path: String, mode: mode_t = 0o600, durable: Bool = true)
         throws
     {
-        let temporary = "\(path).tmp-\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+        // A fresh name made with O_EXCL (mkstemp): a file or symlink planted under a predictable name by
+        // someone who can write to the folder is never opened, followed or truncated.
+        var template = Array("\(path).tmp-XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
         guard fd >= 0 else { throw storageError("write \(path)", errno: errno) }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var failure = data.withUnsafeBytes { writeAll(fd, $0) }
         if failure == 0, fchmod(fd, mode) != 0 || (durable && fsync(fd) != 0) { failure = errno }
         close(fd)
