@@ -23,7 +23,7 @@ package enum TextTable {
         }
         let text = all.map { row in
             row.enumerated().map { index, cell in
-                index == row.count - 1 ? cell : cell.padding(toLength: widths[index] + 2, withPad: " ", startingAt: 0)
+                index == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[index] + 2 - cell.count)
             }.joined()
         }.joined(separator: "\n")
         return TerminalText(trusted: text)

@@ -83,6 +83,20 @@ import Testing
         #expect(api["source"] as? String == "environment")
     }
 
+    /// A very long value is shortened in the table (which stays one line a setting) and whole in `--json`.
+    @Test func configListShortensALongValueOnlyInItsTable() async throws {
+        let folder = TemporaryDirectory()
+        let home = folder.appending("home")
+        let long = "https://example.com/" + String(repeating: "a", count: 100_000)
+        let table = try await ProcessRunner.sclm(["config", "list"], home: home, environment: ["SCLM_API_URL": long])
+        let row = try #require(table.stdout.split(separator: "\n").first { $0.hasPrefix("api.url ") }, "\(table)")
+        #expect(row.contains("https://example.com/aaa") && row.contains("…") && row.count < 200, "\(row.prefix(300))")
+        let json = try await ProcessRunner.sclm(
+            ["config", "list", "--json"], home: home, environment: ["SCLM_API_URL": long])
+        let entries = try #require(try json.json() as? [[String: Any]])
+        #expect(entries.first { $0["key"] as? String == "api.url" }?["value"] as? String == long)
+    }
+
     @Test(arguments: SettingsCatalog.all.filter { $0.isSecret && $0.isStorable }.map(\.name))
     func configSetTakesASecretOnlyFromStdin(_ key: String) async throws {
         let folder = TemporaryDirectory()

@@ -137,6 +137,30 @@ import Testing
         #expect(error?.description.contains("p4ss") == false)
     }
 
+    /// The one-pass scanner finds what the pattern `(^|scheme://)user(:password)?@` finds, on random text
+    /// made of the characters that matter, and a 200,000-character value takes one pass.
+    @Test func passwordsAreFoundAsThePatternFindsThem() {
+        let pattern = /(?<prefix>(?:^|[a-zA-Z][a-zA-Z0-9+.-]*:\/\/))(?<user>[^\/@:\s]*)(?<secret>:[^\/@\s]*)?@/
+        let alphabet: [Character] = ["a", "h", "1", "+", ".", ":", "/", "@", " ", "-", "é", "\u{2028}"]
+        var generator = SeededRandom(seed: 33)
+        for _ in 0..<5_000 {
+            let text = String(
+                (0..<Int.random(in: 0...24, using: &generator)).map { _ in
+                    alphabet.randomElement(using: &generator)!
+                })
+            let expected = text.replacing(pattern) { match in
+                String(match.output.prefix) + String(match.output.user)
+                    + (match.output.secret == nil ? "" : ":********")
+                    + "@"
+            }
+            #expect(URLPasswords.redacting(text) == expected, "\(text.debugDescription)")
+            let user = text.firstMatch(of: pattern).map { String($0.output.user) + String($0.output.secret ?? "") }
+            #expect(URLPasswords.userInfo(in: text) == user, "\(text.debugDescription)")
+        }
+        let long = "https://" + String(repeating: "a", count: 200_000) + ":pw@host"
+        #expect(URLPasswords.redacting(long).hasSuffix("a:********@host"))
+    }
+
     @Test func aDeeplyNestedConfigFileIsAUsageErrorNotACrash() {
         let deep = Data(("{\"a\":" + String(repeating: "[", count: 100_000)).utf8)
         #expect {

@@ -124,9 +124,17 @@ extension SCLM.Config {
             if context.wantsJSON {
                 context.printJSON(entries)
             } else {
-                let rows = entries.map { [$0.key, $0.value ?? "(unset)", $0.source.rawValue] }
+                let rows = entries.map { [$0.key, $0.value.map(Self.shortened) ?? "(unset)", $0.source.rawValue] }
                 context.print(TextTable.columns(header: ["KEY", "VALUE", "SOURCE"], rows: rows))
             }
+        }
+
+        /// The longest value the table shows whole; `config get KEY` and `--json` show every value whole.
+        static let shownLength = 64
+
+        /// `value` cut to ``shownLength`` characters with `…`, when longer.
+        static func shortened(_ value: String) -> String {
+            value.count <= shownLength ? value : value.prefix(shownLength - 1) + "…"
         }
     }
 }
