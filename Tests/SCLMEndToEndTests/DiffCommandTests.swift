@@ -2,6 +2,10 @@ import Foundation
 import SCLMTestSupport
 import Testing
 
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
 /// `sclm diff OLD NEW` driven through the built binary, on two revisions of the Cardiora sample deck built at
 /// test time: exactly the slides and files that changed, the edited words, and diff(1)'s exit status.
 @Suite(.tags(.large)) struct DiffCommandTests {
@@ -134,6 +138,73 @@ import Testing
         let json = try await ProcessRunner.sclm(["--json", "diff", folder.appending("cardiora.zip"), cardiora])
         #expect(json.status == 0)
         #expect((try json.json() as? [String: Any])?["changed"] as? Bool == false)
+    }
+
+    /// `--format junit` as a content CI gate: a failing case per changed slide, passing ones for the
+    /// unchanged; `--accept-changes` lets the reviewed changes through (exit 0 once all are), and names an
+    /// entry that matches no change.
+    @Test func junitFailsEachChangeUntilTheReviewAcceptsIt() async throws {
+        let folder = TemporaryDirectory()
+        let revisions = try Self.revisions(in: folder)
+        let gate = try await ProcessRunner.sclm(["diff", "--format", "junit", revisions.old, revisions.new])
+        #expect(gate.status == 1, "\(gate)")
+        let cases = try JUnitCases(gate.stdout)
+        #expect(
+            cases.failed == [
+                "findings/new findings", "slides/efficacy.html", "slides/index.html", "slides/posology.html",
+                "slides/references.html", "slides/summary.html",
+            ], "\(gate.stdout)")
+        #expect(cases.passed.contains("slides/safety.html") && cases.passed.contains("files/other files"))
+        #expect(gate.stdout.contains("−15.2") && gate.stdout.contains("−16.0"), "the edited claim is named")
+
+        let partly = try folder.write("# reviewed in MR 12\nindex.html\nefficacy.html  # new figure\n", to: "some")
+        let some = try await ProcessRunner.sclm(
+            ["diff", "--format", "junit", "--accept-changes", partly, revisions.old, revisions.new])
+        #expect(some.status == 1)
+        #expect(try JUnitCases(some.stdout).failed.count == 4, "\(some.stdout)")
+        #expect(some.stdout.contains("accepted: changed"))
+
+        let everything =
+            ["index.html", "efficacy.html", "posology.html", "summary.html", "references.html"]
+            + cases.findingRules.map { "finding " + $0 } + ["stale.html", "finding HTML-NOT-THERE"]
+        let all = try folder.write(everything.joined(separator: "\n"), to: "all")
+        let accepted = try await ProcessRunner.sclm(
+            ["diff", "--format", "junit", "--accept-changes", all, revisions.old, revisions.new])
+        #expect(accepted.status == 0, "\(accepted)")
+        #expect(try JUnitCases(accepted.stdout).failed == [])
+        #expect(accepted.stderr.contains("accepts 'stale.html', which did not change"), "\(accepted.stderr)")
+        #expect(accepted.stderr.contains("accepts 'finding HTML-NOT-THERE'"))
+        let text = try await ProcessRunner.sclm(["diff", "--accept-changes", all, revisions.old, revisions.new])
+        #expect(text.status == 0 && text.stdout.contains("changed"), "the report still shows every change")
+        let missing = try await ProcessRunner.sclm(
+            ["diff", "--accept-changes", folder.appending("none"), revisions.old, revisions.new])
+        #expect(missing.status == 74 && missing.stderr.contains("cannot read the accepted changes"), "\(missing)")
+    }
+
+    /// The test cases of a JUnit report, as `classname/name`, by outcome (parsed with Foundation's XMLParser).
+    struct JUnitCases {
+        private(set) var passed: [String] = []
+        private(set) var failed: [String] = []
+        /// The rules of the findings the `new findings` case lists.
+        private(set) var findingRules: [String] = []
+
+        init(_ xml: String) throws {
+            let document = try XMLDocument(xmlString: xml)
+            for node in try document.nodes(forXPath: "//testcase") {
+                guard let element = node as? XMLElement else { continue }
+                let name =
+                    (element.attribute(forName: "classname")?.stringValue ?? "") + "/"
+                    + (element.attribute(forName: "name")?.stringValue ?? "")
+                let failure = element.elements(forName: "failure").first
+                if failure != nil { failed.append(name) } else { passed.append(name) }
+                if name == "findings/new findings" {
+                    findingRules = (failure?.stringValue ?? "").split(separator: "\n").compactMap {
+                        $0.split(separator: " ").dropFirst().first.map(String.init)
+                    }
+                }
+            }
+            failed.sort()
+        }
     }
 
     @Test func aHostileOrMissingPackageIsAnError() async throws {

@@ -20,32 +20,44 @@ extension SCLM {
                 static validation findings new in NEW and gone from OLD (compared by rule, path and message,
                 so a finding that only moved to another line is neither).
 
-                Exit codes (as diff(1)): 0 no changes, 1 changes, 2 a package was refused (it breaks a
-                safety rule), 64 usage, 66 a path is not a file or folder, 74 a path could not be read,
-                130 interrupted.
+                --format junit gives each slide a test case (a change is a failure), plus one for the files
+                outside every slide and one for the new findings: a gate for content CI. --accept-changes FILE
+                lets the changes a review accepted through: one entry a line, a slide's name, a file outside
+                every slide, or `finding RULE-ID`; `#` starts a comment. Their cases pass, and an entry that
+                names nothing that changed is reported on stderr.
+
+                Exit codes (as diff(1)): 0 no changes (with --accept-changes: none but accepted ones), 1
+                changes, 2 a package was refused (it breaks a safety rule), 64 usage, 66 a path is not a file
+                or folder, 74 a path could not be read, 130 interrupted.
                 """,
             arguments: [
                 ArgumentSpec("old", help: "The old revision: a package zip or an unpacked package folder.", path: true),
                 ArgumentSpec("new", help: "The new revision: a package zip or an unpacked package folder.", path: true),
             ],
-            options: [formatOption, Validate.maxSizeOption, Validate.maxEntriesOption]
+            options: [formatOption, acceptOption, Validate.maxSizeOption, Validate.maxEntriesOption]
         )
 
-        /// `--format text|json|markdown`.
+        /// `--format text|json|markdown|junit`.
         static let formatOption: CommandOption<String?> = .choice(
             "--format", help: "Output format (default text; --json means json).",
-            choices: ["text", "json", "markdown"])
+            choices: ["text", "json", "markdown", "junit"])
+        /// `--accept-changes FILE`.
+        static let acceptOption: CommandOption<String?> = .text(
+            "--accept-changes", value: "file",
+            help: "The changes a review accepted (slide names, other files, 'finding RULE-ID'): they do not fail.")
 
         /// The exit status of a refused package: diff(1)'s "trouble", since 1 means the revisions differ.
         static let refusedStatus: Int32 = 2
 
         enum Format: String {
-            case text, json, markdown
+            case text, json, markdown, junit
         }
 
         let old: String
         let new: String
         let format: Format?
+        /// Where the accepted changes are listed (`--accept-changes`).
+        let acceptedPath: String?
         /// The policy both revisions are read under (`--max-size`, `--max-entries`).
         let policy: Policy
 
@@ -57,12 +69,14 @@ extension SCLM {
             old = arguments.positionals[0]
             new = arguments.positionals[1]
             format = try arguments.read(Self.formatOption).flatMap(Format.init)
+            acceptedPath = try arguments.read(Self.acceptOption)
             policy = try Validate.policy(arguments)
         }
 
         package func run(_ context: CommandContext) async throws {
             let format = try OutputFormat.resolve(
                 self.format, json: .json, fallback: .text, wantsJSON: context.wantsJSON)
+            let accepted = try acceptedPath.map(AcceptedChanges.init(path:)) ?? AcceptedChanges(text: "")
             let contents: (old: PackageContents, new: PackageContents)
             do {
                 // Each revision is read on a thread of its own, both at once.
@@ -80,8 +94,14 @@ extension SCLM {
             case .json:
                 context.printJSON(DiffJSONReport(diff, old: contents.old.report, new: contents.new.report))
             case .markdown: context.print(DiffMarkdownReport(diff: diff, old: old, new: new).text)
+            case .junit: context.stdout.write(DiffJUnitReport(diff: diff, old: old, new: new, accepted: accepted).xml)
             }
-            if !diff.hasNoChanges { throw ExitCode.failure }
+            if let acceptedPath {
+                for entry in accepted.unused(by: diff) {
+                    context.logger.warning("\(acceptedPath) accepts '\(entry)', which did not change: remove the line")
+                }
+            }
+            if !accepted.acceptsAll(of: diff) { throw ExitCode.failure }
         }
     }
 }

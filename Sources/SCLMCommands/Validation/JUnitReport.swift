@@ -119,7 +119,7 @@ struct JUnitReport {
 
     /// `value` (text from the package, the page or the file system) with unsafe characters escaped, then made
     /// safe inside XML.
-    private static func text(_ value: String) -> String { escape(TerminalText.escaping(value)) }
+    static func text(_ value: String) -> String { escape(TerminalText.escaping(value)) }
 
     /// `text` safe inside XML 1.0 attributes and text: markup characters as entities, characters XML cannot
     /// carry at all (control characters other than tab, newline, return) as U+FFFD.
