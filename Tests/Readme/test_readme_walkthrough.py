@@ -1,9 +1,10 @@
 """The README's "Try it by hand" tour, run as a user would: every fenced block marked ```` ```sh walkthrough ````,
 in order, in one bash with `set -euo pipefail`, from the root of the checkout, against a fresh dev-server.
 
-What the test changes in the blocks, and only that: the README's fixed port (8765) becomes a free one, and the
-`.build/release` it puts on PATH becomes the folder of the built `sclm` under test (`SCLM_BINARY`, default
-`.build/debug/sclm`). HOME is a temporary folder, so the tour's `$HOME/sclm-tour` home is fresh and private.
+What the test changes in the blocks, and only that: the `.build/release` the tour puts on PATH becomes the folder
+of the built `sclm` under test (`SCLM_BINARY`, default `.build/debug/sclm`). The tour's dev-server takes a free port
+and the tour reads the URL it prints, so a port someone else holds never sends it to another backend. HOME is a
+temporary folder, so the tour's `$HOME/sclm-tour` home is fresh and private.
 Run: `python3 -m unittest discover -s Tests/Readme -t Tests/Readme -v` (after `swift build`, as `make test` does).
 """
 
@@ -12,7 +13,6 @@ import pathlib
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import tempfile
 import unittest
@@ -20,19 +20,12 @@ import unittest
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 SCLM = pathlib.Path(os.environ.get("SCLM_BINARY", ROOT / ".build/debug/sclm"))
-PORT = "8765"
 MARKER = "::walkthrough-block "
 
 
 def walkthrough_blocks(text: str) -> list[str]:
     """The bodies of the fenced blocks whose info string is `sh walkthrough`, in order."""
     return [m.group(1) for m in re.finditer(r"^```sh walkthrough\n(.*?)^```$", text, re.S | re.M)]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class ReadmeWalkthroughTests(unittest.TestCase):
@@ -43,11 +36,12 @@ class ReadmeWalkthroughTests(unittest.TestCase):
         cls.text = README.read_text()
         cls.blocks = walkthrough_blocks(cls.text)
 
-    def test_the_readme_names_a_fixed_port_and_the_demo_credentials(self):
+    def test_the_tour_reads_the_dev_servers_url_and_names_the_demo_credentials(self):
         self.assertGreaterEqual(len(self.blocks), 6, "the README lost its walkthrough blocks")
         tour = "\n".join(self.blocks)
-        self.assertIn(f"--port {PORT}", tour)
-        self.assertIn(f"SCLM_API_URL=http://127.0.0.1:{PORT}", tour)
+        self.assertNotIn("--port", tour, "a fixed port can be someone else's backend")
+        self.assertNotRegex(tour, r"127\.0\.0\.1:\d", "the tour uses the URL the dev-server prints")
+        self.assertIn('SCLM_API_URL="$DEV_URL"', tour)
         self.assertIn("sclm bridge --presentation 101", tour)
 
     def test_the_readme_stays_a_guide_and_leaves_the_reference_to_docs(self):
@@ -57,12 +51,11 @@ class ReadmeWalkthroughTests(unittest.TestCase):
             self.assertTrue((ROOT / "docs" / f"{page}.md").exists(), f"docs/{page}.md is missing")
 
     def test_every_walkthrough_block_runs_in_order_and_succeeds(self):
-        port = str(free_port())
         home = pathlib.Path(tempfile.mkdtemp(prefix="sclm-readme-"))
         self.addCleanup(shutil.rmtree, home, ignore_errors=True)
         script = ["set -euo pipefail"]
         for index, block in enumerate(self.blocks):
-            block = block.replace(PORT, port).replace('"$PWD/.build/release:', f'"{SCLM.parent}:')
+            block = block.replace('"$PWD/.build/release:', f'"{SCLM.parent}:')
             script += [f"echo '{MARKER}{index}'", f"echo '{MARKER}{index}' >&2", block]
         script.append(f"echo '{MARKER}end'")
         env = {k: v for k, v in os.environ.items() if not k.startswith("SCLM_")}
