@@ -189,6 +189,13 @@ import Testing
         let packages = try #require(document["packages"] as? [[String: Any]])
         #expect(packages.map { $0["passed"] as? Bool } == [true, false])
         #expect((packages[1]["error"] as? String)?.contains("No such file or directory") == true)
+        let text = try await ProcessRunner.sclm(["validate", clean.zip, folder.appending("missing.zip")])
+        #expect(text.status == 74)
+        #expect(text.stdout.contains("\(folder.appending("missing.zip"))\n  unreadable: No such file or directory\n"))
+        #expect(text.stdout.components(separatedBy: "missing.zip").count == 2, "the path is named once: \(text)")
+        #expect(
+            text.stdout.contains("2 packages checked: 1 passed, 0 failed (0 errors, 0 warnings), 1 unreadable"),
+            "an unreadable package is not counted as one that failed its checks: \(text)")
     }
 
     @Test(arguments: [

@@ -18,7 +18,7 @@ struct ValidationTextReport {
         let summary = ValidationSummary(outcomes, strict: strict)
         var last: TerminalText =
             "\(ValidationSummary.plural(summary.packages, "package")) checked: \(summary.passed) passed, "
-            + "\(summary.failed) failed (\(summary.countsText))"
+            + "\(summary.failed - summary.unreadable) failed (\(summary.countsText))"
         if summary.unreadable > 0 { last += ", \(summary.unreadable) unreadable" }
         if summary.cancelled > 0 { last += ", \(summary.cancelled) cancelled (the render was interrupted)" }
         if strict { last += ", warnings fail (--strict)" }
@@ -26,9 +26,18 @@ struct ValidationTextReport {
         return lines.joined(separator: "\n")
     }
 
+    /// Why a package could not be read, without repeating the path its header line names.
+    static func reason(_ message: String, path: String) -> String {
+        let prefix = "cannot read \(path): "
+        return message.hasPrefix(prefix) ? String(message.dropFirst(prefix.count)) : message
+    }
+
     private func package(_ outcome: ValidationOutcome) -> [TerminalText] {
         guard let report = outcome.report else {
-            return ["\(outcome.path)", "  \(paint("unreadable", .red)): \(outcome.readError ?? "")"]
+            return [
+                "\(outcome.path)",
+                "  \(paint("unreadable", .red)): \(Self.reason(outcome.readError ?? "", path: outcome.path))",
+            ]
         }
         let size = ByteCount.format(report.byteCount)
         var lines: [TerminalText] = ["\(report.path) (\(report.kind.rawValue), \(report.entryCount) entries, \(size))"]
