@@ -118,8 +118,10 @@ extension ChromiumTests {
             try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: false)
             #expect(chmod(folder.path, 0o700) == 0)
             let deck = try ChromiumTests.ValidateRenderTests.deck(in: folder, script: "document.title = 'ok';")
+            // 60 s to load: what is checked is where the browser's profile goes, and beside two busy loops and
+            // the other Chromium suites all three slides of this deck once took longer than the default 15 s.
             let result = try await ProcessRunner.sclm(
-                ["validate", "--render", deck, "--format", "json"],
+                ["validate", "--render", "--render-timeout", "60", deck, "--format", "json"],
                 environment: ["TMPDIR": temporary])
             #expect(result.status == 0, "\(result)")
             #expect(try ChromiumTests.ValidateRenderTests.findings(result).isEmpty, "\(result)")
