@@ -42,8 +42,10 @@ import Testing
         Case(argv: ["diff", "v1.zip"], refusal: "missing <new>"),
         Case(argv: ["diff", "v1.zip", "v2", "v3"], refusal: "unexpected argument 'v3'"),
         Case(
-            argv: ["diff", "v1.zip", "v2", "--format", "junit"], refusal: "--format must be one of text, json, markdown"
-        ),
+            argv: ["diff", "v1.zip", "v2", "--format", "xml"],
+            refusal: "--format must be one of text, json, markdown, junit"),
+        Case(argv: ["diff", "v1.zip", "v2", "--format", "junit", "--accept-changes", "accepted.txt"], refusal: nil),
+        Case(argv: ["diff", "v1.zip", "v2", "--accept-changes"], refusal: "--accept-changes"),
         Case(argv: ["validate", "deck.zip", "--max-size", "lots"], refusal: "--max-size needs a byte count"),
         Case(argv: ["validate", "deck.zip", "--max-entries", "0"], refusal: "--max-entries needs an integer"),
         Case(argv: ["validate", "deck.zip", "--viewport", "800x600"], refusal: "--viewport needs --render"),
