@@ -45,13 +45,13 @@ package enum PageErrors {
 
     /// Whether a payload of ``PageScript/errorBinding`` is an error a document kept as it left, told by
     /// the next one.
-    static func isKept(_ payload: String) -> Bool {
+    package static func isKept(_ payload: String) -> Bool {
         (try? JSONParser.parse(Array(payload.utf8)))?["kept"]?.boolValue == true
     }
 
     /// An error the page's own handlers swallowed (`window.onerror` returning true, a handled
     /// `unhandledrejection`) or a worker's, as ``PageScript``'s listeners report it: `{message,url,line}`.
-    static func reported(_ payload: String) -> PageIssue? {
+    package static func reported(_ payload: String) -> PageIssue? {
         guard let value = try? JSONParser.parse(Array(payload.utf8)), let message = value["message"]?.stringValue
         else { return nil }
         return .uncaughtError(

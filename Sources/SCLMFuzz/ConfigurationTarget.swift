@@ -2,7 +2,8 @@ import Foundation
 import SCLMCore
 
 /// `config.json` loading (`Configuration.parse`), then every stored setting read back in its checked form
-/// under each form a value can take (the keys themselves live with the features, above this floor).
+/// under each form a value can take (the keys themselves live with the features, above this floor), and the
+/// passwords of URLs found in each value (`URLPasswords`).
 enum ConfigurationTarget {
     /// One value form of each kind, and a secret one (its refusal leaves the value out).
     static let forms: [(format: ConfigValueFormat, secret: Bool)] = [
@@ -15,6 +16,9 @@ enum ConfigurationTarget {
     static func fuzz(_ bytes: [UInt8]) {
         guard let configuration = try? Configuration.parse(Data(bytes), path: "config.json", environment: [:])
         else { return }
+        for value in configuration.stored.values {
+            _ = (URLPasswords.redacting(value), URLPasswords.removing(from: value), URLPasswords.userInfo(in: value))
+        }
         for name in configuration.stored.keys {
             for form in forms {
                 let key = ConfigKey(name, help: "A fuzzed setting.", secret: form.secret, format: form.format)
