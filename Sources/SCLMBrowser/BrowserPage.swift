@@ -130,8 +130,7 @@ package final class BrowserPage: Sendable {
 
     private func capture(deadline: Duration) async throws -> Data {
         let result = try await call(
-            "Page.captureScreenshot", ["format": "png", "fromSurface": true, "optimizeForSpeed": true],
-            deadline: deadline)
+            "Page.captureScreenshot", ["format": "png", "fromSurface": true], deadline: deadline)
         guard let text = result["data"]?.stringValue, let data = Data(base64Encoded: text) else {
             throw BrowserError(.protocolError, "Page.captureScreenshot returned no image")
         }

@@ -90,21 +90,19 @@ package struct SlideRenderer: Sendable {
             page: page, mode: .render, report: { issue in issues.withLock { $0.append(issue) } })
         let started = ContinuousClock.now
         let outcome: Swift.Result<(SlideWatch.Ending, PackageSite), BrowserError>
-        var isReusable = false
         do {
             outcome = .success(
                 try await hosting.hostPage(
                     bridge, presentationId: presentationId, slide: slide, siteHost: "package.sclm.invalid"
                 ) { _, site in
                     let watch = SlideWatch(slide: slide, page: page, bridge: bridge, limits: limits)
-                    let ending = await watch.run(screenshot: screenshot, pictured: { permit.release() })
-                    if case .rendered = ending { isReusable = true }
-                    return (ending, site)
+                    return (await watch.run(screenshot: screenshot, pictured: { permit.release() }), site)
                 })
         } catch let error as BrowserError {
             outcome = .failure(error)
         }
-        if isReusable && !Task.isCancelled {
+        // Only a rendered slide's page serves the next slide.
+        if case .success((.rendered, _)) = outcome, !Task.isCancelled {
             await pages.giveBack(page)
         } else {
             await pages.discard(page)
