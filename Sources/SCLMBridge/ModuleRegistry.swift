@@ -5,19 +5,13 @@ import SCLMCore
 /// Built once at start-up: registering a command that another module already serves, or one in the
 /// reserved `bridge.` namespace, is an error that stops the host before it reads any input.
 package struct ModuleRegistry: Sendable {
-    /// Where one command goes.
-    struct Route: Sendable {
-        let module: any BridgeModule
-        let timeout: Duration?
-        let lane: Int?
-    }
-
     /// The reserved prefix of transport commands (`bridge.ping`, `bridge.describe`, `bridge.cancel`).
     package static let reservedPrefix = "bridge."
 
     /// The registered modules, in registration order.
     package private(set) var modules: [any BridgeModule] = []
-    private var routes: [String: Route] = [:]
+    /// Where each command goes.
+    private(set) var routes: [String: BridgeCore.Route] = [:]
     private var lanes: [String: Int] = [:]
 
     /// Creates an empty registry.
@@ -45,7 +39,7 @@ package struct ModuleRegistry: Sendable {
             if let other = routes[command.name] {
                 throw SCLMError(
                     .usage,
-                    "command \(command.name) is declared by both \(other.module.name) and \(module.name); a command may have one module only"
+                    "command \(command.name) is declared by both \(modules[other.module].name) and \(module.name); a command may have one module only"
                 )
             }
             if !seen.insert(command.name).inserted {
@@ -58,7 +52,7 @@ package struct ModuleRegistry: Sendable {
             return lanes.count - 1
         }
         for command in module.commands {
-            routes[command.name] = Route(module: module, timeout: command.timeout, lane: lane)
+            routes[command.name] = BridgeCore.Route(module: modules.count, timeout: command.timeout, lane: lane)
         }
         modules.append(module)
     }
@@ -68,8 +62,6 @@ package struct ModuleRegistry: Sendable {
 
     /// The number of ordered lanes in use.
     var laneCount: Int { lanes.count }
-
-    func route(for command: String) -> Route? { routes[command] }
 
     /// `[{"name":…,"commands":[…]}]` for `bridge.describe`.
     var descriptions: [JSONValue] {
