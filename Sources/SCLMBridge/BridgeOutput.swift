@@ -60,6 +60,14 @@ package final class BridgeOutput: Sendable {
         }
     }
 
+    /// Wakes a thread blocked in ``waitWhileBackedUp(unless:)`` to look at its `stop` again.
+    func interruptWaits() {
+        switch sink {
+        case .descriptor(let writer): writer.interruptWaits()
+        case .queue(let queue): queue.interruptWaits()
+        }
+    }
+
     /// Waits until every line written so far has reached the descriptor (or the reader went away), at
     /// most `timeout`; returns whether everything went out.
     @discardableResult

@@ -46,7 +46,10 @@ final class BridgeRun: Sendable {
     }
 
     /// The run was cancelled: running work is answered 503 and cancelled.
-    func cancel() { feed(.cancelled(now: .now())) }
+    func cancel() {
+        feed(.cancelled(now: .now()))
+        output.interruptWaits()
+    }
 
     /// A batch of frames, on the source's thread: dispatched together, then back-pressure.
     private func read(_ frames: [Frame]) {
@@ -78,7 +81,9 @@ final class BridgeRun: Sendable {
                 starts.yield(job)
             case .cancel(let serial): switches.withLock { $0[serial] }?.fire()
             case .arm(let deadline): timer.arm(at: deadline)
-            case .end: starts.finish()
+            case .end:
+                starts.finish()
+                output.interruptWaits()
             }
         }
     }

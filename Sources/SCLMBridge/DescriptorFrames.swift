@@ -1,12 +1,25 @@
 import SCLMCore
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The frames of a file descriptor (stdin for `sclm bridge`), read by a ``ReaderThread`` with
-/// ``LineReader``; ``stop()`` makes the reader return within ``LineReader/stopCheckMilliseconds``, and
-/// ``deliverFrames(maximumLineBytes:to:)`` joins it before returning.
+/// ``LineReader``; ``stop()`` wakes the reader through a pipe it polls beside the descriptor, and
+/// ``deliverFrames(maximumLineBytes:to:)`` joins it (and closes the pipe) before returning.
 package final class DescriptorFrames: FrameSource {
+    private struct State {
+        var isStopped = false
+        /// The write end of the reader's wake-up pipe while it runs.
+        var wake: Int32?
+    }
+
     private let fileDescriptor: Int32
     private let name: String
-    private let stopping = CancellationFlag()
+    private let state = Mutex(State())
 
     /// Frames of `fileDescriptor` (not closed), read by a thread named `name`.
     package init(_ fileDescriptor: Int32, name: String = "sclm-bridge-stdin") {
@@ -15,14 +28,31 @@ package final class DescriptorFrames: FrameSource {
     }
 
     package func deliverFrames(maximumLineBytes: Int, to deliver: @escaping @Sendable ([Frame]) -> Void) async {
-        guard !stopping.isCancelled else { return }
-        let reader = ReaderThread.start(name: name) { [fileDescriptor, stopping] in
-            LineReader.read(
-                fileDescriptor, maximumLineBytes: maximumLineBytes, shouldStop: { stopping.isCancelled },
-                onFrames: deliver)
+        guard let wake = try? ChildPipes.make(1).first else { return }
+        defer {
+            close(wake.read)
+            close(wake.write)
+        }
+        let started = state.withLock { state in
+            guard !state.isStopped else { return false }
+            state.wake = wake.write
+            return true
+        }
+        guard started else { return }
+        let reader = ReaderThread.start(name: name) { [fileDescriptor] in
+            LineReader.read(fileDescriptor, maximumLineBytes: maximumLineBytes, stop: wake.read, onFrames: deliver)
         }
         await reader.join()
+        state.withLock { $0.wake = nil }
     }
 
-    package func stop() { stopping.cancel() }
+    package func stop() {
+        state.withLock { state in
+            state.isStopped = true
+            if let wake = state.wake {
+                var byte: UInt8 = 1
+                _ = write(wake, &byte, 1)
+            }
+        }
+    }
 }

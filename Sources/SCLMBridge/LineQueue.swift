@@ -1,4 +1,5 @@
 import Foundation
+import SCLMCore
 
 /// Lines for an in-process consumer (a browser page's bridge): whole lines queued in order, taken one at a
 /// time with ``next()``.
@@ -15,6 +16,8 @@ package final class LineQueue: LineSink, @unchecked Sendable {
     private var isConsuming = false
     private var isFinished = false
     private var consumer: CheckedContinuation<[UInt8]?, Never>?
+    /// Tasks in ``drain(timeout:)``, woken when the consumer comes back and at the end.
+    private let idle = Waiters()
 
     /// Creates an empty queue.
     package init() {}
@@ -40,8 +43,14 @@ package final class LineQueue: LineSink, @unchecked Sendable {
     func waitWhileBackedUp(unless stop: () -> Bool) {
         condition.lock()
         while waitingBytes > LineWriter.highWaterBytes && !isFinished && !stop() {
-            _ = condition.wait(until: Date(timeIntervalSinceNow: 0.05))
+            condition.wait()
         }
+        condition.unlock()
+    }
+
+    func interruptWaits() {
+        condition.lock()
+        condition.broadcast()
         condition.unlock()
     }
 
@@ -68,6 +77,8 @@ package final class LineQueue: LineSink, @unchecked Sendable {
             consumer = continuation
             condition.broadcast()
             condition.unlock()
+            // The consumer is back for the next line: everything before was handled.
+            idle.wakeAll()
         }
     }
 
@@ -80,6 +91,7 @@ package final class LineQueue: LineSink, @unchecked Sendable {
         condition.broadcast()
         condition.unlock()
         consumer?.resume(returning: nil)
+        idle.wakeAll()
     }
 
     private var isIdle: Bool {
@@ -89,12 +101,10 @@ package final class LineQueue: LineSink, @unchecked Sendable {
     }
 
     func drain(timeout: Duration) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while !isIdle {
-            guard ContinuousClock.now < deadline else { return false }
-            try? await Task.sleep(for: .milliseconds(1))
+        await withTimeout(timeout) { [self] in
+            await idle.wait { isIdle }
+            return isIdle
         }
-        return true
     }
 
     var isBroken: Bool {

@@ -11,18 +11,15 @@
 /// which the frame handler may parse on it). The descriptor is left blocking: setting `O_NONBLOCK` on
 /// inherited stdio would leak to the parent's other processes.
 enum LineReader {
-    /// How often a reader asked to stop looks at its flag while no input arrives.
-    static let stopCheckMilliseconds: Int32 = 50
-
-    /// Reads `fileDescriptor` (not closed) until end of file, a read error or `shouldStop`, handing the
-    /// frames of each read to `onFrames` in one call; lines longer than `maximumLineBytes` become
+    /// Reads `fileDescriptor` (not closed) until end of file, a read error or a stop, handing the frames of
+    /// each read to `onFrames` in one call; lines longer than `maximumLineBytes` become
     /// ``Frame/overlong(byteCount:)``.
     ///
-    /// With `shouldStop`, the reader waits for input with `poll(2)` and looks at it every
-    /// ``stopCheckMilliseconds`` and between reads, so a reader of a quiet stdin can still be joined.
+    /// With `stop` (a descriptor — a pipe's read end — that becomes readable when the reader must stop), the reader waits with
+    /// `poll(2)` on both descriptors, so a reader of a quiet stdin wakes at once to be joined — no timeout,
+    /// no polling; a stop seen before a read wins over input waiting there.
     static func read(
-        _ fileDescriptor: Int32, maximumLineBytes: Int, shouldStop: (() -> Bool)? = nil,
-        onFrames: ([Frame]) -> Void
+        _ fileDescriptor: Int32, maximumLineBytes: Int, stop: Int32? = nil, onFrames: ([Frame]) -> Void
     ) {
         var framer = LineFramer(maximumLineBytes: maximumLineBytes)
         let capacity = 1 << 16
@@ -30,7 +27,7 @@ enum LineReader {
         defer { buffer.deallocate() }
         var frames: [Frame] = []
         while true {
-            if let shouldStop, !waitForInput(fileDescriptor, shouldStop: shouldStop) { break }
+            if let stop, !waitForInput(fileDescriptor, stop: stop) { return }
             let count = Glibc.read(fileDescriptor, buffer.baseAddress, capacity)
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { break }
@@ -40,18 +37,21 @@ enum LineReader {
                 frames.removeAll(keepingCapacity: true)
             }
         }
-        guard !(shouldStop?() ?? false) else { return }
         framer.finish(to: &frames)
         if !frames.isEmpty { onFrames(frames) }
     }
 
-    /// Waits until `fileDescriptor` has input (or end of file) — `true` — or `shouldStop` says so — `false`.
-    private static func waitForInput(_ fileDescriptor: Int32, shouldStop: () -> Bool) -> Bool {
-        while !shouldStop() {
-            var descriptor = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&descriptor, 1, stopCheckMilliseconds)
-            if ready != 0 && !(ready < 0 && errno == EINTR) { return true }
+    /// Waits until `fileDescriptor` has input (or end of file) — `true` — or `stop` is readable — `false`.
+    private static func waitForInput(_ fileDescriptor: Int32, stop: Int32) -> Bool {
+        var descriptors = [
+            pollfd(fd: stop, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0),
+        ]
+        while true {
+            let ready = poll(&descriptors, 2, -1)
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else { return true }  // a failing poll: let read(2) say what is wrong
+            return descriptors[0].revents == 0
         }
-        return false
     }
 }

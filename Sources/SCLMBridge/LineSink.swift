@@ -7,6 +7,8 @@ protocol LineSink: Sendable {
     func batch(_ body: () -> Void)
     /// Blocks the calling thread (never a task) while too much waits, until it drains or `stop` says so.
     func waitWhileBackedUp(unless stop: () -> Bool)
+    /// Wakes a thread in ``waitWhileBackedUp(unless:)`` to look at its `stop` again.
+    func interruptWaits()
     /// Waits until every line so far is out (or `timeout` passed); returns whether it all went out.
     func drain(timeout: Duration) async -> Bool
     /// Whether the consumer went away; later lines are dropped.

@@ -61,20 +61,22 @@ final class LineWriter: LineSink {
 
     /// Blocks the calling thread while more than ``highWaterBytes`` wait to be written, so a peer that
     /// stops reading slows the input side down instead of growing memory, until `stop` says so (looked at
-    /// every 50 ms). Never call it from a task.
+    /// after each write and on ``interruptWaits()``). Never call it from a task.
     func waitWhileBackedUp(unless stop: () -> Bool) { core.waitWhileBackedUp(unless: stop) }
 
     /// Waits until everything written so far has been handed to the descriptor, or `timeout` passed;
     /// returns whether it all went out.
     @discardableResult
     func drain(timeout: Duration = .seconds(3600)) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while !core.isIdle {
-            guard ContinuousClock.now < deadline else { return false }
-            try? await Task.sleep(for: .milliseconds(1))
+        let core = self.core
+        return await withTimeout(timeout) {
+            await core.idle.wait { core.isIdle }
+            return core.isIdle
         }
-        return true
     }
+
+    /// Wakes a caller blocked in ``waitWhileBackedUp(unless:)`` to look at its `stop` again.
+    func interruptWaits() { core.interruptWaits() }
 
     /// Writes what is pending, then closes the descriptor; later lines are dropped.
     func close() { core.stop(closing: true) }
@@ -101,6 +103,8 @@ final class LineWriter: LineSink {
         private var broken = false
 
         private let closing: @Sendable (Int32) -> Void
+        /// Tasks in ``LineWriter/drain(timeout:)``, woken after each write and at the end.
+        let idle = Waiters()
 
         init(fileDescriptor: Int32, closing: @escaping @Sendable (Int32) -> Void) {
             self.fileDescriptor = fileDescriptor
@@ -141,6 +145,7 @@ final class LineWriter: LineSink {
             writePending()
             condition.broadcast()
             condition.unlock()
+            idle.wakeAll()
         }
 
         /// Whether a ``LineWriter/batch(_:)`` holds the pending lines back (they are under
@@ -182,8 +187,14 @@ final class LineWriter: LineSink {
         func waitWhileBackedUp(unless stop: () -> Bool) {
             condition.lock()
             while pending.count > LineWriter.highWaterBytes && !broken && !stop() {
-                _ = condition.wait(until: Date(timeIntervalSinceNow: 0.05))
+                condition.wait()
             }
+            condition.unlock()
+        }
+
+        func interruptWaits() {
+            condition.lock()
+            condition.broadcast()
             condition.unlock()
         }
 
@@ -214,11 +225,13 @@ final class LineWriter: LineSink {
                 }
                 writePending()
                 condition.broadcast()
+                idle.wakeAll()
             }
             broken = true
             let closes = closesDescriptor
             condition.broadcast()
             condition.unlock()
+            idle.wakeAll()
             if closes { closing(fileDescriptor) }
         }
 

@@ -7,13 +7,8 @@ import Synchronization
 /// owner awaits ``join(within:)`` before it closes the descriptor the loop reads, so a descriptor is never
 /// closed (and its number reused) under a live reader.
 package final class ReaderThread: Sendable {
-    private struct State {
-        var ended = false
-        var nextWaiter = 0
-        var waiters: [Int: CheckedContinuation<Bool, Never>] = [:]
-    }
-
-    private let state = Mutex(State())
+    private let ended = Atomic(false)
+    private let joiners = Waiters()
 
     private init() {}
 
@@ -27,7 +22,8 @@ package final class ReaderThread: Sendable {
             // Named from inside, so the system sees it too (`ps -T`, /proc; Linux keeps 15 bytes).
             Thread.current.name = String(decoding: name.utf8.prefix(15), as: UTF8.self)
             body()
-            reader.end()
+            reader.ended.store(true, ordering: .releasing)
+            reader.joiners.wakeAll()
         }
         thread.name = name
         thread.stackSize = stackBytes
@@ -36,36 +32,21 @@ package final class ReaderThread: Sendable {
     }
 
     /// Whether the loop has returned.
-    package var hasEnded: Bool { state.withLock { $0.ended } }
+    package var hasEnded: Bool { ended.load(ordering: .acquiring) }
 
     /// Returns once the loop has returned, or after `patience` when given (`false` then: the loop still
     /// runs, so its descriptor must stay open). Not cut short by the caller's cancellation.
     @discardableResult
     package func join(within patience: Duration? = nil) async -> Bool {
         await withCancellationShield { [self] in
-            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-                let id = state.withLock { state -> Int? in
-                    guard !state.ended else { return nil }
-                    state.nextWaiter += 1
-                    state.waiters[state.nextWaiter] = continuation
-                    return state.nextWaiter
-                }
-                guard let id else { return continuation.resume(returning: true) }
-                guard let patience else { return }
-                Task { [self] in
-                    try? await Task.sleep(for: patience)
-                    state.withLock { $0.waiters.removeValue(forKey: id) }?.resume(returning: false)
-                }
+            guard let patience else {
+                await joiners.wait { hasEnded }
+                return true
+            }
+            return await withTimeout(patience) { [self] in
+                await joiners.wait { hasEnded }
+                return hasEnded
             }
         }
-    }
-
-    private func end() {
-        let waiters = state.withLock { state -> [CheckedContinuation<Bool, Never>] in
-            state.ended = true
-            defer { state.waiters = [:] }
-            return Array(state.waiters.values)
-        }
-        for waiter in waiters { waiter.resume(returning: true) }
     }
 }
