@@ -19,9 +19,11 @@ let package = Package(
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CISAL", pkgConfig: "libisal", providers: [.apt(["libisal-dev"])]),
+        // glibc's own posix_spawn extensions (no library to link).
+        .systemLibrary(name: "CSpawn"),
 
         // MARK: Libraries
-        .target(name: "SCLMCore"),
+        .target(name: "SCLMCore", dependencies: ["CSpawn"]),
         .target(name: "SCLMStore", dependencies: ["SCLMCore", "CSQLite"]),
         .target(name: "SCLMHTTP", dependencies: ["SCLMCore", "CCurl"]),
         .target(name: "SCLMAuth", dependencies: ["SCLMCore", "SCLMHTTP", "SCLMStore"]),

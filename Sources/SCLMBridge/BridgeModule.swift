@@ -41,11 +41,20 @@ package protocol BridgeModule: Sendable {
     ///
     /// - Throws: like ``handle(_:context:)``.
     func reply(immediatelyTo request: BridgeRequest) throws -> BridgeReply?
+    /// The module's own work for the length of a bridge run (an external module restarts its program after
+    /// a crash): a child of the run's task group, started with the run; it returns after ``stop()``. The
+    /// default returns at once.
+    func supervise() async
+    /// Ends what the module runs (an external module's program); called by the run once every request is
+    /// answered, and by an owner whose run never started. Idempotent; the default does nothing.
+    func stop() async
 }
 
 extension BridgeModule {
     package var lane: String? { nil }
     package func reply(immediatelyTo request: BridgeRequest) throws -> BridgeReply? { nil }
+    package func supervise() async {}
+    package func stop() async {}
 }
 
 /// A command a module declares, with an optional timeout of its own.

@@ -16,7 +16,8 @@ package final class BridgeOutput: Sendable {
 
     private let sink: Sink
 
-    /// Creates an output that owns `fileDescriptor` (1 for stdout).
+    /// Creates an output that writes `fileDescriptor` (1 for stdout; not closed) with a thread of its own, which
+    /// ``close(timeout:)`` ends: the owner awaits it once, at the end.
     package init(fileDescriptor: Int32 = 1) {
         sink = .descriptor(LineWriter(fileDescriptor: fileDescriptor))
     }
@@ -75,6 +76,15 @@ package final class BridgeOutput: Sendable {
         switch sink {
         case .descriptor(let writer): await writer.drain(timeout: timeout)
         case .queue(let queue): await queue.drain(timeout: timeout)
+        }
+    }
+
+    /// Delivers every line written so far (at most `timeout`), then ends the output: a writer thread is
+    /// joined, a queue's consumer gets its end; later lines are dropped.
+    package func close(timeout: Duration = .seconds(5)) async {
+        switch sink {
+        case .descriptor(let writer): await writer.close(timeout: timeout)
+        case .queue(let queue): await queue.close(timeout: timeout)
         }
     }
 

@@ -25,8 +25,9 @@ final class BridgeRun: Sendable {
         (startStream, starts) = AsyncStream.makeStream(of: BridgeCore.Job.self)
     }
 
-    /// Reads `source` and runs handlers until the core ends; returns once the reader and every handler
-    /// ended.
+    /// Reads `source` and runs handlers until the core ends, with each module's ``BridgeModule/supervise()``
+    /// beside them; stops the modules then, and returns once the reader, every handler and every module's
+    /// supervision ended.
     func serve(_ source: some FrameSource) async {
         timer.start { [weak self] in self?.feed(.deadline(now: .now())) }
         await withDiscardingTaskGroup { group in
@@ -36,11 +37,15 @@ final class BridgeRun: Sendable {
                 }
                 feed(.inputEnded(now: .now()))
             }
+            for module in registry.modules {
+                group.addTask { await module.supervise() }
+            }
             for await job in startStream {
                 group.addTask { [self] in await runHandler(job) }
             }
-            // The core ended: nothing more is read.
+            // The core ended: nothing more is read, and no module is needed any more.
             source.stop()
+            for module in registry.modules { await module.stop() }
         }
         timer.cancel()
     }

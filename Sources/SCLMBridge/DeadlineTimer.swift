@@ -12,16 +12,22 @@ final class DeadlineTimer: @unchecked Sendable {
     private let armed = Mutex<DispatchTime?>(nil)
 
     /// Creates a timer on its own queue; it does nothing until ``start(onFire:)``. The source is activated
-    /// at once (unarmed), as libdispatch must never release an inactive source (a server that never ran).
+    /// at once (unarmed, with an empty handler), as libdispatch must never release an inactive source (a
+    /// server that never ran) nor activate one without a handler.
     init(label: String) {
         source = DispatchSource.makeTimerSource(queue: DispatchQueue(label: label))
+        source.setEventHandler {}
         source.schedule(deadline: .distantFuture)
         source.activate()
     }
 
-    /// Sets the callback run at each expiry.
+    /// Sets the callback run at each expiry; the fired deadline is forgotten first, so the next
+    /// ``arm(at:)`` — from the callback, or a request admitted meanwhile — schedules again.
     func start(onFire: @escaping @Sendable () -> Void) {
-        source.setEventHandler(handler: onFire)
+        source.setEventHandler { [weak self] in
+            self?.disarm()
+            onFire()
+        }
     }
 
     /// Makes sure the timer fires no later than `deadline`.
@@ -33,9 +39,7 @@ final class DeadlineTimer: @unchecked Sendable {
         }
     }
 
-    /// Called first thing in the fire handler: the fired deadline is gone, so the next ``arm(at:)``
-    /// (from the handler, or a request admitted meanwhile) schedules again.
-    func disarm() {
+    private func disarm() {
         armed.withLock { $0 = nil }
     }
 

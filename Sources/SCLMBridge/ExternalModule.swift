@@ -83,6 +83,11 @@ package final class ExternalModule: BridgeModule {
         try await link.call(request, timeout: nil)
     }
 
+    /// Restarts the program after a crash, for the length of the bridge run (a child of its task group).
+    package func supervise() async {
+        await link.supervise()
+    }
+
     /// Stops the program: closes its stdin, waits briefly, then terminates it. No restart follows.
     package func stop() async {
         await link.stop()
@@ -98,27 +103,37 @@ package final class ExternalModule: BridgeModule {
 }
 
 /// The connection to the running program: its pipes, the requests waiting for it, and its restarts.
+///
+/// Every wait is on the state: ``changes`` wakes its waiters after each change (the program's stdout
+/// ended, a launch or reap finished, a stop came). The reader thread answers the waiting requests when the
+/// program's stdout ends; ``supervise()`` — a child of the bridge run's task group — reaps it and starts it
+/// again after a backoff; ``stop()`` ends the program and returns only once no launch or reap is under way,
+/// so no program outlives the module.
 private final class ChildLink: Sendable {
-    private enum Phase { case running, restarting, gaveUp, stopping, stopped }
+    private enum Phase {
+        case running, restarting, gaveUp, stopping, stopped
 
-    /// What an exit takes out of the state.
-    private struct Ended {
-        let child: ChildProcess
-        let writer: LineWriter?
-        let waiters: [CheckedContinuation<BridgeReply, any Error>]
-        let phase: Phase
+        var isStopping: Bool { self == .stopping || self == .stopped }
     }
 
     private struct State {
         var child: ChildProcess?
         var writer: LineWriter?
         var generation = 0
+        /// The current program's stdout ended (it exited or closed it).
+        var exited = false
         var phase = Phase.running
+        /// Launches and reaps under way outside the lock; ``stop()`` waits for none to be left.
+        var busy = 0
         var pending: [String: CheckedContinuation<BridgeReply, any Error>] = [:]
         var nextRequest: UInt64 = 0
         var crashes: [ContinuousClock.Instant] = []
-        /// The restart waiting out its backoff or starting the program; ``stop()`` cancels it and waits for it.
-        var restart: Task<Void, Never>?
+    }
+
+    /// A program taken out of the state by whoever reaps it.
+    private struct Taken {
+        let child: ChildProcess
+        let writer: LineWriter?
     }
 
     let name: String
@@ -128,6 +143,7 @@ private final class ChildLink: Sendable {
     let logger: Logger
     let policy: ExternalModule.RestartPolicy
     private let state = Mutex(State())
+    private let changes = Waiters()
 
     init(
         name: String, program: String, environment: ChildEnvironment, output: BridgeOutput, logger: Logger,
@@ -141,49 +157,100 @@ private final class ChildLink: Sendable {
         self.policy = policy
     }
 
-    /// Spawns the program and starts reading its answers. A program started as ``stop()`` came is ended at
-    /// once: a stopped module has no child.
-    func launch() async throws {
+    /// Spawns the program and starts reading its answers; `false` when the module is stopping (a program
+    /// started as ``stop()`` came is ended at once: a stopped module has no child).
+    @discardableResult
+    func launch() async throws -> Bool {
+        guard claim({ !$0.phase.isStopping && $0.phase != .gaveUp }) else { return false }
+        defer { release() }
         let child = try ChildProcess.spawn(program, environment: environment)
         let generation = state.withLock { state -> Int? in
-            guard state.phase == .running || state.phase == .restarting else { return nil }
+            guard !state.phase.isStopping else { return nil }
             state.child = child
             state.writer = LineWriter(fileDescriptor: child.input) { _ in child.closeInput() }
             state.generation += 1
+            state.exited = false
             state.phase = .running
             return state.generation
         }
         guard let generation else {
             child.send(SIGKILL)
             _ = await child.reap()
-            return
+            return false
         }
         child.read(name: "sclm-module-\(name)") { [self] descriptor in
             LineReader.read(descriptor, maximumLineBytes: 64 << 20) { frames in
                 for case .line(let bytes) in frames { receive(bytes) }
             }
-            // Handled off the reader, which ends now, so reaping can join it.
-            Task { await exited(generation: generation) }
+            ended(generation: generation)
+        }
+        return true
+    }
+
+    /// Watches the program for the length of the bridge run: reaps it when it dies and starts it again after
+    /// a backoff, until the crashes are too many or ``stop()`` came; then returns.
+    func supervise() async {
+        while let crashed = await nextExit() {
+            var how = await reap(crashed)
+            while true {
+                guard let backoff = countCrash(how), await waitOut(backoff) else { return }
+                do {
+                    guard try await launch() else { return }
+                    break
+                } catch {
+                    logger.error("module \(name): \(error.userMessage)")
+                    how = "could not start"
+                }
+            }
         }
     }
 
-    /// Forwards `request` and waits for the answer (a notification returns at once).
+    /// Closes the program's stdin, gives it 2 s to exit, then terminates it (2 s more), then kills it; returns
+    /// once no launch or reap is under way. No restart follows.
+    func stop() async {
+        let running = state.withLock { state -> Taken? in
+            if state.phase != .stopped { state.phase = .stopping }
+            return state.child.map { Taken(child: $0, writer: state.writer) }
+        }
+        changes.wakeAll()
+        if let running {
+            await running.writer?.drain(timeout: .seconds(2))
+            running.writer?.close()
+            for signal in [0, SIGTERM, SIGKILL] {
+                if signal != 0 { running.child.send(signal) }
+                if await hasExited(running.child, within: .seconds(2)) { break }
+            }
+            if let taken = take(running.child) { _ = await reap(taken) }
+        }
+        await changes.wait { state.withLock { $0.child == nil && $0.busy == 0 } }
+        state.withLock { $0.phase = .stopped }
+    }
+
+    /// Forwards `request` and waits for the answer (a notification returns at once); a `timeout` cancels
+    /// the wait (the program is told with `bridge.cancel`) and answers 504.
     func call(_ request: BridgeRequest, timeout: Duration?) async throws -> BridgeReply {
         guard request.guid != nil else {
             try send(request, id: nil)
             return .ok()
         }
+        guard let timeout else { return try await exchange(request) }
+        let outcome = await withTimeout(timeout) { [self] () -> Result<BridgeReply, any Error> in
+            do {
+                return .success(try await exchange(request))
+            } catch {
+                return .failure(error)
+            }
+        }
+        guard let outcome else { throw BridgeError(.timeout, "no answer within \(timeout.milliseconds) ms") }
+        return try outcome.get()
+    }
+
+    /// Sends `request` under an id of its own and waits for the answer with that id.
+    private func exchange(_ request: BridgeRequest) async throws -> BridgeReply {
         let id = state.withLock { state -> String in
             state.nextRequest += 1
             return "m\(state.generation)-\(state.nextRequest)"
         }
-        let deadline = timeout.map { timeout in
-            Task {
-                try await Task.sleep(for: timeout)
-                fail(id, BridgeError(.timeout, "no answer within \(timeout.milliseconds) ms"))
-            }
-        }
-        defer { deadline?.cancel() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 state.withLock { $0.pending[id] = continuation }
@@ -204,8 +271,11 @@ private final class ChildLink: Sendable {
         let writer = try state.withLock { state -> LineWriter in
             switch state.phase {
             case .running:
-                guard let writer = state.writer else { break }
-                return writer
+                guard state.exited else {
+                    guard let writer = state.writer else { break }
+                    return writer
+                }
+                fallthrough
             case .restarting:
                 throw BridgeError(.badGateway, "module \(name) is restarting after a crash; retry shortly")
             case .gaveUp:
@@ -252,98 +322,119 @@ private final class ChildLink: Sendable {
                 message: object["ErrorMessage"]?.stringValue ?? ""))
     }
 
-    /// The program's stdout ended: answer its waiters 502, reap it, restart or give up.
-    private func exited(generation: Int) async {
-        let ended = state.withLock { state -> Ended? in
-            guard state.generation == generation, let child = state.child else { return nil }
-            defer {
-                state.pending.removeAll()
-                state.child = nil
-                state.writer = nil
-            }
-            return Ended(child: child, writer: state.writer, waiters: Array(state.pending.values), phase: state.phase)
+    /// The program's stdout ended (on its reader thread): its waiters are answered at once — 502, or 503 when
+    /// the module is stopping — and whoever waits for the exit is woken.
+    private func ended(generation: Int) {
+        let ended = state.withLock { state -> (waiters: [CheckedContinuation<BridgeReply, any Error>], phase: Phase)? in
+            guard state.generation == generation else { return nil }
+            state.exited = true
+            defer { state.pending.removeAll() }
+            return (Array(state.pending.values), state.phase)
         }
-        guard let ended else { return }
-        let (child, waiters, phase) = (ended.child, ended.waiters, ended.phase)
-        child.send(SIGKILL)
-        // The writer ends before the pipes close: no write lands on a reused descriptor.
-        await ended.writer?.closeAndJoin()
-        let how = await child.reap()
-        guard phase != .stopping else {
-            state.withLock { $0.phase = .stopped }
-            for waiter in waiters { waiter.resume(throwing: BridgeError(.unavailable, "module \(name) stopped")) }
-            return
+        if let ended {
+            let error =
+                ended.phase.isStopping
+                ? BridgeError(.unavailable, "module \(name) stopped")
+                : BridgeError(.badGateway, "module \(name) crashed before answering; it is being restarted")
+            for waiter in ended.waiters { waiter.resume(throwing: error) }
         }
-        for waiter in waiters {
-            waiter.resume(
-                throwing: BridgeError(
-                    .badGateway, "module \(name) crashed (\(how)) before answering; it is being restarted"))
-        }
-        scheduleRestart(after: how)
+        changes.wakeAll()
     }
 
-    /// Counts a crash and restarts the program after a backoff (a task ``stop()`` cancels and waits for), or
-    /// gives it up; nothing once the module is stopping.
-    private func scheduleRestart(after how: String) {
+    /// Waits until the program's stdout ends and takes it to be reaped; `nil` once the module is stopping
+    /// (``stop()`` reaps it then).
+    private func nextExit() async -> Taken? {
+        await changes.wait { state.withLock { $0.exited || $0.phase.isStopping } }
+        return state.withLock { state in
+            guard !state.phase.isStopping, state.exited, let child = state.child else { return nil }
+            return Self.take(child, from: &state)
+        }
+    }
+
+    /// Takes `child` out of the state to be reaped, unless someone else did.
+    private func take(_ child: ChildProcess) -> Taken? {
+        state.withLock { state in state.child === child ? Self.take(child, from: &state) : nil }
+    }
+
+    private static func take(_ child: ChildProcess, from state: inout State) -> Taken {
+        defer {
+            state.child = nil
+            state.writer = nil
+            state.busy += 1
+        }
+        return Taken(child: child, writer: state.writer)
+    }
+
+    /// Kills a taken program, ends its writer before the pipes close (no write lands on a reused
+    /// descriptor), waits for it and says how it ended.
+    private func reap(_ taken: Taken) async -> String {
+        taken.child.send(SIGKILL)
+        await taken.writer?.closeAndJoin()
+        let how = await taken.child.reap()
+        release()
+        return how
+    }
+
+    /// Whether `child`'s stdout ended within `patience`.
+    private func hasExited(_ child: ChildProcess, within patience: Duration) async -> Bool {
+        await withTimeout(patience) { [self] in
+            await changes.wait { hasExited(child) }
+            return hasExited(child)
+        } ?? false
+    }
+
+    private func hasExited(_ child: ChildProcess) -> Bool {
+        state.withLock { $0.exited || $0.child !== child }
+    }
+
+    /// Counts a crash: the backoff before the next start, or `nil` when the module gives up or is stopping.
+    private func countCrash(_ how: String) -> Duration? {
         let now = ContinuousClock.now
-        let crashes = state.withLock { state -> Int? in
-            guard state.phase != .stopping, state.phase != .stopped else {
-                // A stop that came as the program crashed waits for this exit: it has now ended.
-                if state.child == nil { state.phase = .stopped }
-                return nil
-            }
+        let outcome = state.withLock { state -> (crashes: Int, backoff: Duration?)? in
+            guard !state.phase.isStopping else { return nil }
             state.crashes = state.crashes.filter { now - $0 < policy.window } + [now]
             guard state.crashes.count < policy.maximumCrashes else {
                 state.phase = .gaveUp
-                return state.crashes.count
+                return (state.crashes.count, nil)
             }
             state.phase = .restarting
-            let backoff = min(policy.initialBackoff * (1 << min(state.crashes.count - 1, 20)), policy.maximumBackoff)
-            state.restart = Task { [self] in await restart(after: backoff) }
-            logger.warning("module \(name) crashed (\(how)); restarting in \(backoff.milliseconds) ms")
-            return state.crashes.count
+            let doublings = min(state.crashes.count - 1, 20)
+            return (state.crashes.count, min(policy.initialBackoff * (1 << doublings), policy.maximumBackoff))
         }
-        guard let crashes, crashes >= policy.maximumCrashes else { return }
-        logger.error(
-            "module \(name) ('\(program)') crashed \(crashes) times within \(policy.window.milliseconds / 1000) s (last: \(how)); giving up — its commands now answer 502. Fix the program and restart sclm bridge."
-        )
+        guard let outcome else { return nil }
+        guard let backoff = outcome.backoff else {
+            logger.error(
+                "module \(name) ('\(program)') crashed \(outcome.crashes) times within \(policy.window.milliseconds / 1000) s (last: \(how)); giving up — its commands now answer 502. Fix the program and restart sclm bridge."
+            )
+            return nil
+        }
+        logger.warning("module \(name) crashed (\(how)); restarting in \(backoff.milliseconds) ms")
+        return backoff
     }
 
-    /// Starts the program again after `backoff`, unless cancelled first.
-    private func restart(after backoff: Duration) async {
-        try? await Task.sleep(for: backoff)
-        guard !Task.isCancelled else { return }
-        do {
-            try await launch()
-        } catch {
-            logger.error("module \(name): \(error.userMessage)")
-            scheduleRestart(after: "could not start")
+    /// Waits out `backoff`; `false` when the module started stopping meanwhile.
+    private func waitOut(_ backoff: Duration) async -> Bool {
+        let stopped = await withTimeout(backoff) { [self] in
+            await changes.wait { isStopping }
+            return true
+        }
+        return stopped == nil && !isStopping
+    }
+
+    private var isStopping: Bool { state.withLock { $0.phase.isStopping } }
+
+    /// Marks a launch or reap under way, when `allowed` holds for the state.
+    private func claim(_ allowed: (State) -> Bool) -> Bool {
+        state.withLock { state in
+            guard allowed(state) else { return false }
+            state.busy += 1
+            return true
         }
     }
 
-    /// Closes the program's stdin, waits up to 2 s for it to exit, then terminates it. A restart under way
-    /// is cancelled and waited for: no program outlives the module.
-    func stop() async {
-        let restart = state.withLock { state in
-            state.phase = .stopping
-            defer { state.restart = nil }
-            return state.restart
-        }
-        restart?.cancel()
-        await restart?.value
-        let (child, writer) = state.withLock { state in
-            if state.child == nil { state.phase = .stopped }
-            return (state.child, state.writer)
-        }
-        guard let child else { return }
-        await writer?.drain(timeout: .seconds(2))
-        writer?.close()
-        for signal in [Int32(0), SIGTERM, SIGKILL] {
-            if signal != 0 { child.send(signal) }
-            for _ in 0..<100 where state.withLock({ $0.phase != .stopped }) {
-                try? await Task.sleep(for: .milliseconds(20))
-            }
-            if state.withLock({ $0.phase == .stopped }) { return }
-        }
+    /// Ends a launch or reap under way and wakes ``stop()``.
+    private func release() {
+        state.withLock { $0.busy -= 1 }
+        changes.wakeAll()
     }
 }

@@ -104,7 +104,12 @@ package final class LineQueue: LineSink, @unchecked Sendable {
         await withTimeout(timeout) { [self] in
             await idle.wait { isIdle }
             return isIdle
-        }
+        } ?? false
+    }
+
+    func close(timeout: Duration) async {
+        _ = await drain(timeout: timeout)
+        finish()
     }
 
     var isBroken: Bool {

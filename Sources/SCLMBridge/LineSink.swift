@@ -11,6 +11,9 @@ protocol LineSink: Sendable {
     func interruptWaits()
     /// Waits until every line so far is out (or `timeout` passed); returns whether it all went out.
     func drain(timeout: Duration) async -> Bool
+    /// Delivers what waits (at most `timeout`), then ends: later lines are dropped and nothing of the sink
+    /// runs any more.
+    func close(timeout: Duration) async
     /// Whether the consumer went away; later lines are dropped.
     var isBroken: Bool { get }
 }

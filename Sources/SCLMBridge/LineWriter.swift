@@ -38,8 +38,6 @@ final class LineWriter: LineSink {
         thread = ReaderThread.start(name: "sclm-line-writer") { core.run() }
     }
 
-    deinit { core.stop(closing: false) }
-
     /// Appends one line: `build` writes its bytes (without the newline) into the pending buffer.
     func writeLine(_ build: (inout [UInt8]) -> Void) { core.append(build) }
 
@@ -72,7 +70,7 @@ final class LineWriter: LineSink {
         return await withTimeout(timeout) {
             await core.idle.wait { core.isIdle }
             return core.isIdle
-        }
+        } ?? false
     }
 
     /// Wakes a caller blocked in ``waitWhileBackedUp(unless:)`` to look at its `stop` again.
@@ -80,6 +78,14 @@ final class LineWriter: LineSink {
 
     /// Writes what is pending, then closes the descriptor; later lines are dropped.
     func close() { core.stop(closing: true) }
+
+    /// Writes what is pending (at most `timeout`), then ends the writer thread and joins it; the descriptor
+    /// stays open. A thread blocked on a peer that stopped reading is given up on after `timeout`.
+    func close(timeout: Duration) async {
+        await drain(timeout: timeout)
+        core.stop(closing: false)
+        await thread.join(within: timeout)
+    }
 
     /// Closes (``close()``) and waits until the writer thread has written what was pending and closed the
     /// descriptor, so its owner may close what it shares with it.

@@ -120,13 +120,13 @@ package final class PageBridge: Sendable {
     /// the server takes the page's messages, and its lines are delivered to the page. Returns once the
     /// server has drained and every line it wrote was delivered (or a second passed).
     package func serve(_ server: BridgeServer) async {
-        let delivery = Task { [lines] in
-            while let line = await lines.next() { await deliver(line) }
+        await withDiscardingTaskGroup { group in
+            group.addTask { [self] in
+                while let line = await lines.next() { await deliver(line) }
+            }
+            await server.run(from: inlet)
+            await output.close(timeout: .seconds(1))
         }
-        await server.run(from: inlet)
-        await output.drain(timeout: .seconds(1))
-        lines.finish()
-        await delivery.value
     }
 
     /// Ends the input: the server finishes running work (as `sclm bridge` does on EOF) and ``serve(_:)`` returns;

@@ -46,7 +46,7 @@ package final class ReaderThread: Sendable {
             return await withTimeout(patience) { [self] in
                 await joiners.wait { hasEnded }
                 return hasEnded
-            }
+            } ?? false
         }
     }
 }

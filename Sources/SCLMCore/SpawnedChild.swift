@@ -1,3 +1,4 @@
+import CSpawn
 import Synchronization
 
 #if canImport(Glibc)
@@ -139,7 +140,7 @@ package final class SpawnedChild: Sendable {
     }
 
     /// Runs `body` with file actions mapping each pipe's child end onto its descriptors (and `/dev/null`
-    /// onto stdin when no pipe is).
+    /// onto stdin when no pipe is) and closing every descriptor above them.
     private static func withFileActions(
         pipes: [Pipe], childEnds: [Int32], _ body: (inout posix_spawn_file_actions_t) -> Int32
     ) -> Int32 {
@@ -152,6 +153,12 @@ package final class SpawnedChild: Sendable {
         for (pipe, end) in zip(pipes, childEnds) {
             for descriptor in pipe.childDescriptors { posix_spawn_file_actions_adddup2(&actions, end, descriptor) }
         }
+        // Nothing else reaches the child, not even a descriptor someone opened without close-on-exec: a
+        // pipe end a child holds by accident keeps its reader from ever seeing end of file.
+        #if os(Linux)
+            let highest = pipes.flatMap(\.childDescriptors).max() ?? 2
+            _ = posix_spawn_file_actions_addclosefrom_np(&actions, max(3, highest + 1))
+        #endif
         return body(&actions)
     }
 

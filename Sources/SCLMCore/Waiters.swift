@@ -49,10 +49,12 @@ package final class Waiters: Sendable {
     }
 }
 
-/// Runs `body` for at most `limit`: its result, or `false` once the time is up (`body` is then cancelled and
+/// Runs `body` for at most `limit`: its result, or `nil` once the time is up (`body` is then cancelled and
 /// awaited). One sleep, not a poll.
-package func withTimeout(_ limit: Duration, _ body: @escaping @Sendable () async -> Bool) async -> Bool {
-    await withTaskGroup(of: Bool?.self) { group in
+package func withTimeout<Value: Sendable>(
+    _ limit: Duration, _ body: @escaping @Sendable () async -> Value
+) async -> Value? {
+    await withTaskGroup(of: Value?.self) { group in
         group.addTask { await body() }
         group.addTask {
             try? await Task.sleep(for: limit)
@@ -60,6 +62,6 @@ package func withTimeout(_ limit: Duration, _ body: @escaping @Sendable () async
         }
         let first = await group.next() ?? nil
         group.cancelAll()
-        return first ?? false
+        return first
     }
 }

@@ -169,6 +169,19 @@ func eventually(timeout: Duration = .seconds(ServerHarness.patience), _ conditio
         #expect(harness.lines.allLines.count == 1)
     }
 
+    @Test func everyLaterTimeoutFiresToo() async throws {
+        var limits = BridgeLimits()
+        limits.defaultTimeout = .seconds(20)
+        let harness = try ServerHarness(
+            [ScriptedModule(journal: Journal(), timeouts: ["sleep": .milliseconds(100)])], limits: limits)
+        // Each deadline is later than the one that fired before it: the timer must take every one.
+        for round in 0..<3 {
+            let response = await harness.call("sleep", guid: "t\(round)", data: #"{"ms":600000}"#, timeout: 15)
+            #expect(response?["ErrorCode"] as? Int == 504, "round \(round)")
+        }
+        await harness.finish()
+    }
+
     @Test func cancelCancelsTheTaskOfARunningHandler() async throws {
         let journal = Journal()
         let harness = try ServerHarness([ScriptedModule(journal: journal)])

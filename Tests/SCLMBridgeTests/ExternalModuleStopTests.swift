@@ -9,8 +9,8 @@ import Testing
 #endif
 
 /// Stopping a module whose program has just crashed leaves no program running: the restart that waits out
-/// its backoff, or is starting the program, is cancelled and waited for, and a program started as the stop
-/// came is ended at once.
+/// its backoff, or is starting the program, is given up and waited for, a program started as the stop came
+/// is ended at once, and the supervision returns (its task group would otherwise never end).
 @Suite(.tags(.medium)) struct ExternalModuleStopTests {
     /// A module that notes its process id in the file it is given and exits 3 on `crasher.crash`.
     static let script = """
@@ -40,11 +40,16 @@ import Testing
             let module = try await ExternalModule.start(
                 name: "crasher", program: "python3 \(script) \(pids)", environment: environment, output: output,
                 logger: logger, policy: policy)
-            let crash = try? await module.handle(
-                BridgeRequest(command: "crasher.crash", guid: "crash"),
-                context: BridgeContext(guid: "crash", output: output, logger: logger))
-            #expect(crash == nil, "the crash is answered with an error")
-            await module.stop()
+            // As in a bridge run: the module's supervision is a child of the group that stops it.
+            await withDiscardingTaskGroup { group in
+                group.addTask { await module.supervise() }
+                let crash = try? await module.handle(
+                    BridgeRequest(command: "crasher.crash", guid: "crash"),
+                    context: BridgeContext(guid: "crash", output: output, logger: logger))
+                #expect(crash == nil, "the crash is answered with an error")
+                await module.stop()
+            }
+            await output.close()
         }
         // A program restarted behind a stop would still be running: its stdin never closes.
         try await Task.sleep(for: .milliseconds(500))

@@ -1,4 +1,5 @@
 import Foundation
+import SCLMCore
 import Testing
 
 @testable import SCLMBridge
@@ -11,11 +12,11 @@ import Testing
         let readEnd: FileHandle
         let writer: LineWriter
 
-        init() {
-            var descriptors: [Int32] = [-1, -1]
-            precondition(pipe(&descriptors) == 0, "pipe(2) failed")
-            readEnd = FileHandle(fileDescriptor: descriptors[0], closeOnDealloc: true)
-            writer = LineWriter(fileDescriptor: descriptors[1])
+        init() throws {
+            // Close-on-exec: a child another test spawns meanwhile must not hold the write end open.
+            let ends = try #require(try ChildPipes.make(1).first)
+            readEnd = FileHandle(fileDescriptor: ends.read, closeOnDealloc: true)
+            writer = LineWriter(fileDescriptor: ends.write)
         }
 
         /// Whether the read end has bytes within `milliseconds`.
@@ -35,8 +36,8 @@ import Testing
 
     static func line(_ index: Int) -> String { "answer-\(index)-" + String(repeating: "x", count: 90) }
 
-    @Test func aSmallBatchIsHeldUntilItsChunkIsDone() async {
-        let harness = Harness()
+    @Test func aSmallBatchIsHeldUntilItsChunkIsDone() async throws {
+        let harness = try Harness()
         var arrivedEarly = true
         harness.writer.batch {
             for index in 0..<5 { harness.writer.writeLine(Array(Self.line(index).utf8)) }
@@ -47,8 +48,8 @@ import Testing
         #expect(await harness.finish() == (0..<5).map(Self.line))
     }
 
-    @Test func aLongBatchStartsLeavingBeforeItsChunkIsDone() async {
-        let harness = Harness()
+    @Test func aLongBatchStartsLeavingBeforeItsChunkIsDone() async throws {
+        let harness = try Harness()
         let count = LineWriter.heldBatchBytes / 100 * 3
         var arrivedEarly = false
         harness.writer.batch {

@@ -113,6 +113,7 @@ extension SCLM {
             let flusher = try await BackgroundFlush.start(services: services)
             defer { flusher?.cancel() }
             var external: [ExternalModule] = []
+            let server: BridgeServer
             do {
                 for module in modules {
                     external.append(
@@ -121,19 +122,20 @@ extension SCLM {
                             output: output, logger: context.logger))
                 }
                 let registry = try services.makeModuleRegistry(host: host, external: external)
-                let server = BridgeServer(
+                server = BridgeServer(
                     registry: registry, output: output, limits: limits, logger: context.logger,
                     serverInfo: ["name": "sclm", "version": .string(SCLMVersion.current), "presentationId": .int(id)])
                 try await host.start(presentation, slide: slide)
-                await server.run(input: 0)
-                // Not cancelled with the command (Ctrl-C): the slide on screen is still recorded.
-                await withCancellationShield { await host.finish() }
             } catch {
                 for module in external { await module.stop() }
+                await output.close(timeout: .seconds(1))
                 throw error
             }
-            for module in external { await module.stop() }
-            await output.drain(timeout: .seconds(1))
+            // The run stops the modules once every request is answered.
+            await server.run(input: 0)
+            // Not cancelled with the command (Ctrl-C): the slide on screen is still recorded.
+            await withCancellationShield { await host.finish() }
+            await output.close(timeout: .seconds(1))
         }
     }
 }
