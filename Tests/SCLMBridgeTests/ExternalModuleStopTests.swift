@@ -11,7 +11,7 @@ import Testing
 /// Stopping a module whose program has just crashed leaves no program running: the restart that waits out
 /// its backoff, or is starting the program, is given up and waited for, a program started as the stop came
 /// is ended at once, and the supervision returns (its task group would otherwise never end).
-@Suite(.tags(.medium)) struct ExternalModuleStopTests {
+@Suite(.tags(.medium), .timeLimit(.minutes(1))) struct ExternalModuleStopTests {
     /// A module that notes its process id in the file it is given and exits 3 on `crasher.crash`.
     static let script = """
         import json, os, sys
