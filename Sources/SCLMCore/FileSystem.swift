@@ -96,30 +96,56 @@ package enum FileSystem {
         return 0
     }
 
-    /// Replaces the file at `path` with `data` atomically: a temporary file with `mode` in the same folder
-    /// is written, fsynced (unless `durable` is false) and renamed over `path`, so readers see the old or
-    /// the new content, never half.
+    /// Replaces the file at `path` with `data` atomically: a new temporary file in the same folder gets `mode`
+    /// and `data`, is fsynced (unless `durable` is false) and renamed over `path`, so readers see the old or the
+    /// new content, never half.
     ///
-    /// - Throws: `SCLMError` (`.storage`), leaving the old file untouched.
+    /// The folder may be writable by others (a metrics textfile folder): the temporary file gets a fresh random
+    /// name and is created with `O_EXCL | O_NOFOLLOW`, so nothing planted there is opened, followed or truncated.
+    ///
+    /// - Throws: `SCLMError` (`.storage`), leaving the old file untouched and no temporary file behind.
     package static func writeAtomically(_ data: Data, to path: String, mode: mode_t = 0o600, durable: Bool = true)
         throws
     {
-        // A fresh name made with O_EXCL (mkstemp): a file or symlink planted under a predictable name by
-        // someone who can write to the folder is never opened, followed or truncated.
-        var template = Array("\(path).tmp-XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
-        guard fd >= 0 else { throw storageError("write \(path)", errno: errno) }
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var failure = data.withUnsafeBytes { writeAll(fd, $0) }
-        if failure == 0, fchmod(fd, mode) != 0 || (durable && fsync(fd) != 0) { failure = errno }
-        close(fd)
+        let (fd, temporary) = try createTemporaryFile(beside: path)
+        var failure = fchmod(fd, mode) == 0 ? 0 : errno
+        if failure == 0 { failure = data.withUnsafeBytes { writeAll(fd, $0) } }
+        if failure == 0, durable, fsync(fd) != 0 { failure = errno }
+        // close(2) can report a write that failed late (NFS, a full quota); after EINTR the fd is closed anyway.
+        if close(fd) != 0, failure == 0, errno != EINTR { failure = errno }
         if failure == 0, rename(temporary, path) != 0 { failure = errno }
         guard failure == 0 else {
             unlink(temporary)
             throw storageError("write \(path)", errno: failure)
         }
         if durable { syncDirectory(containing: path) }
+    }
+
+    /// How many fresh names ``createTemporaryFile(beside:)`` tries before it gives up: each is taken only by
+    /// chance (1 in 62^12) or by a planted file, so a few suffice.
+    private static let temporaryFileAttempts = 16
+
+    /// Creates a new empty file `<path>.tmp-<12 random letters and digits>` (mode 0600, write-only, close-on-exec)
+    /// with `O_CREAT | O_EXCL | O_NOFOLLOW`, as `mkstemp(3)` does: a taken name, a symlink included, is never
+    /// opened, and another fresh name is tried instead.
+    ///
+    /// - Returns: the open file descriptor and the file's path.
+    /// - Throws: `SCLMError` (`.storage`) when the file cannot be created.
+    private static func createTemporaryFile(beside path: String) throws -> (fd: Int32, path: String) {
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789".utf8)
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<temporaryFileAttempts {
+            let suffix = (0..<12).map { _ in alphabet[Int.random(in: alphabet.indices, using: &random)] }
+            let temporary = "\(path).tmp-" + String(decoding: suffix, as: UTF8.self)
+            let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            if fd >= 0 { return (fd, temporary) }
+            if errno != EEXIST { throw storageError("write \(path)", errno: errno) }
+        }
+        throw SCLMError(
+            .storage,
+            "cannot write \(path): \(temporaryFileAttempts) fresh temporary names beside it were all taken; "
+                + "remove the files named like \((path as NSString).lastPathComponent).tmp-* in its folder",
+            systemError: EEXIST)
     }
 
     /// Flushes the file at `path` to disk (`fsync`).
