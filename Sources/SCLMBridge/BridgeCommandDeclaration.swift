@@ -2,7 +2,7 @@
 /// together, so a command cannot be listed without the code that answers it.
 ///
 /// ```swift
-/// static let declarations: [BridgeCommandDeclaration<Clock>] = [
+/// static let declarations: BridgeCommandDeclarations<Clock> = [
 ///     .immediate("clock.now") { clock, _ in .ok(["now": .string(clock.now())]) },
 ///     .deferred("clock.sleep", parameters: SleepParameters.self) { clock, parameters, _ in
 ///         try await clock.sleep(parameters.ms)

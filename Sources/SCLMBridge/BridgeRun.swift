@@ -56,15 +56,21 @@ final class BridgeRun: Sendable {
         output.interruptWaits()
     }
 
-    /// A batch of frames, on the source's thread: dispatched together, then back-pressure.
+    /// A batch of frames, on the source's thread: their answers leave together, then back-pressure. Each
+    /// frame's actions are carried out before the next frame reaches the core, so an inline offer is answered
+    /// while its lane is still idle for the frames after it (handled all at once, every frame after the first
+    /// of a lane would queue behind the offer and run as a task: 8× slower for `getCurrentSlideName`).
     private func read(_ frames: [Frame]) {
         output.batch {
             var actions: [BridgeCore.Action] = []
             let now = DispatchTime.now()
-            core.withLock { core in
-                for frame in frames where core.isServing { core.handle(.frame(frame, now: now), into: &actions) }
+            for frame in frames {
+                core.withLock { core in
+                    if core.isServing { core.handle(.frame(frame, now: now), into: &actions) }
+                }
+                perform(actions)
+                actions.removeAll(keepingCapacity: true)
             }
-            perform(actions)
         }
         output.waitWhileBackedUp { !core.withLock { $0.isServing } }
     }

@@ -5,18 +5,18 @@
 /// ```swift
 /// struct Clock: DeclaredBridgeModule {
 ///     let name = "Clock"
-///     static let declarations: [BridgeCommandDeclaration<Clock>] = [
+///     static let declarations: BridgeCommandDeclarations<Clock> = [
 ///         .immediate("clock.now") { _, _ in .ok(["now": .string(Timestamp.string(from: Date()))]) }
 ///     ]
 /// }
 /// ```
 package protocol DeclaredBridgeModule: BridgeModule {
     /// Every command of the module with its handler, in the order `bridge.describe` lists them.
-    static var declarations: [BridgeCommandDeclaration<Self>] { get }
+    static var declarations: BridgeCommandDeclarations<Self> { get }
 }
 
 extension DeclaredBridgeModule {
-    package var commands: [BridgeCommand] { Self.declarations.map(\.command) }
+    package var commands: [BridgeCommand] { Self.declarations.all.map(\.command) }
 
     package func reply(immediatelyTo request: BridgeRequest) throws -> BridgeReply? {
         guard case .immediate(let body) = try Self.declaration(of: request.command).handler else { return nil }
@@ -31,7 +31,7 @@ extension DeclaredBridgeModule {
     ///
     /// - Throws: ``BridgeError`` (404) when the module does not declare it.
     private static func declaration(of command: String) throws -> BridgeCommandDeclaration<Self> {
-        guard let declaration = declarations.first(where: { $0.command.name == command }) else {
+        guard let declaration = declarations[command] else {
             throw BridgeError.unknownCommand(command)
         }
         return declaration

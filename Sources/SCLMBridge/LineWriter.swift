@@ -141,17 +141,25 @@ final class LineWriter: LineSink {
         private func handOver() {
             guard !pending.isEmpty, !isWriting, !broken else { return condition.unlock() }
             guard holds == 0 else {
-                if isWaiting && !isHeldBack { condition.broadcast() }
+                if !isHeldBack { wakeWriter() }
                 return condition.unlock()
             }
             guard pending.count <= Int(PIPE_BUF), isWritableNow else {
-                if isWaiting { condition.broadcast() }
+                wakeWriter()
                 return condition.unlock()
             }
             writePending()
             condition.broadcast()
             condition.unlock()
             idle.wakeAll()
+        }
+
+        /// Wakes the writer thread if it waits, once: the lines appended before it runs need no second
+        /// wake-up (a `futex` call per answer cost a twentieth of the bridge's time). Called with the lock held.
+        private func wakeWriter() {
+            guard isWaiting else { return }
+            isWaiting = false
+            condition.broadcast()
         }
 
         /// Whether a ``LineWriter/batch(_:)`` holds the pending lines back (they are under

@@ -8,7 +8,7 @@ import Synchronization
 struct BaseModule: HostModule {
     let host: PresentationHost
     let name = "Base"
-    static let declarations: [BridgeCommandDeclaration<Self>] = [
+    static let declarations: BridgeCommandDeclarations<Self> = [
         .deferred("go", parameters: GoParameters.self) { module, parameters, _ in try await module.go(parameters) },
         .immediate("getNavigationData") { module, _ in .ok(module.host.state.withLock { $0.navigationData }) },
         .immediate("getAppInfo") { module, _ in .ok(module.host.environment.appInfo) },

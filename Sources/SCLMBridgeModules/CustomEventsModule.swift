@@ -36,7 +36,7 @@ struct CustomEventsModule: HostModule {
         let contentId: LenientString?
     }
 
-    static let declarations: [BridgeCommandDeclaration<Self>] = [
+    static let declarations: BridgeCommandDeclarations<Self> = [
         .deferred("setCustomEvent", parameters: SetParameters.self) { module, parameters, _ in
             try await module.set(parameters)
         },

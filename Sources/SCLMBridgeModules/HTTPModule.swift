@@ -43,7 +43,7 @@ package struct HTTPModule: DeclaredBridgeModule {
     }
 
     package let name = "HTTP"
-    package static let declarations: [BridgeCommandDeclaration<Self>] = [
+    package static let declarations: BridgeCommandDeclarations<Self> = [
         .send("httpget", .get), .send("httppost", .post), .send("httpput", .put), .send("httpdelete", .delete),
     ]
     let transport: any HTTPTransport

@@ -8,7 +8,7 @@ import Synchronization
 struct MapModule: HostModule {
     let host: PresentationHost
     let name = "Map"
-    static let declarations: [BridgeCommandDeclaration<Self>] = [
+    static let declarations: BridgeCommandDeclarations<Self> = [
         .immediate("getMap") { module, _ in .ok(try module.host.current().presentation.map) },
         .uiChange("hideMapBtn") { $0.mapButtonHidden = true },
         .uiChange("showMapBtn") { $0.mapButtonHidden = false },

@@ -13,7 +13,7 @@ import Synchronization
 struct MediaFilesModule: HostModule {
     let host: PresentationHost
     let name = "MediaFiles"
-    static let declarations: [BridgeCommandDeclaration<Self>] = [
+    static let declarations: BridgeCommandDeclarations<Self> = [
         .immediate("getMediaFiles") { module, _ in
             let files = try module.host.current().presentation.mediaFiles
             return .ok(.array(files.map { ["title": .string($0.title), "fileName": .string($0.fileName)] }))

@@ -43,7 +43,7 @@ package struct OSAMModule: DeclaredBridgeModule {
     }
 
     package let name = "OSAM"
-    package static let declarations: [BridgeCommandDeclaration<Self>] = [
+    package static let declarations: BridgeCommandDeclarations<Self> = [
         .deferred("osam.versionControl", parameters: LanguageParameter.self) { module, parameters, context in
             try await module.versionControl(parameters.value, context: context)
         },

@@ -9,7 +9,7 @@ import Synchronization
 struct PresentationModule: HostModule {
     let host: PresentationHost
     let name = "Presentation"
-    static let declarations: [BridgeCommandDeclaration<Self>] = [
+    static let declarations: BridgeCommandDeclarations<Self> = [
         .deferred("open") { module, request, _ in try await module.open(request) },
         .deferred("closePresentation", parameters: CloseParameters.self) { module, parameters, _ in
             try await module.host.close(mode: parameters.mode?.value ?? 0)

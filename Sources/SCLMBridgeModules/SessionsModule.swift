@@ -9,7 +9,7 @@ import Synchronization
 struct SessionsModule: HostModule {
     let host: PresentationHost
     let name = "Sessions"
-    static let declarations: [BridgeCommandDeclaration<Self>] = [
+    static let declarations: BridgeCommandDeclarations<Self> = [
         .deferred("getSessions") { module, _, _ in .ok(try await module.host.sessionList()) },
         .deferred("getCurrentSession") { module, _, _ in .ok(try await module.host.currentSession()) },
         .deferred("getCurrentSessions") { module, _, _ in .ok(try await module.host.currentSession()) },

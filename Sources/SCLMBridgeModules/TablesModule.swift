@@ -36,7 +36,7 @@ package struct TablesModule: DeclaredBridgeModule {
         self.host = host
     }
 
-    package static let declarations: [BridgeCommandDeclaration<Self>] = [
+    package static let declarations: BridgeCommandDeclarations<Self> = [
         .deferred("tables") { module, _, _ in try await module.listTables() },
         .deferred("count", parameters: TableParameters.self) { module, parameters, _ in
             try await module.call(.get, table: parameters.tableId.value, "count")

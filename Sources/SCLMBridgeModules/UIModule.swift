@@ -8,7 +8,7 @@ import Synchronization
 struct UIModule: HostModule {
     let host: PresentationHost
     let name = "UI"
-    static let declarations: [BridgeCommandDeclaration<Self>] = [
+    static let declarations: BridgeCommandDeclarations<Self> = [
         .uiChange("hideCloseBtn") { $0.closeButtonHidden = true },
         .uiChange("hideSystemBtns") { $0.systemButtonsHidden = true },
     ]

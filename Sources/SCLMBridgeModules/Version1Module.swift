@@ -11,7 +11,7 @@ import SCLMStore
 struct Version1Module: HostModule {
     let host: PresentationHost
     let name = "Version1"
-    static let declarations: [BridgeCommandDeclaration<Self>] = [
+    static let declarations: BridgeCommandDeclarations<Self> = [
         .deferred("getsessions") { module, _, _ in
             .ok(.array(try await module.host.visibleSessions().map(module.host.version1)))
         },

@@ -246,6 +246,31 @@ func eventually(timeout: Duration = .seconds(ServerHarness.patience), _ conditio
         await harness.finish()
     }
 
+    @Test func aBurstOfImmediateCommandsOnOneLaneIsAnsweredInlineEveryOne() async throws {
+        final class Tasks: Sendable { let count = Mutex(0) }
+        struct Reader: BridgeModule {
+            let name = "Reader"
+            let commands: [BridgeCommand] = ["read"]
+            let lane: String? = "one"
+            let tasks: Tasks
+            func handle(_ request: BridgeRequest, context: BridgeContext) async throws -> BridgeReply {
+                tasks.count.withLock { $0 += 1 }
+                return .ok()
+            }
+            func reply(immediatelyTo request: BridgeRequest) throws -> BridgeReply? { .ok() }
+        }
+        let tasks = Tasks()
+        let harness = try ServerHarness([Reader(tasks: tasks)])
+        // One write, so the server reads the burst as one chunk: each frame must still find its lane idle
+        // (the offer before it answered), never queue behind it as a task.
+        let count = 200
+        harness.send((0..<count).map { #"{"Command":"read","GUID":"r\#($0)"}"# }.joined(separator: "\n"))
+        #expect(await harness.response(to: "r\(count - 1)")?["ErrorCode"] as? Int == 200)
+        await harness.finish()
+        #expect(harness.lines.allLines.count == count)
+        #expect(tasks.count.withLock { $0 } == 0, "answered as tasks instead of inline")
+    }
+
     @Test func notificationsRunButAreNeverAnswered() async throws {
         let journal = Journal()
         let harness = try ServerHarness([ScriptedModule(journal: journal)])

@@ -13,7 +13,7 @@ struct Clock: DeclaredBridgeModule {
         let ms: Int64
     }
 
-    static let declarations: [BridgeCommandDeclaration<Clock>] = [
+    static let declarations: BridgeCommandDeclarations<Clock> = [
         .immediate("clock.now") { clock, _ in .ok(["now": .int(clock.now)]) },
         .deferred("clock.sleep", parameters: SleepParameters.self, timeout: .seconds(5)) { _, parameters, _ in
             .ok(["slept": .int(parameters.ms)])
