@@ -1,3 +1,4 @@
+import SCLMBridgeModules
 import SCLMPlayer
 
 /// The renderer's throwaway homes are hosted by a services scope on a context like this one (same output,

@@ -1,3 +1,4 @@
+import SCLMBridgeModules
 import SCLMCore
 import SCLMPlayer
 

@@ -1,3 +1,4 @@
+import SCLMBridgeModules
 import SCLMCore
 
 /// Where the renderer gets a ``PresentationHosting`` for a home of its own (the throwaway home of a

@@ -1,4 +1,5 @@
 import SCLMArchive
+import SCLMBridgeModules
 import SCLMCore
 
 /// A package played straight from its zip or folder (`sclm play PATH`): checked against the package policy,

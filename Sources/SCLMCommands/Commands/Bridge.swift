@@ -2,7 +2,6 @@ import Foundation
 import SCLMBridge
 import SCLMBridgeModules
 import SCLMCore
-import SCLMPlayer
 import SCLMStore
 
 extension SCLM {

@@ -1,5 +1,6 @@
 import Foundation
 import SCLMArchive
+import SCLMBridgeModules
 import SCLMBrowser
 import SCLMCore
 

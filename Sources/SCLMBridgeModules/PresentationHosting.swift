@@ -1,5 +1,4 @@
 import SCLMBridge
-import SCLMBridgeModules
 import SCLMCore
 import SCLMStore
 
