@@ -127,7 +127,7 @@ def unittest(output, status):
     details = {key.strip(): int(value) for key, value in re.findall(r"([\w ]+?)=(\d+)", text)}
     failed = details.get("failures", 0) + details.get("errors", 0) + details.get("unexpected successes", 0)
     skipped = details.get("skipped", 0)
-    counts = Counts(passed=total - failed - skipped, failed=failed, skipped=skipped)
+    counts = Counts(passed=max(0, total - failed - skipped), failed=failed, skipped=skipped)
     if status != 0 or total == 0:
         counts.failed = max(counts.failed, 1)
         counts.failures = [

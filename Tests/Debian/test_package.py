@@ -33,6 +33,7 @@ class PackageTests(unittest.TestCase):
         cls.package, cls.older, cls.build_log = packages.build()
         cls.build_seconds = time.monotonic() - started
         cls.box = container.Container("package")
+        print(f"\npackage built in {cls.build_seconds:.0f} s; booted in {cls.box.boot_seconds:.1f} s", flush=True)
         for deb in (cls.package, cls.older):
             subprocess.run(["cp", str(deb), str(cls.box.shared)], check=True)
         cls.before = set(cls.box.run(SNAPSHOT).stdout.splitlines())
@@ -41,8 +42,13 @@ class PackageTests(unittest.TestCase):
     def tearDownClass(cls):
         cls.box.close()
 
+    def setUp(self):
+        self.test_started = time.monotonic()
+
+    def tearDown(self):
+        print(f"\n  {self._testMethodName}: {time.monotonic() - self.test_started:.1f} s", flush=True)
+
     def test_0_lintian_is_clean_and_the_contents_are_where_debian_wants_them(self):
-        print(f"\npackage built in {self.build_seconds:.0f} s: {self.package.name}", flush=True)
         lintian = subprocess.run(["lintian", "--fail-on", "error,warning", "--no-tag-display-limit",
                                   str(self.package)], capture_output=True, text=True, timeout=300)
         print(f"lintian: {lintian.stdout.strip() or 'clean'}", flush=True)
@@ -88,7 +94,7 @@ class PackageTests(unittest.TestCase):
         box = self.box
         box.run("sed -i 's/^SCLM_PRESENTATION=$/SCLM_PRESENTATION=10001/' /etc/sclm/play.env && "
                 "systemctl start sclm-play.service && runuser -u sclm -- touch /var/lib/sclm/kept")
-        box.wait_for("journalctl -q -o cat -u sclm-play.service | grep -q 'waiting for presentation 10001'",
+        box.wait_for("journalctl -q -o cat -u sclm-play.service | grep 'waiting for presentation 10001'",
                      what="the kiosk waits for its first sync")
         box.run(f"apt-get install -y -q /srv/shared/{self.package.name}")
         self.assertEqual(box.run("dpkg-query -W -f '${Version}' sclm").stdout, packages.version())
