@@ -57,8 +57,9 @@ class Container:
         self.shared.chmod(0o755)  # the units' users read it too
         self.log = WORK / f"{name}.console.log"
         WORK.mkdir(parents=True, exist_ok=True)
+        # The machine name is unique per run: nspawn keeps per-machine state under /run/systemd/nspawn/.
         command = ["systemd-nspawn", "-D", str(root()), "-b", "--register=no", "--keep-unit", "--private-network",
-                   "--volatile=overlay", f"--machine=sclm-{name}", "--console=read-only",
+                   "--volatile=overlay", f"--machine=sclm-{name}-{os.getpid()}", "--console=read-only",
                    f"--bind-ro={REPO}:/src", f"--bind={self.shared}:/srv/shared", *binds]
         self.started = time.monotonic()
         with open(self.log, "wb") as sink:
