@@ -11,9 +11,12 @@ BIN ?= .build/release/sclm
 BINDIR = $(DESTDIR)$(PREFIX)/bin
 MANDIR = $(DESTDIR)$(PREFIX)/share/man/man1
 SHAREDIR = $(DESTDIR)$(PREFIX)/share
+# Debian's packages put zsh completions in vendor-completions (debian/rules sets it); site-functions is the
+# local admin's.
+ZSHDIR ?= $(PREFIX)/share/zsh/site-functions
 INSTALL_BUILD = $(if $(filter command line environment,$(origin BIN)),,release)
 
-.PHONY: deps build release samples test soak fuzz lint-sql lint-format test-swift test-fleet test-readme test-js test-dev-server demo bench clean install uninstall install-systemd
+.PHONY: deb deps build release samples test soak fuzz lint-sql lint-format test-swift test-fleet test-debian test-readme test-js test-dev-server demo bench clean install uninstall install-systemd
 
 deps:
 	@scripts/ensure-deps.sh
@@ -64,6 +67,10 @@ test-swift:
 test-fleet:
 	@python3 scripts/run-tests.py deps samples build fleet
 
+# The package from the debug build, booted under systemd in a cached Debian 12 root (Tests/Debian).
+test-debian:
+	@python3 scripts/run-tests.py deps samples build debian-root debian
+
 # The README's "Try it by hand" blocks, run in order against a fresh dev-server (needs the debug build).
 test-readme:
 	@python3 scripts/run-tests.py samples build readme
@@ -87,22 +94,24 @@ bench: deps
 	python3 bench/run.py
 
 install: $(INSTALL_BUILD)
-	install -d $(BINDIR) $(MANDIR) $(SHAREDIR)/bash-completion/completions $(SHAREDIR)/zsh/site-functions \
+	install -d $(BINDIR) $(MANDIR) $(SHAREDIR)/bash-completion/completions $(DESTDIR)$(ZSHDIR) \
 		$(SHAREDIR)/fish/vendor_completions.d
 	install -m 0755 $(BIN) $(BINDIR)/sclm
 	$(BIN) manpage > $(MANDIR)/sclm.1
 	$(BIN) completions bash > $(SHAREDIR)/bash-completion/completions/sclm
-	$(BIN) completions zsh > $(SHAREDIR)/zsh/site-functions/_sclm
+	$(BIN) completions zsh > $(DESTDIR)$(ZSHDIR)/_sclm
 	$(BIN) completions fish > $(SHAREDIR)/fish/vendor_completions.d/sclm.fish
-	chmod 0644 $(MANDIR)/sclm.1 $(SHAREDIR)/bash-completion/completions/sclm $(SHAREDIR)/zsh/site-functions/_sclm \
+	chmod 0644 $(MANDIR)/sclm.1 $(SHAREDIR)/bash-completion/completions/sclm $(DESTDIR)$(ZSHDIR)/_sclm \
 		$(SHAREDIR)/fish/vendor_completions.d/sclm.fish
 
-# `make install-systemd [PREFIX=/usr/local] [DESTDIR=]` installs what a Debian package would: the units of
-# contrib/systemd (their binary path set to $(PREFIX)/bin/sclm) in $(PREFIX)/lib/systemd/system, the sclm
+# `make install-systemd [PREFIX=/usr/local] [DESTDIR=]` installs what the Debian package does (for other
+# distributions; on Debian, `make deb`): the units of contrib/systemd (their binary path set to
+# $(PREFIX)/bin/sclm) in $(PREFIX)/lib/systemd/system (SYSTEMDUNITDIR: debian/rules uses /lib), the sclm
 # user (sysusers.d) and its folders (tmpfiles.d); then, like a package's postinst and only without DESTDIR,
 # creates the user and folders and reloads systemd when it runs. Enabling the units is left to the admin
 # (docs/fleet.md). systemd searches /usr/local/lib/{systemd/system,sysusers.d,tmpfiles.d} too.
-UNITDIR = $(DESTDIR)$(PREFIX)/lib/systemd/system
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
+UNITDIR = $(DESTDIR)$(SYSTEMDUNITDIR)
 SYSUSERSDIR = $(DESTDIR)$(PREFIX)/lib/sysusers.d
 TMPFILESDIR = $(DESTDIR)$(PREFIX)/lib/tmpfiles.d
 UNITS = sclm-sync.service sclm-sync.timer sclm-play.service
@@ -110,7 +119,7 @@ UNITS = sclm-sync.service sclm-sync.timer sclm-play.service
 install-systemd:
 	install -d $(UNITDIR) $(SYSUSERSDIR) $(TMPFILESDIR)
 	for unit in $(UNITS); do \
-		sed 's|/usr/local/bin/sclm|$(PREFIX)/bin/sclm|g' contrib/systemd/$$unit > $(UNITDIR)/$$unit && \
+		sed 's|/usr/bin/sclm|$(PREFIX)/bin/sclm|g' contrib/systemd/$$unit > $(UNITDIR)/$$unit && \
 		chmod 0644 $(UNITDIR)/$$unit || exit 1; \
 	done
 	install -m 0644 contrib/systemd/sclm.sysusers $(SYSUSERSDIR)/sclm.conf
@@ -120,9 +129,22 @@ install-systemd:
 		if [ -d /run/systemd/system ]; then systemctl daemon-reload; fi; \
 	fi
 
+# `make deb`: sclm_<version>_amd64.deb built the Debian way (debian/, `dpkg-buildpackage -b`, the release
+# build), moved with its .buildinfo and .changes from the parent folder (where dpkg-buildpackage writes them)
+# to .build/deb/, then checked with lintian. The version is SCLMVersion.current (Sources/SCLMCore/Version.swift);
+# debian/changelog must name the same (scripts/deb-version.sh checks it).
+deb: deps
+	@scripts/ensure-deps.sh debhelper lintian
+	@scripts/deb-version.sh >/dev/null
+	dpkg-buildpackage -b -us -uc
+	mkdir -p .build/deb && version=$$(scripts/deb-version.sh) && \
+		mv ../sclm_$${version}_amd64.deb ../sclm_$${version}_amd64.buildinfo ../sclm_$${version}_amd64.changes .build/deb/
+	lintian --fail-on error,warning .build/deb/sclm_$$(scripts/deb-version.sh)_amd64.deb
+	@echo .build/deb/sclm_$$(scripts/deb-version.sh)_amd64.deb
+
 uninstall:
 	rm -f $(BINDIR)/sclm $(MANDIR)/sclm.1 $(SHAREDIR)/bash-completion/completions/sclm \
-		$(SHAREDIR)/zsh/site-functions/_sclm $(SHAREDIR)/fish/vendor_completions.d/sclm.fish
+		$(DESTDIR)$(ZSHDIR)/_sclm $(SHAREDIR)/fish/vendor_completions.d/sclm.fish
 
 clean:
 	swift package clean

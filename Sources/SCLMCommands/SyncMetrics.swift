@@ -28,8 +28,10 @@ struct SyncMetrics {
     static func read(from db: Database) throws -> SyncMetrics {
         var metrics = SyncMetrics()
         let preferences = try db.preferences(scope: PreferenceKey.sclmScope)
-        metrics.lastSync(preferences)
-        metrics.presentations(try db.presentationSummaries())
+        let summaries = try db.presentationSummaries()
+        let clients = Dictionary(summaries.map { ($0.presentationId, $0.clientId) }) { first, _ in first }
+        metrics.lastSync(preferences, clients: clients)
+        metrics.presentations(summaries)
         let findings = try db.packageFindingCounts().values
         metrics.add(
             "sclm_package_findings", "Findings stored with the installed revisions, by severity.",
@@ -65,7 +67,7 @@ struct SyncMetrics {
             throw SCLMError(
                 .usage,
                 "metrics.textfile must name a *.prom file (node_exporter reads no other), got '\(path)'; fix it with "
-                    + "`sclm config set metrics.textfile /var/lib/sclm-metrics/sclm.prom`")
+                    + "`sclm config set metrics.textfile /var/lib/prometheus/node-exporter/sclm.prom`")
         }
         try FileSystem.writeAtomically(Data(text.utf8), to: path, mode: 0o644)
     }
@@ -79,6 +81,7 @@ struct SyncMetrics {
     ) async {
         let failed = report.map { ($0.metadata.failures + ($0.content?.failures ?? [])).compactMap(\.presentationId) }
         let downloaded = report?.content?.downloadedBytes ?? 0
+        let fellBack = report?.content?.blobProxyFallback != nil
         do {
             let metrics = try await store.write { db in
                 let scope = PreferenceKey.sclmScope
@@ -89,6 +92,8 @@ struct SyncMetrics {
                     value: Set(failed ?? []).sorted().map(String.init).joined(separator: ","))
                 try db.setPreference(
                     scope: scope, key: PreferenceKey.lastSyncDownloadedBytes, value: String(downloaded))
+                try db.setPreference(
+                    scope: scope, key: PreferenceKey.lastSyncBlobProxyFallback, value: fellBack ? "1" : "0")
                 return try SyncMetrics.read(from: db)
             }
             if let path = configuration.value(.metricsTextfile), !path.isEmpty { try metrics.write(to: path) }
@@ -99,7 +104,9 @@ struct SyncMetrics {
 
     // MARK: - Families
 
-    private mutating func lastSync(_ preferences: [String: String]) {
+    /// `clients` maps a presentation id to its client's, for the `client` label of the failed ones (empty for
+    /// a presentation the database does not hold).
+    private mutating func lastSync(_ preferences: [String: String], clients: [Int64: Int64]) {
         let time = { (key: String) in preferences[key].flatMap(Timestamp.date(from:)).map(\.timeIntervalSince1970) }
         let result = preferences[PreferenceKey.lastSyncResult]
         add(
@@ -120,10 +127,21 @@ struct SyncMetrics {
             result == nil ? [] : [([], Double(failed.count))])
         add(
             "sclm_presentation_sync_failed", "1 for each presentation the last sync could not sync.",
-            failed.map { ([("presentation", String($0))], 1) })
+            failed.map { id in
+                (
+                    [
+                        ("client", Int64(id).flatMap { clients[$0] }.map(String.init) ?? ""),
+                        ("presentation", String(id)),
+                    ], 1
+                )
+            })
         add(
             "sclm_sync_last_downloaded_bytes", "Bytes of packages and media files the last sync downloaded.",
             preferences[PreferenceKey.lastSyncDownloadedBytes].flatMap(Double.init).map { [([], $0)] } ?? [])
+        add(
+            "sclm_sync_last_blob_proxy_fallback",
+            "1 when the last sync fetched blobs from the origin because the site cache (sync.blobProxy) failed.",
+            preferences[PreferenceKey.lastSyncBlobProxyFallback].flatMap(Double.init).map { [([], $0)] } ?? [])
     }
 
     private mutating func presentations(_ summaries: [PresentationSummary]) {

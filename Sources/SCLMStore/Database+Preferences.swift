@@ -57,4 +57,6 @@ package enum PreferenceKey {
     package static let lastSyncFailedPresentations = "lastSyncFailedPresentations"
     /// Bytes the last `sclm sync` downloaded.
     package static let lastSyncDownloadedBytes = "lastSyncDownloadedBytes"
+    /// "1" when the last sync fetched blobs from the origin because the site cache failed, else "0".
+    package static let lastSyncBlobProxyFallback = "lastSyncBlobProxyFallback"
 }

@@ -223,6 +223,8 @@ class FallbackTests(OriginMixin, unittest.TestCase):
         self.assertIn("sync.blobProxy", notice)
         self.assertIn(urllib.parse.urlsplit(self.down).netloc, notice)
         self.assertEqual(result.stdout.count("could not be reached"), 1, result.stdout)
+        metrics = hosts.run(home, "status", "--format", "prometheus").stdout
+        self.assertIn("\nsclm_sync_last_blob_proxy_fallback 1\n", metrics)
         hosts, home = self.host("text", "true")
         hosts.run(home, "config", "set", "sync.blobProxyFallbackDelay", "1")
         result = hosts.run(home, "sync")

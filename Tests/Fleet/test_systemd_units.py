@@ -1,8 +1,8 @@
 """contrib/systemd: the units pass `systemd-analyze verify` with no warning (the binary path pointed at the
 built `sclm`, since verify checks that it exists), are locked down (`systemd-analyze security` exposure at
-most 2.5 for the sync unit and 4.0 for the player), install like a Debian package's (`make install-systemd`
-into a DESTDIR; the sysusers.d and tmpfiles.d files applied to a scratch root), and say what a fleet and a
-kiosk rely on."""
+most 2.5 for the sync unit and 4.0 for the player), install for other distributions (`make install-systemd
+PREFIX=/usr/local` into a DESTDIR, the binary path set to the prefix's; the sysusers.d and tmpfiles.d files
+applied to a scratch root), and say what a fleet and a kiosk rely on. Tests/Debian runs them under systemd."""
 import configparser
 import os
 import pathlib
@@ -50,7 +50,7 @@ class SystemdUnitTests(unittest.TestCase):
     def test_the_units_verify_without_warnings(self):
         with tempfile.TemporaryDirectory() as folder:
             for name in UNIT_NAMES:
-                text = (UNITS / name).read_text().replace("/usr/local/bin/sclm", str(SCLM))
+                text = (UNITS / name).read_text().replace("/usr/bin/sclm", str(SCLM))
                 (pathlib.Path(folder) / name).write_text(text)
             units = sorted(str(path) for path in pathlib.Path(folder).iterdir())
             result = subprocess.run(["systemd-analyze", "verify", *units], capture_output=True, text=True)
@@ -79,27 +79,27 @@ class SystemdUnitTests(unittest.TestCase):
     def test_make_install_systemd_puts_units_user_and_folders_in_place(self):
         with tempfile.TemporaryDirectory() as folder:
             root = pathlib.Path(folder)
-            subprocess.run(["make", "-s", "install-systemd", f"DESTDIR={root}", "PREFIX=/usr"], cwd=fleet.ROOT,
+            subprocess.run(["make", "-s", "install-systemd", f"DESTDIR={root}", "PREFIX=/usr/local"], cwd=fleet.ROOT,
                            check=True, capture_output=True)
             for name in UNIT_NAMES:
-                installed = (root / "usr/lib/systemd/system" / name).read_text()
-                self.assertNotIn("/usr/local/bin/sclm", installed, name)
-            service = (root / "usr/lib/systemd/system/sclm-sync.service").read_text()
-            self.assertIn("ExecStart=/usr/bin/sclm sync\n", service)
+                installed = (root / "usr/local/lib/systemd/system" / name).read_text()
+                self.assertNotIn("/usr/bin/sclm", installed, name)
+            service = (root / "usr/local/lib/systemd/system/sclm-sync.service").read_text()
+            self.assertIn("ExecStart=/usr/local/bin/sclm sync --skip-unconfigured\n", service)
             # As a postinst would, into the scratch root (which starts with this system's accounts).
             (root / "etc").mkdir()
             for accounts in ("passwd", "group"):
                 shutil.copy(f"/etc/{accounts}", root / "etc" / accounts)
-            subprocess.run(["systemd-sysusers", f"--root={root}", str(root / "usr/lib/sysusers.d/sclm.conf")],
+            subprocess.run(["systemd-sysusers", f"--root={root}", str(root / "usr/local/lib/sysusers.d/sclm.conf")],
                            check=True, capture_output=True)
             user = [line for line in (root / "etc/passwd").read_text().splitlines() if line.startswith("sclm:")]
             self.assertEqual(len(user), 1)
             self.assertEqual(user[0].split(":")[5:], ["/var/lib/sclm", "/usr/sbin/nologin"])
             subprocess.run(["systemd-tmpfiles", f"--root={root}", "--create",
-                            str(root / "usr/lib/tmpfiles.d/sclm.conf")], check=True, capture_output=True)
+                            str(root / "usr/local/lib/tmpfiles.d/sclm.conf")], check=True, capture_output=True)
             uid = int(user[0].split(":")[2])
             for path, mode, owner in (("var/lib/sclm", 0o700, uid), ("etc/sclm", 0o755, 0),
-                                      ("etc/sclm/credentials", 0o700, 0), ("var/lib/sclm-metrics", 0o755, uid)):
+                                      ("etc/sclm/credentials", 0o700, 0), ("var/cache/nginx/sclm", 0o700, 33)):
                 info = (root / path).stat()
                 self.assertEqual((info.st_mode & 0o7777, info.st_uid), (mode, owner), path)
 
@@ -118,7 +118,8 @@ class SystemdUnitTests(unittest.TestCase):
         self.assertNotIn("1", sync.get("SuccessExitStatus", "").split(), "exit 1 must fail the run")
         self.assertEqual(unit_lines("sclm-sync.service", "LoadCredential"),
                          ["auth.clientSecret:/etc/sclm/credentials/auth.clientSecret"])
-        self.assertIn("-/var/lib/sclm-metrics", sync["ReadWritePaths"].split())
+        self.assertIn("-/var/lib/prometheus/node-exporter", sync["ReadWritePaths"].split())
+        self.assertIn("sync --skip-unconfigured", sync["ExecStart"], "the timer runs before the admin's set-up")
 
     def test_the_kiosk_never_waits_on_the_network_to_play(self):
         play = read_unit("sclm-play.service")

@@ -62,6 +62,19 @@ import Testing
         #expect(result.stderr.contains("--retry tries content again; it cannot go with --metadata-only"), "\(result)")
     }
 
+    /// The packaged timer runs `sync --skip-unconfigured` from the installation on: before the admin set
+    /// auth.clientId, one line and exit 0 (not a failed unit); a plain `sync` still says what is missing (exit 64).
+    @Test func syncSkipUnconfiguredEndsAnUnconfiguredHomesRunWithOneLine() async throws {
+        let folder = TemporaryDirectory()
+        let home = folder.appending("home")
+        let skipped = try await ProcessRunner.sclm(["sync", "--skip-unconfigured"], home: home)
+        #expect(skipped.status == 0, "\(skipped)")
+        #expect(
+            skipped.stdout == "sclm is not configured yet (auth.clientId is not set): nothing to sync\n", "\(skipped)")
+        #expect(skipped.stderr.isEmpty, "\(skipped)")
+        #expect(try await ProcessRunner.sclm(["sync"], home: home).status == 64)
+    }
+
     @Test func aNegativeNumberIsAValueNotAnOption() async throws {
         let folder = TemporaryDirectory()
         let positional = try await ProcessRunner.sclm(["show", "-5"], home: folder.appending("home"))

@@ -1,5 +1,6 @@
 import Foundation
 import SCLMArchive
+import SCLMAuth
 import SCLMCore
 import SCLMHTTP
 import SCLMStore
@@ -35,8 +36,15 @@ extension SCLM {
 
                 When StoryIoT is configured (iot.*), pending analytics are published at the end, as by
                 `sclm events flush`; a failure there is a warning and never changes the exit status.
+
+                With --skip-unconfigured, a home whose auth.clientId is not set yet ends the run with one line and
+                exit 0 instead of a usage error: the packaged sclm-sync.timer runs before the admin has set
+                anything up, and that is not a failure (docs/fleet.md).
                 """,
-            options: [clientOption, presentationOption, metadataOnlyFlag, retryFlag, fullFlag, jobsOption])
+            options: [
+                clientOption, presentationOption, metadataOnlyFlag, retryFlag, fullFlag, jobsOption,
+                skipUnconfiguredFlag,
+            ])
 
         /// `--client id|name`, repeatable.
         static let clientOption: CommandOption<[String]> = .texts(
@@ -64,12 +72,17 @@ extension SCLM {
         static let jobsOption: CommandOption<String?> = .setting(
             .syncJobs, "--jobs", value: "n", help: "Requests and transfers in flight at once (default: sync.jobs, 4).")
 
+        /// `--skip-unconfigured`.
+        static let skipUnconfiguredFlag: CommandOption<Bool> = .flag(
+            "--skip-unconfigured", help: "Exit 0 with one line when auth.clientId is not set yet (the packaged timer).")
+
         let clients: [String]
         let presentations: [Int64]
         let metadataOnly: Bool
         let retry: Bool
         let full: Bool
         let jobs: Int?
+        let skipUnconfigured: Bool
 
         package init(parsing arguments: ParsedArguments) throws {
             clients = try arguments.read(Self.clientOption)
@@ -78,6 +91,7 @@ extension SCLM {
             retry = try arguments.read(Self.retryFlag)
             full = try arguments.read(Self.fullFlag)
             jobs = try arguments.read(Self.jobsOption).flatMap { Int($0) }
+            skipUnconfigured = try arguments.read(Self.skipUnconfiguredFlag)
         }
 
         package func validate() throws {
@@ -95,6 +109,12 @@ extension SCLM {
             if printer.style == .live { context.setNoticeWriter(printer.printAbove) }
             defer { context.setNoticeWriter(nil) }
             try await context.withServices(logger: logger) { services in
+                if skipUnconfigured, (services.configuration.value(.clientId) ?? "").isEmpty {
+                    printer.finish()
+                    context.print(
+                        "sclm is not configured yet (auth.clientId is not set): nothing to sync")
+                    return
+                }
                 // Settings first: a bad sync.jobs is a usage error even before a login.
                 let width = try jobs ?? APIServices.number(.syncJobs, in: services.configuration)
                 try await sync(
