@@ -21,7 +21,7 @@ SCRATCH=.build/fuzz
 BUILD=$SCRATCH/release
 SECONDS_PER_TARGET=${FUZZ_SECONDS:-180}
 MODULES=(SCLMCore SCLMStore SCLMHTTP SCLMAuth SCLMArchive SCLMSync SCLMBridge SCLMBrowser SCLMFuzz)
-C_MODULES=(CSQLite CCurl CArchive CCrypto CISAL)
+C_MODULES=(CSQLite CCurl CArchive CCrypto CISAL CSpawn)
 
 swift build -c release --scratch-path "$SCRATCH" --target SCLMFuzz -Xswiftc -sanitize=fuzzer,address
 

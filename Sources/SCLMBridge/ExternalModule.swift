@@ -161,7 +161,12 @@ private final class ChildLink: Sendable {
     /// started as ``stop()`` came is ended at once: a stopped module has no child).
     @discardableResult
     func launch() async throws -> Bool {
-        guard claim({ !$0.phase.isStopping && $0.phase != .gaveUp }) else { return false }
+        let claimed = state.withLock { state in
+            guard !state.phase.isStopping && state.phase != .gaveUp else { return false }
+            state.busy += 1
+            return true
+        }
+        guard claimed else { return false }
         defer { release() }
         let child = try ChildProcess.spawn(program, environment: environment)
         let generation = state.withLock { state -> Int? in
@@ -422,15 +427,6 @@ private final class ChildLink: Sendable {
     }
 
     private var isStopping: Bool { state.withLock { $0.phase.isStopping } }
-
-    /// Marks a launch or reap under way, when `allowed` holds for the state.
-    private func claim(_ allowed: (State) -> Bool) -> Bool {
-        state.withLock { state in
-            guard allowed(state) else { return false }
-            state.busy += 1
-            return true
-        }
-    }
 
     /// Ends a launch or reap under way and wakes ``stop()``.
     private func release() {

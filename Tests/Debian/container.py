@@ -14,6 +14,7 @@ import signal
 import subprocess
 import tempfile
 import time
+import unittest
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 WORK = REPO / ".build" / "debian"
@@ -142,3 +143,20 @@ class Container:
 
     def __exit__(self, *exc):
         self.close()
+
+
+class ContainerTestCase(unittest.TestCase):
+    """Tests sharing one booted container, `cls.box` (set by the subclass's `setUpClass`, closed after the
+    last test); each test prints its time."""
+
+    box: Container
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.box.close()
+
+    def setUp(self):
+        self.test_started = time.monotonic()
+
+    def tearDown(self):
+        print(f"\n  {self._testMethodName}: {time.monotonic() - self.test_started:.1f} s", flush=True)

@@ -26,7 +26,7 @@ SNAPSHOT = ("find / -xdev \\( -path /proc -o -path /sys -o -path /run -o -path /
 
 
 @unittest.skipIf(REASON, REASON)
-class PackageTests(unittest.TestCase):
+class PackageTests(container.ContainerTestCase):
     @classmethod
     def setUpClass(cls):
         started = time.monotonic()
@@ -37,16 +37,6 @@ class PackageTests(unittest.TestCase):
         for deb in (cls.package, cls.older):
             subprocess.run(["cp", str(deb), str(cls.box.shared)], check=True)
         cls.before = set(cls.box.run(SNAPSHOT).stdout.splitlines())
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.box.close()
-
-    def setUp(self):
-        self.test_started = time.monotonic()
-
-    def tearDown(self):
-        print(f"\n  {self._testMethodName}: {time.monotonic() - self.test_started:.1f} s", flush=True)
 
     def test_0_lintian_is_clean_and_the_contents_are_where_debian_wants_them(self):
         lintian = subprocess.run(["lintian", "--fail-on", "error,warning", "--no-tag-display-limit",

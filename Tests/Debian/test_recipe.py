@@ -49,7 +49,7 @@ def blocks(kind: str) -> list[str]:
 
 
 @unittest.skipIf(REASON, REASON)
-class RecipeTests(unittest.TestCase):
+class RecipeTests(container.ContainerTestCase):
     @classmethod
     def setUpClass(cls):
         cls.started = time.monotonic()
@@ -66,16 +66,6 @@ class RecipeTests(unittest.TestCase):
         box.run("systemd-run --unit=devserver --setenv=PYTHONDONTWRITEBYTECODE=1 python3 /src/dev-server/server.py "
                 "--port 8000 --synthetic-clients 1 --synthetic-presentations 2 --synthetic-size 256K --quiet")
         box.run("systemd-run --unit=xvfb Xvfb :0 -screen 0 1280x800x24 -nolisten tcp")
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.box.close()
-
-    def setUp(self):
-        self.test_started = time.monotonic()
-
-    def tearDown(self):
-        print(f"\n  {self._testMethodName}: {time.monotonic() - self.test_started:.1f} s", flush=True)
 
     def script(self) -> str:
         steps, cache, metrics = blocks("fleet-step"), blocks("fleet-cache"), blocks("fleet-metrics")
