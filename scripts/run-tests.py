@@ -158,7 +158,7 @@ def steps():
     swift_test = ["swift", "test", "--skip-build", "--disable-xctest"]
     python_tests = [sys.executable, "-m", "unittest", "discover", "-v"]
     return [
-        Step("deps", ["sh", "-c", "scripts/ensure-deps.sh chromium xvfb weston nginx man-db systemd " + DEBIAN_TOOLS],
+        Step("deps", ["sh", "-c", "scripts/ensure-deps.sh chromium chromium-headless-shell xvfb weston nginx man-db systemd " + DEBIAN_TOOLS],
              900, one_check, installs=True),
         # The build needs only the C libraries `make deps` installed before: it starts beside the browser's
         # and the servers' installation, which mostly waits on the disk.

@@ -34,7 +34,7 @@ package struct BrowserOptions: Sendable, Equatable {
         package var description: String { "\(width)x\(height)" }
     }
 
-    /// The browser to run; `nil` looks for `chromium`, `chromium-browser`, `google-chrome` on `PATH`.
+    /// The browser to run; `nil` looks on `PATH` for ``candidates`` in order.
     package var executable: String?
     package var mode: Mode
     package var viewport: Viewport
@@ -92,10 +92,13 @@ package struct BrowserOptions: Sendable, Equatable {
 
     /// Switches that turn the browser's own networking off, for when it cannot have a network namespace
     /// of its own: every host name resolves to nothing and every connection goes to a proxy that is not
-    /// there (loopback too, which Chromium otherwise never proxies). Prerendering is always off (see
-    /// ``flags``); the profile's ``BrowserPreferences`` turn off network prediction and WebRTC's UDP.
+    /// there (loopback too, which Chromium otherwise never proxies), and WebRTC sends no UDP outside that
+    /// proxy (the headless shell reads no profile preferences for it). Prerendering is always off (see
+    /// ``flags``); the profile's ``BrowserPreferences`` turn off network prediction and, in the desktop
+    /// browser, WebRTC's UDP once more.
     static let networkOffFlags = [
         "--host-resolver-rules=MAP * ~NOTFOUND", "--proxy-server=http://0.0.0.0:9", "--proxy-bypass-list=<-loopback>",
+        "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
     ]
 
     /// The flag that picks the display a kiosk opens its window on: Wayland (`--ozone-platform=wayland`)
@@ -127,6 +130,15 @@ package struct BrowserOptions: Sendable, Equatable {
             + "namespace (it has no network): use a local display such as :0, or --headless"
     }
 
+    /// The browsers looked for on `PATH` when none is named, in order. Headless, Debian's
+    /// `chromium-headless-shell` comes first: the same Chromium release built without the browser's
+    /// windowing layer, which renders a deck's slides in about half the time and CPU of `chromium
+    /// --headless=new` (bench/RESULTS.md); a kiosk needs the full browser.
+    var candidates: [String] {
+        let full = ["chromium", "chromium-browser", "google-chrome"]
+        return mode == .headless ? ["chromium-headless-shell"] + full : full
+    }
+
     /// The executable to run.
     ///
     /// - Throws: ``BrowserError`` (`.unavailable`) when it is missing or not executable.
@@ -137,7 +149,7 @@ package struct BrowserOptions: Sendable, Equatable {
             }
             return executable
         }
-        for name in ["chromium", "chromium-browser", "google-chrome"] {
+        for name in candidates {
             for folder in path.split(separator: ":") where access("\(folder)/\(name)", X_OK) == 0 {
                 return "\(folder)/\(name)"
             }

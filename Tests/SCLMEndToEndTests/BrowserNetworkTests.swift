@@ -117,9 +117,19 @@ extension ChromiumTests {
             case sharedNetwork
         }
 
-        @Test(arguments: Confinement.allCases) func aHostileSlideUnderRenderReachesNothing(
-            _ confinement: Confinement
-        ) async throws {
+        /// Which Chromium a render runs: the headless shell (the default where installed) or the desktop
+        /// browser, which reads the profile's preferences the shell ignores.
+        enum Engine: String {
+            case headlessShell, desktop
+
+            var options: [String] { self == .desktop ? ["--browser", "/usr/bin/chromium"] : [] }
+        }
+
+        @Test(
+            arguments: zip(
+                [Confinement.root, .user, .sharedNetwork, .sharedNetwork],
+                [Engine.headlessShell, .headlessShell, .headlessShell, .desktop]))
+        func aHostileSlideUnderRenderReachesNothing(_ confinement: Confinement, _ engine: Engine) async throws {
             let traps = try Traps()
             let folder = TemporaryDirectory(prefix: "sclm-net-deck")
             try Self.deck(traps).write(to: folder.appending("deck"))
@@ -127,7 +137,8 @@ extension ChromiumTests {
             var files = ["/etc/resolv.conf": traps.resolver]
             if confinement == .sharedNetwork { files["/usr/bin/unshare"] = "/bin/false" }
             let result = try await MountNamespace.sclm(
-                ["validate", "--render", folder.appending("deck"), "--format", "json"], replacing: files,
+                ["validate", "--render", folder.appending("deck"), "--format", "json"] + engine.options,
+                replacing: files,
                 asNobody: confinement == .user, environment: ["HOME": folder.path, "TMPDIR": folder.path], timeout: 40)
             #expect(result.stdout.contains("worker up"), "the worker ran, served from the package: \(result)")
             let warned = result.stderr.contains("cannot give the browser a network namespace of its own")

@@ -46,8 +46,8 @@ extension SCLM {
                 shown, bridge error, page error, dialog and refused request; --json prints the bridge's
                 events and the page's issues as JSON lines instead.
 
-                The browser is --browser PATH, else $SCLM_BROWSER, else chromium on PATH; without one sclm says
-                how to install it and exits 69.
+                The browser is --browser PATH, else $SCLM_BROWSER, else on PATH chromium-headless-shell (headless
+                only) or chromium; without one sclm says how to install it and exits 69.
                 """,
             arguments: [
                 ArgumentSpec(
@@ -88,7 +88,10 @@ extension SCLM {
                 + "with PATH).")
         /// `--browser path`.
         static let browserOption: CommandOption<String?> = .text(
-            "--browser", value: "path", help: "The Chromium executable (default $SCLM_BROWSER, else chromium).")
+            "--browser", value: "path",
+            help:
+                "The Chromium executable (default $SCLM_BROWSER, else chromium-headless-shell when headless, else chromium)."
+        )
         /// `--home-settings`.
         static let homeSettingsFlag: CommandOption<Bool> = .flag(
             "--home-settings", help: "With PATH: the scratch home starts with your home's settings (read-only).")

@@ -98,7 +98,9 @@ extension SCLM {
         /// `--browser path`.
         static let browserOption: CommandOption<String?> = .text(
             "--browser", value: "path",
-            help: "With --render: the Chromium executable (default $SCLM_BROWSER, else chromium).")
+            help:
+                "With --render: the Chromium executable (default $SCLM_BROWSER, else chromium-headless-shell, else chromium)."
+        )
         /// `--home-settings`.
         static let homeSettingsFlag: CommandOption<Bool> = .flag(
             "--home-settings", help: "With --render: the modules read your home's settings (read-only).")
