@@ -33,7 +33,7 @@ extension PackageExtractor {
         let target = InstallPaths(target: targetPath)
         let (policy, isDurable) = (policy, isDurable)
         return try await BlockingWork.run("sclm.extract-delta") { cancellation in
-            var writer = StagingWriter(root: target.newStagingPath(), isDurable: isDurable)
+            var writer = StagingWriter(root: target.newStagingPath(), isDurable: isDurable, reserve: policy.diskReserve)
             do {
                 var findings = plan.findings
                 findings += try Self.unpackFetched(

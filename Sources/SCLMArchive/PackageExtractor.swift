@@ -85,7 +85,7 @@ package struct PackageExtractor: Sendable {
         let policy = policy
         let isDurable = isDurable
         return try await BlockingWork.run("sclm.extract") { cancellation in
-            var writer = StagingWriter(root: target.newStagingPath(), isDurable: isDurable)
+            var writer = StagingWriter(root: target.newStagingPath(), isDurable: isDurable, reserve: policy.diskReserve)
             do {
                 var scanner = ZipScanner(path: archivePath, policy: policy, cancellation: cancellation)
                 scanner.progress = { written, expected in

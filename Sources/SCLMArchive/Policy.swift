@@ -35,6 +35,8 @@ package struct Policy: Sendable, Equatable {
     /// How many workers read a zip's entries (an internal knob for tests and benchmarks); `nil` picks from
     /// the cores and the package size (the `SCLM_UNPACK_WORKERS` environment variable, when set, forces it).
     package var workerCount: Int?
+    /// The disk space an unpack leaves free besides the package (`sync.diskReserve`).
+    package var diskReserve: DiskReserve = .scaled
 
     /// The default budgets.
     package init() {}

@@ -37,13 +37,14 @@ struct StagingWriter: PackageSink {
     var stopsAtFirstError: Bool { true }
 
     /// Disk space left free on top of the package, so extraction never fills a disk to the last block.
-    private static let reserveBytes: Int64 = 64 << 20
+    let reserve: DiskReserve
 
     /// A writer for the staging folder `root`, which must not exist yet; nothing is created until
-    /// ``begin(expectedBytes:)``.
-    init(root: String, isDurable: Bool) {
+    /// ``begin(expectedBytes:)``, which checks that the package and `reserve` fit.
+    init(root: String, isDurable: Bool, reserve: DiskReserve) {
         self.root = root
         self.isDurable = isDurable
+        self.reserve = reserve
     }
 
     /// Checks the free space for `expectedBytes` and creates the staging folder with mode 0755.
@@ -52,19 +53,16 @@ struct StagingWriter: PackageSink {
     ///   be created (it exists, the parent is missing or read-only).
     mutating func begin(expectedBytes: Int64) throws {
         let parent = PackagePath.directory(of: root)
-        var space = statvfs()
-        if statvfs(parent.isEmpty ? "." : parent, &space) == 0 {
-            let free = Checked(UInt64(space.f_bavail)).times(space.f_frsize)?.exactly(Int64.self) ?? .max
-            // A declared size near 2^63 (from the zip) needs more than any disk has.
-            if free < Checked(expectedBytes).plus(Self.reserveBytes)?.value ?? .max {
-                throw ArchiveError(
-                    .writeFailed,
-                    "not enough disk space in \(parent) to unpack \(ByteCount.format(expectedBytes)): "
-                        + "\(ByteCount.format(free)) free, and sclm keeps \(ByteCount.format(Self.reserveBytes)) free "
-                        + "besides (a fixed reserve, no setting, so unpacking never fills the disk); free some space "
-                        + "and retry",
-                    archivePath: root, systemError: ENOSPC)
-            }
+        let kept = reserve.bytes(forPackageOf: expectedBytes)
+        // A declared size near 2^63 (from the zip) needs more than any disk has.
+        if let free = DiskReserve.freeBytes(at: parent), free < Checked(expectedBytes).plus(kept)?.value ?? .max {
+            throw ArchiveError(
+                .writeFailed,
+                "not enough disk space in \(parent) to unpack \(ByteCount.format(expectedBytes)): "
+                    + "\(ByteCount.format(free)) free, and sclm keeps \(ByteCount.format(kept)) free besides "
+                    + "(\(reserve.origin)), so unpacking never fills the disk; free some space or lower "
+                    + "sync.diskReserve, and retry",
+                archivePath: root, systemError: ENOSPC)
         }
         guard mkdir(root, 0o755) == 0 else {
             throw ArchiveError.system(.writeFailed, "create staging folder \(root)", path: root, errno: errno)
@@ -83,7 +81,7 @@ struct StagingWriter: PackageSink {
     ///
     /// - Throws: ``ArchiveError`` (``ArchiveError/Code/writeFailed``) when the root cannot be opened again.
     func makeWorker() throws -> StagingWriter {
-        var worker = StagingWriter(root: root, isDurable: false)
+        var worker = StagingWriter(root: root, isDurable: false, reserve: reserve)
         worker.rootFD = sclm_archive_openat(rootFD, ".", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0)
         guard worker.rootFD >= 0 else {
             throw ArchiveError.system(.writeFailed, "open staging folder \(root)", path: root, errno: errno)

@@ -54,25 +54,29 @@ extension PresentationHost {
 
     // MARK: - Executing the reducer
 
-    /// Runs `action` through the ``PresentationScreen`` reducer and performs its effects: the writes in one
-    /// transaction, then the new screen, then the events. A refused action or a failed write changes nothing.
+    /// Runs `action` through the ``PresentationScreen`` reducer and performs its effects from memory: the
+    /// writes go to the ``recorder`` (one transaction, in order), then the new screen, then the events. A
+    /// refused action changes nothing.
     ///
-    /// - Throws: what the reducer throws (``BridgeError``), ``StoreError``.
+    /// - Throws: what the reducer throws (``BridgeError``).
     func perform(_ action: PresentationScreen.Action) async throws {
         let context = makeContext()
         var screen = state.withLock { $0.screen }
         let effects = try screen.reduce(action, context)
         if !effects.writes.isEmpty {
-            try await store.write { [effects] db in try effects.performWrites(on: db, now: context.stamp) }
+            recorder.record { [effects] db in try effects.performWrites(on: db, now: context.stamp) }
         }
         commit(screen, effects)
     }
 
-    /// Like ``perform(_:)``, for an action that needs the database: `action` reads it inside the transaction
-    /// that writes the effects.
+    /// Like ``perform(_:)``, for an action that needs the database (showing a presentation reads its unfinished
+    /// session): once the recorder has caught up, `action` reads it inside the transaction that writes the
+    /// effects.
     ///
-    /// - Throws: what `action` or the reducer throws, ``StoreError``.
+    /// - Throws: what `action` or the reducer throws, ``BridgeError`` (503) while recording is behind,
+    ///   ``StoreError``.
     func perform(_ action: @escaping @Sendable (Database) throws -> PresentationScreen.Action) async throws {
+        try await recorded()
         let context = makeContext()
         let screen = state.withLock { $0.screen }
         let (next, effects) = try await store.write { db in

@@ -11,7 +11,7 @@ extension PresentationHost {
     /// password login).
     func sessionList() async throws -> JSONValue {
         let scope = try scope()
-        let sessions = try await store.read { db in try db.sessions(in: scope) }
+        let sessions = try await readRecorded { db in try db.sessions(in: scope) }
         return .array(
             sessions.map { session in
                 [
@@ -32,7 +32,7 @@ extension PresentationHost {
     /// - Throws: ``BridgeError`` (404) for an unknown id or a session content may not read.
     func sessionDetails(id: String) async throws -> JSONValue {
         let scope = try scope()
-        let found = try await store.read { db -> (SessionRecord, [SlideActionRecord])? in
+        let found = try await readRecorded { db -> (SessionRecord, [SlideActionRecord])? in
             guard let session = try db.session(id: id, in: scope) else { return nil }
             return (session, try db.slideViews(sessionId: id))
         }
@@ -61,7 +61,7 @@ extension PresentationHost {
     func completeSession() async throws {
         let sessionId = try current().session.sessionId
         let stamp = Timestamp.string(from: clock.now)
-        try await store.write { db in try db.markSessionComplete(id: sessionId, now: stamp) }
+        recorder.record { db in try db.markSessionComplete(id: sessionId, now: stamp) }
     }
 
     // MARK: - Custom events
@@ -74,7 +74,7 @@ extension PresentationHost {
             id: UUID().uuidString, sessionId: open.session.sessionId, presentationId: open.presentation.presentationId,
             userId: environment.userId, key: key, value: value, created: Timestamp.string(from: clock.now),
             timeZone: Self.timeZoneHours, latitude: coordinates.latitude, longitude: coordinates.longitude)
-        try await store.write { db in try db.setCustomEvent(event) }
+        recorder.record { db in try db.setCustomEvent(event) }
     }
 
     /// `getCustomEventByKey`.
@@ -82,7 +82,7 @@ extension PresentationHost {
     /// - Throws: ``BridgeError`` (404) when the key is not set in the open session.
     func customEvent(key: String) async throws -> String {
         let open = try current()
-        let value = try await store.read { db in
+        let value = try await readRecorded { db in
             try db.customEventValue(
                 sessionId: open.session.sessionId, presentationId: open.presentation.presentationId, key: key)
         }
@@ -93,7 +93,7 @@ extension PresentationHost {
     /// `deleteCustomEventByKey` (deleting a key that is not set is not an error).
     func deleteCustomEvent(key: String) async throws {
         let open = try current()
-        try await store.write { db in
+        recorder.record { db in
             _ = try db.deleteCustomEvent(
                 sessionId: open.session.sessionId, presentationId: open.presentation.presentationId, key: key)
         }
@@ -109,7 +109,7 @@ extension PresentationHost {
             let presentation = presentationId ?? open?.presentation.presentationId
         else { throw BridgeError(.notFound, "no presentation is open; pass sessionId and contentId") }
         let scope = try scope()
-        let values = try await store.read { db in
+        let values = try await readRecorded { db in
             try db.customEvents(sessionId: session, presentationId: presentation, in: scope)
         }
         guard let values else {

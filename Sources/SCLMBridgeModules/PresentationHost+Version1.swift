@@ -8,7 +8,7 @@ extension PresentationHost {
     /// The sessions content may read, oldest first.
     func visibleSessions() async throws -> [SessionRecord] {
         let scope = try scope()
-        return try await store.read { db in try db.sessions(in: scope) }
+        return try await readRecorded { db in try db.sessions(in: scope) }
     }
 
     /// The session `id`, if content may read it.
@@ -16,7 +16,7 @@ extension PresentationHost {
     /// - Throws: ``BridgeError`` (404) for an unknown id or a session content may not read.
     func visibleSession(id: String) async throws -> SessionRecord {
         let scope = try scope()
-        guard let session = try await store.read({ db in try db.session(id: id, in: scope) }) else {
+        guard let session = try await readRecorded({ db in try db.session(id: id, in: scope) }) else {
             throw BridgeError(.notFound, "no session with id \(id)")
         }
         return session

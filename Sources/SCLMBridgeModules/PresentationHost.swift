@@ -9,9 +9,11 @@ import Synchronization
 /// the effects a screen would show, emitted as `Event` lines.
 ///
 /// Every StoryCLM module shares one host. Commands that change state run one at a time in arrival order
-/// (the modules share the ``lane``) and write to SQLite before they answer, so a `kill -9` loses nothing
-/// already answered; reads of in-memory state answer without a task. State lives behind a mutex because
-/// those reads run on the bridge's dispatch thread.
+/// (the modules share the ``lane``) and answer from memory: what they record (slide views, sessions, custom
+/// events) goes to the host's ``SessionRecorder``, which writes it in order and keeps it while the database is
+/// locked or the disk full, so playback never waits on the database. Reads of recorded data wait until the
+/// recorder has written what came before them (``readRecorded(_:)``); reads of in-memory state answer without
+/// a task. State lives behind a mutex because those reads run on the bridge's dispatch thread.
 package final class PresentationHost: Sendable {
     /// The lane of every StoryCLM module.
     package static let lane = "storyclm"
@@ -59,6 +61,8 @@ package final class PresentationHost: Sendable {
     let output: BridgeOutput
     let logger: Logger
     let state = Mutex(State())
+    /// The one writer of what this host records.
+    package let recorder: SessionRecorder
 
     /// Creates a host over `store` and the content in `home`; nothing is open until ``start(presentationId:slide:)``.
     package init(
@@ -71,6 +75,7 @@ package final class PresentationHost: Sendable {
         self.output = output
         self.clock = clock
         self.logger = logger
+        recorder = SessionRecorder(store: store, logger: logger)
     }
 
     /// The answer to commands that need an open presentation after `closePresentation`.
@@ -114,6 +119,12 @@ package final class PresentationHost: Sendable {
         let scope = environment.scope(clientId: presentation.clientId)
         state.withLock { $0.scope = $0.scope ?? scope }
         try await show(presentation, slide: slide, data: [:], resumeLastSlide: slide == nil)
+    }
+
+    /// Waits (at most `patience`) until everything recorded is written; what is left stays queued while the
+    /// process lives (see ``SessionRecorder/finish(patience:)``).
+    package func finishRecording(patience: Duration = .seconds(10)) async {
+        await recorder.finish(patience: patience)
     }
 
     /// Ends a run when input ends: the slide on screen is logged with its time, and the session stays
@@ -167,6 +178,28 @@ package final class PresentationHost: Sendable {
         guard let slide = state.withLock({ $0.open?.slide }) else { throw Self.nothingOpen }
         return slide
     }
+
+    /// Runs `body` in a read transaction once the recorder has written everything recorded before it.
+    ///
+    /// - Throws: ``BridgeError`` (503) when recording is still behind after a few seconds (the database locked or
+    ///   the disk full); what `body` throws, ``StoreError``.
+    func readRecorded<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await recorded()
+        return try await store.read(body)
+    }
+
+    /// Returns once the recorder has written everything recorded so far.
+    ///
+    /// - Throws: ``BridgeError`` (503) when it is still behind after ``recordingPatience``.
+    func recorded() async throws {
+        guard await recorder.catchUp(patience: Self.recordingPatience) else {
+            throw BridgeError(
+                .unavailable, "recording is behind (the database is locked or the disk is full); try again later")
+        }
+    }
+
+    /// How long a read of recorded data waits for the recorder.
+    static let recordingPatience = Duration.seconds(3)
 
     /// Emits an event line.
     func emit(_ name: BridgeEventName, _ data: JSONValue) {

@@ -83,7 +83,7 @@ final class BrowserProcess: Sendable {
             throw BrowserError.notFound("cannot start \(argv[0]): \(error.reason)")
         }
         let log = BrowserLog()
-        child.read(1, name: "sclm-browser-log") { log.read($0, echo: showLogs) }
+        child.read(1, name: "sclm-browser-log") { log.read($0, echo: showLogs ? 2 : nil) }
         return BrowserProcess(child: child, log: log)
     }
 

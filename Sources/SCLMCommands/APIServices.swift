@@ -120,12 +120,13 @@ struct APIServices {
     }
 
     /// The package policy of `sclm sync`: the standard budgets, with content errors refused or installed
-    /// as `sync.contentPolicy` says.
+    /// as `sync.contentPolicy` says and the disk reserve of `sync.diskReserve`.
     ///
-    /// - Throws: `SCLMError` (`.usage`) for a value other than `install` or `refuse`.
+    /// - Throws: `SCLMError` (`.usage`) for a value other than `install` or `refuse`, or a reserve out of range.
     static func packagePolicy(in configuration: Configuration) throws -> Policy {
         var policy = Policy.standard
         policy.contentPolicy = try configuration.choice(.syncContentPolicy).flatMap(ContentPolicy.init) ?? .install
+        policy.diskReserve = DiskReserve(megabytes: try configuration.wholeNumber(.syncDiskReserve))
         return policy
     }
 

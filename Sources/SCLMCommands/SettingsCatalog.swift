@@ -19,7 +19,8 @@ package enum SettingsCatalog {
     /// Every key, in display order.
     package static let all: [ConfigKey] = [
         .apiURL, .authURL, .clientId, .clientSecret, .username, .password, .syncJobs, .syncContentPolicy,
-        .syncBlobProxy, .syncBlobProxyFallback, .syncBlobProxyFallbackDelay, .metricsTextfile, .caBundle,
+        .syncBlobProxy, .syncBlobProxyFallback, .syncBlobProxyFallbackDelay, .syncDiskReserve, .metricsTextfile,
+        .caBundle,
         .appName, .appVersion, .bridgeLatitude, .bridgeLongitude, .bridgeAddress, .bridgeHTTPAllowedHosts,
         .bridgeHTTPProxy, .connectTimeout, .stallTimeout, .requestTimeout, .retries, .refreshMargin, .proxy,
         .proxyCredentials, .noProxy, .osamEndpoint, .osamPackage, .osamPlatform, .osamVersionCode,

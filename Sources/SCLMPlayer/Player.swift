@@ -25,7 +25,7 @@ package struct Player: Sendable {
     let options: BrowserOptions
     /// How the run is bounded: `--timeout` (the content should close itself first) or `--duration` (play
     /// that long and end well); `nil` runs until the content closes it.
-    let limit: Limit?
+    private(set) var limit: Limit?
     let failsOnError: Bool
     /// The home, its store and settings, and the bridge modules (the HTTP and OSAM ones share one curl engine).
     let hosting: any PresentationHosting
@@ -73,6 +73,32 @@ package struct Player: Sendable {
                 return outcome
             }
         }
+    }
+
+    /// The next browser run of a kiosk whose earlier runs took `elapsed` together: the same player with what
+    /// is left of its limit (`--duration` and `--timeout` count across browser restarts), or how the whole run
+    /// ends when nothing is left.
+    package func continuing(after elapsed: Duration) -> Continuation {
+        var next = self
+        switch limit {
+        case .duration(let total):
+            guard elapsed < total else { return .end(.elapsed) }
+            next.limit = .duration(total - elapsed)
+        case .timeout(let total):
+            guard elapsed < total else { return .end(.timedOut) }
+            next.limit = .timeout(total - elapsed)
+        case nil:
+            break
+        }
+        return .run(next)
+    }
+
+    /// What follows a kiosk's browser restart (``continuing(after:)``).
+    package enum Continuation: Sendable {
+        /// Run again, with this limit.
+        case run(Player)
+        /// The limit has passed: the run ends so.
+        case end(PageBridge.Outcome)
     }
 
     /// Returns once the presentation is installed; until then (a kiosk before its first sync) says so once

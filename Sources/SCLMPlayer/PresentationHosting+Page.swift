@@ -9,7 +9,8 @@ extension PresentationHosting {
     /// Hosts presentation `presentationId` in a browser page: the host and registry of `sclm bridge`
     /// (``makePresentationHost(presentationId:output:)``, ``PresentationHosting/makeModuleRegistry(host:external:)``) on the
     /// page's bridge, the package served from `https://<siteHost>/`, the first slide shown; runs `body`,
-    /// then ends the bridge's input (running work finishes, as on `sclm bridge`'s EOF) whatever happens.
+    /// then ends the bridge's input (running work finishes, as on `sclm bridge`'s EOF) and waits for the
+    /// recording to be written (``PresentationHost/finishRecording(patience:)``) whatever happens.
     ///
     /// - Throws: store errors, ``BrowserError``, what `body` throws.
     package func hostPage<T: Sendable>(
@@ -28,10 +29,12 @@ extension PresentationHosting {
             let result = try await body(host, site)
             bridge.finish()
             await served
+            await withCancellationShield { await host.finishRecording() }
             return result
         } catch {
             bridge.finish()
             await served
+            await withCancellationShield { await host.finishRecording() }
             throw error
         }
     }

@@ -36,6 +36,14 @@ extension ConfigKey {
         "sync.blobProxyFallbackDelay",
         help: "Longest random pause, in seconds, before fetching from the origin when the site cache fails (0: none).",
         default: "30", format: .wholeNumber(atLeast: 0, atMost: 3600))
+    /// The disk space a sync leaves free besides what it downloads and unpacks, in MiB (unset: scaled to the
+    /// package, ``DiskReserve``).
+    package static let syncDiskReserve = ConfigKey(
+        "sync.diskReserve",
+        help:
+            "Free disk space, in MiB, a sync leaves besides what it downloads and unpacks (unset: the package's"
+            + " size, at least 4 and at most 64 MiB).",
+        format: .wholeNumber(atLeast: 0, atMost: 1_048_576))
     /// The Prometheus textfile written after every sync, for node_exporter's textfile collector.
     package static let metricsTextfile = ConfigKey(
         "metrics.textfile",

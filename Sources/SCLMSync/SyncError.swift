@@ -7,7 +7,7 @@ package struct SyncError: CategorizedError {
     package struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Hashable, Sendable {
             case fetchFailed, badResponse, unknownClient, writeFailed, unknownPresentation, downloadFailed, badPackage
-            case installFailed, inconsistentRecord, unpackInterrupted
+            case installFailed, inconsistentRecord, unpackInterrupted, noSpace
         }
         private let base: Base
 
@@ -35,6 +35,9 @@ package struct SyncError: CategorizedError {
         /// in a row (sclm was killed or crashed while unpacking it); the revision is given up until the server
         /// publishes a new one or `sclm sync --retry`.
         package static let unpackInterrupted = Code(base: .unpackInterrupted)
+        /// What the content plan must download and unpack, with the disk reserve, does not fit in `subject` (the
+        /// home); the detail says how much is missing. Nothing was downloaded.
+        package static let noSpace = Code(base: .noSpace)
 
         package var description: String { base.rawValue }
     }
@@ -61,6 +64,7 @@ package struct SyncError: CategorizedError {
         case .unknownClient, .unknownPresentation: .notFound
         case .badResponse, .inconsistentRecord: .network
         case .badPackage, .unpackInterrupted: .archive
+        case .noSpace: .storage
         default: cause?.category ?? .internal
         }
     }
@@ -87,6 +91,8 @@ package struct SyncError: CategorizedError {
         case .unpackInterrupted:
             return
                 "sclm stopped while unpacking \(subject) three times; it will be tried again when the server publishes a new revision or with `sclm sync --retry`"
+        case .noSpace:
+            return "not enough disk space in \(subject): \(detail ?? "the sync does not fit")"
         case .installFailed:
             return "cannot install \(subject): \(cause?.userMessage ?? detail ?? "unknown error")"
         default:

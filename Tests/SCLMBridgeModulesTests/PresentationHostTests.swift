@@ -25,14 +25,20 @@ final class HostHarness {
         events = LineStream(pipe.fileHandleForReading)
     }
 
+    private var hosts: [PresentationHost] = []
+
     func makeHost() -> PresentationHost {
-        PresentationHost(
+        let host = PresentationHost(
             store: store, home: home, environment: HostEnvironment(userId: "u1", userName: "user", latitude: "45.5"),
             output: output, clock: clock, logger: Logger(minimumLevel: .error))
+        hosts.append(host)
+        return host
     }
 
-    func rows(_ sql: String) throws -> [Row] {
-        try store.readNow { db in try db.fetchAll(sql) }
+    /// The rows of `sql`, once every host made here has written what it recorded.
+    func rows(_ sql: String) async throws -> [Row] {
+        for host in hosts { #expect(await host.recorder.catchUp(patience: .seconds(30))) }
+        return try store.readNow { db in try db.fetchAll(sql) }
     }
 }
 
@@ -45,13 +51,13 @@ final class HostHarness {
         try await host.go(to: "slide1.html", data: ["x": 1])
         harness.clock.advance(by: 30.4)
         try await host.close(mode: 1)
-        let views = try harness.rows(
+        let views = try await harness.rows(
             "SELECT slideName, duration, navigation, userId, latitude FROM session_actions ORDER BY created")
         #expect(views.map { $0.string("slideName") } == ["index.html", "slide1.html"])
         #expect(views.map { $0.int("duration") } == [12, 30])
         #expect(views.first?.string("userId") == "u1")
         #expect(views.first?.double("latitude") == 45.5)
-        let session = try #require(try harness.rows("SELECT * FROM sessions").first)
+        let session = try #require(try await harness.rows("SELECT * FROM sessions").first)
         #expect(session.int("state") == 1)
         #expect(session.int("duration") == 42)
         #expect(session.int("slidesCount") == 2)
@@ -69,8 +75,8 @@ final class HostHarness {
         let second = harness.makeHost()
         try await second.start(presentationId: 10, slide: nil)
         #expect(try second.currentSlide() == "slide2.html")
-        let session = try #require(try harness.rows("SELECT * FROM sessions").first)
-        #expect(try harness.rows("SELECT count(*) AS n FROM sessions").first?.int("n") == 1)
+        let session = try #require(try await harness.rows("SELECT * FROM sessions").first)
+        #expect(try await harness.rows("SELECT count(*) AS n FROM sessions").first?.int("n") == 1)
         #expect(session.int("state") == 0)
         #expect(session.bool("isRestored") == true)
         #expect(session.int("duration") == 12)
@@ -84,12 +90,12 @@ final class HostHarness {
         try await host.start(presentationId: 10, slide: nil)
         try await host.open(presentationId: 20, slide: nil, data: ["from": 10])
         #expect(try host.current().presentation.presentationId == 20)
-        let states = try harness.rows("SELECT presentationId, state FROM sessions ORDER BY presentationId")
+        let states = try await harness.rows("SELECT presentationId, state FROM sessions ORDER BY presentationId")
         #expect(states.map { $0.int("state") } == [3, 0])
         try await host.open(presentationId: 10, slide: "slide1.html", data: [:])
-        let restored = try harness.rows("SELECT isRestored FROM sessions WHERE presentationId = 10")
+        let restored = try await harness.rows("SELECT isRestored FROM sessions WHERE presentationId = 10")
         #expect(restored.first?.bool("isRestored") == true)
-        #expect(try harness.rows("SELECT count(*) AS n FROM sessions").first?.int("n") == 2)
+        #expect(try await harness.rows("SELECT count(*) AS n FROM sessions").first?.int("n") == 2)
     }
 
     @Test func theEventsAreWhatAScreenWouldShow() async throws {

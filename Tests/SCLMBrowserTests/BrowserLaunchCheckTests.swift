@@ -43,6 +43,24 @@ struct BrowserLaunchCheckTests {
                 + "platform; The platform failed to initialize.  Exiting.")
     }
 
+    /// `-v` passes Chromium's lines through, but not its D-Bus complaints (issue 38).
+    @Test func theEchoedLogLeavesOutDBusNoise() throws {
+        let lines = [
+            "[6:7:1202/055038.591302:ERROR:dbus/bus.cc:405] Failed to connect to the bus: no socket",
+            "[6:6:1202/055038.671031:ERROR:ui/aura/env.cc:253] The platform failed to initialize.  Exiting.",
+            "[6:9:1202/055039.1:ERROR:components/power/x.cc:1] Failed to call method: org.freedesktop.DBus.Properties.Get",
+            "a launcher's own line",
+        ]
+        let (input, echoed) = (Pipe(), Pipe())
+        input.fileHandleForWriting.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+        try input.fileHandleForWriting.close()
+        let log = BrowserLog()
+        log.read(input.fileHandleForReading.fileDescriptor, echo: echoed.fileHandleForWriting.fileDescriptor)
+        try echoed.fileHandleForWriting.close()
+        let text = String(decoding: echoed.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(text == lines[1] + "\n" + lines[3] + "\n")
+    }
+
     @Test func aLaunchersOwnLineIsQuotedWhenChromiumSaidNothing() {
         #expect(BrowserLog.reason(["unshare: unshare failed: Operation not permitted"])?.hasPrefix("unshare:") == true)
         #expect(BrowserLog.reason([]) == nil)

@@ -178,7 +178,7 @@ import Testing
     @Test func aFailingHandlerIsAnswered500AndTheHostKeepsRunning() async throws {
         let bridge = try await BridgeSession()
         _ = try bridge.sql("DROP TABLE custom_events")
-        let response = try #require(await bridge.call("setCustomEvent", ["key": "k", "value": "v"], guid: "boom"))
+        let response = try #require(await bridge.call("getCustomEventByKey", ["key": "k"], guid: "boom"))
         #expect(response["ErrorCode"] as? Int == 500)
         #expect((response["ErrorMessage"] as? String)?.contains("custom_events") == true)
         #expect(await bridge.call("getCurrentSlideName", guid: "after-boom")?["ErrorCode"] as? Int == 200)

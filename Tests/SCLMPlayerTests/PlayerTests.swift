@@ -16,6 +16,32 @@ import Testing
             hosting: hosting, output: .standardOutput, printsJSON: false)
     }
 
+    /// A kiosk's browser restart continues `--duration` (and `--timeout`) where it was, rather than starting it
+    /// again (issue 38: 110 s ran 165 s).
+    @Test func aRestartedKioskRunGetsWhatIsLeftOfItsLimit() throws {
+        let folder = TemporaryDirectory(prefix: "sclm-player-limit")
+        let hosting = try StoreHosting(root: folder.appending("home")) { _ in }
+        let player = { (limit: Player.Limit?) in
+            Player(
+                presentationId: 1, slide: nil, options: BrowserOptions(), limit: limit, failsOnError: false,
+                hosting: hosting, output: .standardOutput, printsJSON: false)
+        }
+        let played = Duration.seconds(40)
+        let limitAfter = { (limit: Player.Limit?) -> Player.Limit?? in
+            guard case .run(let next) = player(limit).continuing(after: played) else { return nil }
+            return .some(next.limit)
+        }
+        let endAfter = { (limit: Player.Limit) -> PageBridge.Outcome? in
+            guard case .end(let outcome) = player(limit).continuing(after: played) else { return nil }
+            return outcome
+        }
+        #expect(limitAfter(.duration(.seconds(110))) == .some(.duration(.seconds(70))))
+        #expect(limitAfter(.timeout(.seconds(60))) == .some(.timeout(.seconds(20))))
+        #expect(limitAfter(nil) == .some(nil))
+        #expect(endAfter(.duration(.seconds(40))) == .elapsed)
+        #expect(endAfter(.timeout(.seconds(30))) == .timedOut)
+    }
+
     @Test func eachPresentationHasAPrivateOriginOfItsOwn() {
         #expect(Player.siteHost(of: 101) == "presentation-101.sclm.invalid")
         #expect(Player.siteHost(of: 101) != Player.siteHost(of: 102))

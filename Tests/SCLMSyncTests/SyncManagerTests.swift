@@ -172,12 +172,16 @@ import Testing
         #expect(harness.transport.downloadRequests.map { $0.request.url.path() } == ["/pkg"])
     }
 
-    @Test func aRefusedPackageLeavesNothingAndIsFetchedAgainNextTime() async throws {
-        harness.installer.refusal.withLock { $0 = SCLMError(.archive, "a refused entry") }
+    /// A refused package, and one there is no room to unpack (issue 38: such zips stayed in cache/ for good).
+    @Test(arguments: [
+        SCLMError(.archive, "a refused entry"), SCLMError(.storage, "not enough disk space to unpack"),
+    ])
+    func aPackageThatCannotBeUnpackedLeavesNothingAndIsFetchedAgainNextTime(_ failure: SCLMError) async throws {
+        harness.installer.refusal.withLock { $0 = failure }
         let report = try await sync()
         #expect(report.content?.failures.map(\.presentationId) == [101])
-        try expectNotInstalled(error: "a refused entry")
-        #expect(harness.cacheFiles() == [], "the refused zip is dropped")
+        try expectNotInstalled(error: failure.message)
+        #expect(harness.cacheFiles() == [], "the zip that could not be unpacked is dropped")
     }
 
     // MARK: - Cancellation

@@ -133,7 +133,10 @@ extension SCLM {
             // The run stops the modules once every request is answered.
             await server.run(input: 0)
             // Not cancelled with the command (Ctrl-C): the slide on screen is still recorded.
-            await withCancellationShield { await host.finish() }
+            await withCancellationShield {
+                await host.finish()
+                await host.finishRecording()
+            }
             await output.close(timeout: .seconds(1))
         }
     }

@@ -213,13 +213,18 @@ extension SCLM {
                 failsOnError: failsOnError, hosting: hosting, output: context.stdout, printsJSON: context.wantsJSON)
         }
 
-        /// Runs `player` once, or under `--kiosk` again after each browser crash until the run ends otherwise.
+        /// Runs `player` once, or under `--kiosk` again after each browser crash until the run ends otherwise;
+        /// `--duration` and `--timeout` count from the first start, across the restarts.
         private func keepPlaying(_ player: Player, context: CommandContext) async throws -> PageBridge.Outcome {
+            let started = ContinuousClock.now
             var outcome = try await player.run()
             while isKiosk, case .crashed(let reason) = outcome, !Task.isCancelled {
                 context.logger.warning("\(reason); restarting the browser")
                 try await Task.sleep(for: .seconds(1))
-                outcome = try await player.run()
+                switch player.continuing(after: ContinuousClock.now - started) {
+                case .run(let next): outcome = try await next.run()
+                case .end(let end): return end
+                }
             }
             return outcome
         }

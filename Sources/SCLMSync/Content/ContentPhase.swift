@@ -80,6 +80,10 @@ struct ContentPhase: Sendable {
         for summary in plan.givenUp {
             failed(summary, Self.givenUp(summary), downloaded: 0).add(to: &report)
         }
+        if let refusal = try await spaceRefusal(for: Array(waves.joined())) {
+            for summary in waves.joined() { failed(summary, refusal, downloaded: 0).add(to: &report) }
+            return report
+        }
         let slots = TransferSlots(width)
         for wave in waves {
             let outcomes = try await concurrentMap(wave, width: 2 * max(1, width)) { summary in
@@ -88,6 +92,34 @@ struct ContentPhase: Sendable {
             for outcome in outcomes { outcome.add(to: &report) }
         }
         return report
+    }
+
+    /// Why the whole plan cannot fit in the home's free space (``SpacePlan``), or `nil` when it fits or the free
+    /// space cannot be asked.
+    ///
+    /// - Throws: ``StoreError``.
+    private func spaceRefusal(for summaries: [PresentationSummary]) async throws -> SyncError? {
+        guard !summaries.isEmpty, let free = DiskReserve.freeBytes(at: home.root) else { return nil }
+        let jobs = try await store.read { db in
+            try summaries.compactMap { try ContentJob.load($0.presentationId, from: db) }
+        }
+        let items = jobs.map { job in
+            SpacePlan.Item(
+                packageBytes: job.package?.fileSize ?? 0, cachedBytes: cachedBytes(of: job),
+                mediaBytes: job.mediaFiles.reduce(Int64(0)) { Checked($0).plus(max(0, $1.fileSize))?.value ?? .max })
+        }
+        let reserve = installer.policy.diskReserve
+        let space = SpacePlan(items, reserve: reserve)
+        guard let missing = space.shortfall(freeBytes: free) else { return nil }
+        return space.refusal(in: home.root, freeBytes: free, reserve: reserve, missing: missing)
+    }
+
+    /// The bytes of `job`'s package already in the cache: a complete zip, else a partial download.
+    private func cachedBytes(of job: ContentJob) -> Int64 {
+        let zip = cache.packagePath(presentationId: job.presentationId, revision: job.revision)
+        if hasUsableZip(job, at: zip) { return FileSystem.size(of: zip) ?? 0 }
+        return FileSystem.size(of: cache.packagePartPath(presentationId: job.presentationId, revision: job.revision))
+            ?? 0
     }
 
     // MARK: - One presentation
@@ -339,8 +371,9 @@ struct ContentPhase: Sendable {
             throw CancellationError()
         } catch {
             await clearUnpackMark(of: id, ended: true)
-            // A refused or damaged package is fetched again next time, in case the server fixed it.
-            if error.category == .archive { unlink(zip) }
+            // A zip that could not be unpacked (refused, damaged, or no room to unpack it) is not kept: it would
+            // hold its space in cache/ for good. The next sync fetches it again, in case the server fixed it.
+            unlink(zip)
             throw SyncError(.installFailed, subject: "presentation \(id)", cause: error)
         }
     }
