@@ -52,6 +52,11 @@ import Testing
         let login = try await sclm(
             ["login"], environment: ["SCLM_USERNAME": DevServer.username, "SCLM_PASSWORD": DevServer.password])
         #expect(login.status == 0, "\(login)")
+        #expect(login.stdout.hasSuffix("as Demo User (demo@storyclm.test).\n"), "\(login)")
+        #expect(login.stderr.isEmpty, "no prompt was needed: \(login)")
+        #expect(try await server.stats().count("POST /connect/token password") == 1)
+        let whoami = try #require(try await sclm(["whoami", "--json"]).json() as? [String: Any])
+        #expect(whoami["grant"] as? String == "password")
     }
 
     @Test func theSessionCookieIsSentBackLater() async throws {
