@@ -31,33 +31,32 @@ package struct StoryIoTCredentials: Sendable, CustomStringConvertible {
     ///
     /// - Throws: ``AnalyticsError`` (`.notConfigured`) when some are set but not all, or one is malformed.
     package static func load(from configuration: Configuration) throws -> StoryIoTCredentials? {
-        let values = ConfigKey.iotCredentialKeys.map { key in
-            (key, configuration.value(key)?.trimmingCharacters(in: .whitespaces) ?? "")
+        do {
+            return try credentials(in: configuration)
+        } catch let error as SCLMError {
+            throw AnalyticsError(.notConfigured, error.description)
         }
-        let missing = values.filter { $0.1.isEmpty }.map(\.0.name)
-        if missing.count == values.count { return nil }
-        guard missing.isEmpty else {
+    }
+
+    /// The credentials, `nil` when none is set; `SCLMError` for a malformed setting.
+    private static func credentials(in configuration: Configuration) throws -> StoryIoTCredentials? {
+        let endpoint = try configuration.value(.iotEndpoint)
+        let texts = try [ConfigKey<String>.iotHub, .iotKey, .iotSecret].map { key in
+            (key.any, try configuration.value(key)?.trimmingCharacters(in: .whitespaces) ?? "")
+        }
+        let missing = ([(ConfigKey.iotEndpoint.any, endpoint == nil)] + texts.map { ($0.0, $0.1.isEmpty) })
+            .filter(\.1).map(\.0.name)
+        if missing.count == texts.count + 1 { return nil }
+        guard let endpoint, missing.isEmpty else {
             throw AnalyticsError(
                 .notConfigured,
                 "StoryIoT is only partly configured: \(missing.joined(separator: ", ")) \(missing.count == 1 ? "is" : "are") "
                     + "not set; set \(missing.count == 1 ? "it" : "them") with `sclm config set KEY VALUE`")
         }
-        let text = values[0].1.hasSuffix("/") ? String(values[0].1.dropLast()) : values[0].1
-        guard let endpoint = URL(string: text), ["http", "https"].contains(endpoint.scheme?.lowercased() ?? ""),
-            endpoint.host != nil
-        else {
-            throw AnalyticsError(
-                .notConfigured,
-                "iot.endpoint '\(text)' is not an http(s) URL; fix it with `sclm config set iot.endpoint URL`")
-        }
-        let seconds: Int
-        do {
-            seconds = try configuration.wholeNumber(.iotExpiration) ?? 180
-        } catch let error as SCLMError {
-            throw AnalyticsError(.notConfigured, error.description)
-        }
+        let base = endpoint.absoluteString.hasSuffix("/") ? String(endpoint.absoluteString.dropLast()) : nil
         return StoryIoTCredentials(
-            endpoint: endpoint, hub: values[1].1, key: values[2].1, secret: values[3].1, expiration: .seconds(seconds))
+            endpoint: base.flatMap(URL.init(string:)) ?? endpoint, hub: texts[0].1, key: texts[1].1,
+            secret: texts[2].1, expiration: .seconds(try configuration.required(.iotExpiration)))
     }
 
     /// The publish URL with a fresh signature: `{endpoint}/{hub}/publish/?key=&expiration=&signature=`.

@@ -1,12 +1,16 @@
+import Foundation
 import SCLMCore
 
 /// The settings of logging in to StoryCLM (`sclm login`, token renewal), declared beside the code that reads
 /// them; `SCLMCommands`' `SettingsCatalog` registers them with every other feature's.
-extension ConfigKey {
+extension ConfigKey where Value == URL {
     /// The StoryCLM auth server base URL.
     package static let authURL = ConfigKey(
         "auth.url", help: "StoryCLM auth server base URL.", default: "https://auth.storyclm.com",
-        environment: "SCLM_AUTH_URL", format: .httpURL)
+        environment: "SCLM_AUTH_URL")
+}
+
+extension ConfigKey where Value == String {
     /// The OAuth client id of this application.
     package static let clientId = ConfigKey(
         "auth.clientId", help: "OAuth client id of the application.", environment: "SCLM_CLIENT_ID")
@@ -21,8 +25,11 @@ extension ConfigKey {
     package static let password = ConfigKey(
         "auth.password", help: "Password for `sclm login` (environment only; never stored).",
         environment: "SCLM_PASSWORD", secret: true, storable: false)
+}
+
+extension ConfigKey where Value == Int {
     /// Renew the access token when it expires within this many seconds.
     package static let refreshMargin = ConfigKey(
-        "auth.refreshMargin", help: "Renew the access token this many seconds before it expires.", default: "60",
-        format: .wholeNumber(atLeast: 0, atMost: 86_400))
+        "auth.refreshMargin", help: "Renew the access token this many seconds before it expires.", default: 60,
+        range: 0...86_400)
 }

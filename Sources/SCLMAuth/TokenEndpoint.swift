@@ -39,17 +39,13 @@ package struct TokenEndpoint: Sendable {
         configuration: Configuration, transport: any HTTPTransport, retrier: Retrier, timeout: Duration,
         logger: Logger?
     ) throws {
-        guard let text = configuration.value(.authURL), let url = URL(string: text), url.isHTTP else {
-            throw AuthError(
-                .notConfigured,
-                detail: "auth.url is not an http(s) URL; set it with `sclm config set auth.url URL` or SCLM_AUTH_URL")
-        }
-        func required(_ key: ConfigKey) throws -> String {
-            guard let value = configuration.value(key), !value.isEmpty else {
+        let url = try configuration.required(.authURL)
+        func required(_ key: ConfigKey<String>) throws -> String {
+            guard let value = try configuration.value(key), !value.isEmpty else {
                 throw AuthError(
                     .notConfigured,
                     detail:
-                        "\(key.name) is not set; run `sclm config set \(key.name) …` or set \(key.environmentVariable ?? key.name)"
+                        "\(key.name) is not set; run `sclm config set \(key.name) …` or set \(key.any.environmentVariable ?? key.name)"
                 )
             }
             return value

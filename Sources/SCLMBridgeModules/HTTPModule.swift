@@ -34,11 +34,7 @@ package struct HTTPModule: DeclaredBridgeModule {
         ///
         /// - Throws: `SCLMError` (`.usage`) naming an entry of the list that cannot be parsed.
         package init(configuration: Configuration) throws {
-            do {
-                self.init(rule: try NetworkRule(parsing: configuration.value(.bridgeHTTPAllowedHosts) ?? ""))
-            } catch let error as NetworkRule.ParseError {
-                throw SCLMError(.usage, "bridge.httpAllowedHosts: \(error)")
-            }
+            self.init(rule: try configuration.value(.bridgeHTTPAllowedHosts) ?? .publicOnly)
         }
     }
 

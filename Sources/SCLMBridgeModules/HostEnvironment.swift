@@ -61,16 +61,16 @@ package struct HostEnvironment: Sendable, Equatable {
             processEnvironment["LC_ALL"].flatMap { $0.isEmpty ? nil : $0 } ?? processEnvironment["LANG"] ?? ""
         let code = language.prefix { $0.isLetter }.lowercased()
         return HostEnvironment(
-            appName: configuration.value(.appName) ?? "sclm",
-            appVersion: configuration.value(.appVersion) ?? SCLMVersion.current,
+            appName: try configuration.required(.appName),
+            appVersion: try configuration.required(.appVersion),
             localization: code.count == 2 ? code : "en",
             os: "Linux", osVersion: release["VERSION_ID"] ?? kernel,
             device: [release["PRETTY_NAME"] ?? release["NAME"] ?? "Linux", machine].filter { !$0.isEmpty }
                 .joined(separator: " "),
             userId: login?.subject, userName: login?.userName, isPasswordLogin: login?.grant == .password,
-            latitude: try configuration.checked(.bridgeLatitude) ?? "",
-            longitude: try configuration.checked(.bridgeLongitude) ?? "",
-            address: configuration.value(.bridgeAddress) ?? "")
+            latitude: try configuration.value(.bridgeLatitude) ?? "",
+            longitude: try configuration.value(.bridgeLongitude) ?? "",
+            address: try configuration.value(.bridgeAddress) ?? "")
     }
 
     /// `getAppInfo`'s data.

@@ -22,23 +22,25 @@ package struct OSAMModule: DeclaredBridgeModule {
         package var hasEndpoint: Bool
         /// `osam.package`.
         package var package: String?
-        /// `osam.platform`, as written.
-        package var platform: String?
-        /// `osam.versionCode`, as written.
-        package var versionCode: String?
+        /// `osam.platform`.
+        package var platform: Platform?
+        /// `osam.versionCode`.
+        package var versionCode: Int?
         /// `osam.versionName`, else `app.version`.
         package var versionName: String
         /// `app.name`.
         package var appName: String
 
         /// Reads the `osam.*` and `app.*` settings.
-        package init(configuration: Configuration) {
-            hasEndpoint = !(configuration.value(.osamEndpoint) ?? "").isEmpty
-            package = configuration.value(.osamPackage)
-            platform = configuration.value(.osamPlatform)
-            versionCode = configuration.value(.osamVersionCode)
-            versionName = configuration.value(.osamVersionName) ?? configuration.value(.appVersion) ?? ""
-            appName = configuration.value(.appName) ?? ""
+        ///
+        /// - Throws: `SCLMError` (`.usage`) for a setting its key refuses.
+        package init(configuration: Configuration) throws {
+            hasEndpoint = try configuration.value(.osamEndpoint) != nil
+            package = try configuration.value(.osamPackage)
+            platform = try configuration.value(.osamPlatform)
+            versionCode = try configuration.value(.osamVersionCode)
+            versionName = try configuration.value(.osamVersionName) ?? configuration.required(.appVersion)
+            appName = try configuration.required(.appName)
         }
     }
 
@@ -62,7 +64,7 @@ package struct OSAMModule: DeclaredBridgeModule {
             .ok(
                 AppInformation(
                     appName: module.settings.appName, appVersionName: module.settings.versionName,
-                    appVersionCode: module.settings.versionCode ?? ""
+                    appVersionCode: module.settings.versionCode.map(String.init) ?? ""
                 ).jsonValue)
         },
         .deferred("osam.changeLanguageEvent", parameters: LanguageParameter.self) { module, parameters, _ in
@@ -163,14 +165,14 @@ package struct OSAMModule: DeclaredBridgeModule {
     }
 
     private func platform() throws -> Platform {
-        guard let platform = settings.platform.flatMap(Platform.init(name:)) else {
+        guard let platform = settings.platform else {
             throw Self.notConfigured("osam.platform", example: "IOS")
         }
         return platform
     }
 
     private func app() throws -> InstalledApp {
-        guard let code = settings.versionCode.flatMap({ Int64($0) }), code >= 1 else {
+        guard let code = settings.versionCode.map(Int64.init) else {
             throw Self.notConfigured("osam.versionCode", example: "100")
         }
         return InstalledApp(

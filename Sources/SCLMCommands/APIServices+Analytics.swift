@@ -10,7 +10,7 @@ extension APIServices {
     func analyticsPublisher(context: CommandContext) async throws -> Publisher? {
         guard let credentials = try StoryIoTCredentials.load(from: configuration) else { return nil }
         let device = try await DeviceFacts.current(
-            store: store, app: (configuration.value(.appName), configuration.value(.appVersion)),
+            store: store, app: (try configuration.value(.appName), try configuration.value(.appVersion)),
             environment: context.environment)
         let client = StoryIoTClient(
             credentials: credentials, transport: transport, clock: context.clock, timeout: requestTimeout)

@@ -33,7 +33,7 @@ struct APIServices {
             configuration: try APIServices.transportConfiguration(
                 configuration, cookieJarPath: context.home.cookieJarPath),
             logger: logger)
-        retrier = Retrier(policy: RetryPolicy(maxAttempts: 1 + (try APIServices.number(.retries, in: configuration))))
+        retrier = Retrier(policy: RetryPolicy(maxAttempts: 1 + (try configuration.required(.retries))))
         requestTimeout = try APIServices.seconds(.requestTimeout, in: configuration)
         self.logger = logger
     }
@@ -46,7 +46,7 @@ struct APIServices {
         -> CurlTransport.Configuration
     {
         CurlTransport.Configuration(
-            caBundlePath: configuration.value(.caBundle), cookieJarPath: cookieJarPath,
+            caBundlePath: try configuration.value(.caBundle), cookieJarPath: cookieJarPath,
             connectTimeout: try seconds(.connectTimeout, in: configuration),
             stallTimeout: try seconds(.stallTimeout, in: configuration), proxy: try proxyChoice(in: configuration))
     }
@@ -59,11 +59,11 @@ struct APIServices {
     ///   `http.proxyCredentials`.
     static func proxyChoice(in configuration: Configuration) throws -> ProxyChoice {
         // The value's format refuses a user or password in it (they belong in http.proxyCredentials).
-        guard let url = try configuration.checked(.proxy), !url.isEmpty else { return .environment }
+        guard let url = try configuration.value(.proxy), !url.isEmpty else { return .environment }
         return .server(
             ProxyServer(
-                url: url, credentials: configuration.value(.proxyCredentials),
-                noProxy: configuration.value(.noProxy) ?? ""))
+                url: url, credentials: try configuration.value(.proxyCredentials),
+                noProxy: try configuration.value(.noProxy) ?? ""))
     }
 
     /// The site cache of `sync.blobProxy`, if one is set.
@@ -71,17 +71,9 @@ struct APIServices {
     /// - Throws: `SCLMError` (`.usage`) for a value that is not an http(s) URL without a query, or a fallback
     ///   setting out of its range.
     static func blobProxy(in configuration: Configuration) throws -> BlobProxy? {
-        guard let text = configuration.value(.syncBlobProxy), !text.isEmpty else { return nil }
-        let fallbackAllowed = try configuration.choice(.syncBlobProxyFallback) != "false"
-        let delay = Duration.seconds(try configuration.wholeNumber(.syncBlobProxyFallbackDelay) ?? 0)
-        guard let url = URL(string: text),
-            let proxy = BlobProxy(base: url, fallbackAllowed: fallbackAllowed, fallbackDelay: delay)
-        else {
-            throw SCLMError(
-                .usage,
-                "sync.blobProxy must be an http(s) URL without a query, e.g. http://cache.site:8080, got '\(text)'; "
-                    + "fix it with `sclm config set sync.blobProxy URL`")
-        }
+        guard var proxy = try configuration.value(.syncBlobProxy) else { return nil }
+        proxy.fallbackAllowed = try configuration.required(.syncBlobProxyFallback)
+        proxy.fallbackDelay = .seconds(try configuration.required(.syncBlobProxyFallbackDelay))
         return proxy
     }
 
@@ -103,19 +95,16 @@ struct APIServices {
     func authSession(clock: any WallClock) throws -> AuthSession {
         AuthSession(
             endpoint: try tokenEndpoint(), store: tokenStore, transport: transport, clock: clock,
-            refreshMargin: TimeInterval(try APIServices.number(.refreshMargin, in: configuration)), logger: logger)
+            refreshMargin: TimeInterval(try configuration.required(.refreshMargin)), logger: logger)
     }
 
     /// The content API at `api.url`.
     ///
     /// - Throws: `SCLMError` (`.usage`) for a malformed `api.url`, ``AuthError`` (`.notConfigured`).
     func syncService(clock: any WallClock) throws -> SyncService {
-        guard let text = configuration.value(.apiURL), let url = URL(string: text), url.isHTTP else {
-            throw SCLMError(
-                .usage, "api.url is not an http(s) URL; set it with `sclm config set api.url URL` or SCLM_API_URL")
-        }
-        return SyncService(
-            apiURL: url, session: try authSession(clock: clock), retrier: retrier, timeout: requestTimeout,
+        SyncService(
+            apiURL: try configuration.required(.apiURL), session: try authSession(clock: clock), retrier: retrier,
+            timeout: requestTimeout,
             logger: logger)
     }
 
@@ -125,20 +114,15 @@ struct APIServices {
     /// - Throws: `SCLMError` (`.usage`) for a value other than `install` or `refuse`, or a reserve out of range.
     static func packagePolicy(in configuration: Configuration) throws -> Policy {
         var policy = Policy.standard
-        policy.contentPolicy = try configuration.choice(.syncContentPolicy).flatMap(ContentPolicy.init) ?? .install
-        policy.diskReserve = DiskReserve(megabytes: try configuration.wholeNumber(.syncDiskReserve))
+        policy.contentPolicy = try configuration.required(.syncContentPolicy)
+        policy.diskReserve = DiskReserve(megabytes: try configuration.value(.syncDiskReserve))
         return policy
     }
 
-    /// A whole-number setting, checked by the rule `sclm config set` applies (its ``ConfigKey/format``).
+    /// A setting in whole seconds (at least 1).
     ///
     /// - Throws: `SCLMError` (`.usage`) naming the accepted form.
-    static func number(_ key: ConfigKey, in configuration: Configuration) throws -> Int {
-        try configuration.wholeNumber(key) ?? 0
-    }
-
-    /// A setting in whole seconds (at least 1).
-    static func seconds(_ key: ConfigKey, in configuration: Configuration) throws -> Duration {
-        .seconds(max(1, try number(key, in: configuration)))
+    static func seconds(_ key: ConfigKey<Int>, in configuration: Configuration) throws -> Duration {
+        .seconds(max(1, try configuration.required(key)))
     }
 }

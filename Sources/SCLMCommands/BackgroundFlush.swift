@@ -13,7 +13,7 @@ enum BackgroundFlush {
     /// - Returns: the task to cancel when the bridge ends, or `nil` when nothing was started.
     /// - Throws: a usage error for a malformed `bridge.flushInterval` or partial `iot.*` settings.
     static func start(services: Services) async throws -> Task<Void, Never>? {
-        let seconds = try APIServices.number(.bridgeFlushInterval, in: services.configuration)
+        let seconds = try services.configuration.required(.bridgeFlushInterval)
         guard seconds > 0 else { return nil }
         let context = services.context
         guard let publisher = try await services.api().analyticsPublisher(context: context) else {

@@ -107,25 +107,29 @@ extension CommandOption where Value == String? {
     }
 }
 
-extension CommandOption where Value == String? {
+extension CommandOption {
     /// Declares an option that gives setting `key`'s value for one run (`--jobs` for `sync.jobs`): the value
-    /// is held to the key's limits and refused in the same words as by `sclm config set`, a hand-edited
-    /// `config.json` or the environment; it reads the value in the key's canonical form, or `nil`.
+    /// is read by the key, so it is held to the key's limits and refused in the same words as by `sclm config
+    /// set`, a hand-edited `config.json` or the environment; absent, it reads `nil`.
     ///
     /// - Parameters:
     ///   - key: the setting whose limits apply.
     ///   - names: all spellings, short first.
-    ///   - value: the placeholder.
+    ///   - value: the placeholder (default: the choices, `A|B`).
     ///   - help: one short sentence.
+    ///   - choices: the values completions offer (default: the key's, when it is a choice).
     /// - Returns: the option.
-    package static func setting(_ key: ConfigKey, _ names: String..., value: String, help: String) -> Self {
+    package static func setting<Setting>(
+        _ key: ConfigKey<Setting>, _ names: String..., value: String? = nil, help: String, choices: [String]? = nil
+    ) -> Self where Value == Setting? {
         let name = names.last ?? ""
-        return Self(OptionSpec.option(names, value: value, help: help)) { given in
+        let spec = OptionSpec.option(names, value: value, help: help, choices: choices ?? key.any.allowedValues)
+        return Self(spec) { given in
             try given.last.map { text in
-                guard let normalized = key.format.normalized(text) else {
-                    throw ValidationError("\(name) \(key.refusal(of: text)) (as \(key.name))")
+                switch key.parse(text) {
+                case .success(let value): return value
+                case .failure(let refusal): throw ValidationError("\(name) \(refusal.reason) (as \(key.name))")
                 }
-                return normalized
             }
         }
     }

@@ -5,8 +5,8 @@ import Foundation
 /// Options are read only through their typed ``CommandOption`` descriptors, and the descriptor must be one
 /// the command lists in ``CommandConfiguration/options`` (a forgotten declaration would otherwise read
 /// nothing silently): arguments from ``CommandParser`` stop the debug build with an assertion, and
-/// `CommandOptionDeclarationTests` reads every command of the tree through
-/// ``init(declaring:onUndeclaredRead:)`` and fails on such a read.
+/// `CommandOptionDeclarationTests` reads every command of the tree through ``init(declaring:onRead:)`` and
+/// fails on such a read — and on a declared option that the command never reads (accepted, then ignored).
 package struct ParsedArguments: Sendable, Equatable {
     /// Positional values in order.
     package var positionals: [String] = []
@@ -14,8 +14,9 @@ package struct ParsedArguments: Sendable, Equatable {
     private var given: [String: [String]] = [:]
     /// The canonical names the command declares; `nil` for arguments built without a command (unchecked).
     private var declared: Set<String>?
-    /// What happens when an undeclared option is read; `nil`: an assertion failure.
-    private var onUndeclaredRead: (@Sendable (String) -> Void)?
+    /// Hears each option read, with whether the command declares it; `nil`: an undeclared read is an
+    /// assertion failure.
+    private var onRead: (@Sendable (_ name: String, _ isDeclared: Bool) -> Void)?
 
     /// Creates an empty set of arguments that checks no names.
     package init() {}
@@ -24,10 +25,13 @@ package struct ParsedArguments: Sendable, Equatable {
     ///
     /// - Parameters:
     ///   - options: the command's declared options and flags.
-    ///   - onUndeclaredRead: called with the name of each undeclared option read (default: an assertion failure).
-    package init(declaring options: [OptionSpec], onUndeclaredRead: (@Sendable (String) -> Void)? = nil) {
+    ///   - onRead: called with the name of each option read and whether it is declared (default: an undeclared
+    ///     read is an assertion failure).
+    package init(
+        declaring options: [OptionSpec], onRead: (@Sendable (_ name: String, _ isDeclared: Bool) -> Void)? = nil
+    ) {
         declare(options)
-        self.onUndeclaredRead = onUndeclaredRead
+        self.onRead = onRead
     }
 
     package static func == (lhs: ParsedArguments, rhs: ParsedArguments) -> Bool {
@@ -56,10 +60,10 @@ package struct ParsedArguments: Sendable, Equatable {
 
     /// `name`, after checking that the command declares it.
     private func checked(_ name: String) -> String {
-        guard let declared, !declared.contains(name) else { return name }
-        if let onUndeclaredRead {
-            onUndeclaredRead(name)
-        } else {
+        let isDeclared = declared?.contains(name) ?? true
+        if let onRead {
+            onRead(name, isDeclared)
+        } else if !isDeclared {
             assertionFailure("option \(name) is read but not declared in the command's configuration")
         }
         return name

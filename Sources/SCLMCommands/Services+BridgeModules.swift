@@ -20,12 +20,10 @@ extension Services {
     }
 
     /// The Tables module over the StoryCLM API and its auth session; offline (every command 503 naming what
-    /// is missing) without `api.url` or login settings.
+    /// is missing) without a valid `api.url` or login settings.
     private func tablesModule(host: PresentationHost) -> TablesModule {
-        guard let text = configuration.value(.apiURL), let url = URL(string: text), url.isHTTP else {
-            return TablesModule(connection: .offline("api.url is not set (sclm config set api.url URL)"), host: host)
-        }
         do {
+            let url = try configuration.required(.apiURL)
             let session = try api().authSession(clock: context.clock)
             return TablesModule(connection: .online(apiURL: url, send: { try await session.send($0) }), host: host)
         } catch {
@@ -42,7 +40,7 @@ extension Services {
         transportConfiguration.networkRule = policy.rule
         // Direct unless bridge.httpProxy says otherwise: through http.proxy or a proxy variable, the rule
         // would judge the proxy's address, not the destination's.
-        let proxy = configuration.value(.bridgeHTTPProxy).flatMap { $0.isEmpty ? nil : ProxyServer(url: $0) }
+        let proxy = try configuration.value(.bridgeHTTPProxy).flatMap { $0.isEmpty ? nil : ProxyServer(url: $0) }
         transportConfiguration.proxy = proxy.map(ProxyChoice.server) ?? .direct
         return HTTPModule(transport: makeTransport(transportConfiguration), policy: policy)
     }
@@ -50,7 +48,7 @@ extension Services {
     /// The OSAM module over the home's OSAM state and the `osam.*` settings.
     private func osamModule() throws -> OSAMModule {
         OSAMModule(
-            service: try osamService(), settings: OSAMModule.Settings(configuration: configuration),
+            service: try osamService(), settings: try OSAMModule.Settings(configuration: configuration),
             device: DeviceInformation.current(),
             deviceLanguage: DeviceInformation.language(environment: context.environment))
     }

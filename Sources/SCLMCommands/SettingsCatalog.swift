@@ -17,15 +17,21 @@ import SCLMSync
 /// listed once.
 package enum SettingsCatalog {
     /// Every key, in display order.
-    package static let all: [ConfigKey] = [
-        .apiURL, .authURL, .clientId, .clientSecret, .username, .password, .syncJobs, .syncContentPolicy,
-        .syncBlobProxy, .syncBlobProxyFallback, .syncBlobProxyFallbackDelay, .syncDiskReserve, .metricsTextfile,
-        .caBundle,
-        .appName, .appVersion, .bridgeLatitude, .bridgeLongitude, .bridgeAddress, .bridgeHTTPAllowedHosts,
-        .bridgeHTTPProxy, .connectTimeout, .stallTimeout, .requestTimeout, .retries, .refreshMargin, .proxy,
-        .proxyCredentials, .noProxy, .osamEndpoint, .osamPackage, .osamPlatform, .osamVersionCode,
-        .osamVersionName, .osamUsername, .osamPassword, .osamTopicsWebhook, .iotEndpoint, .iotHub, .iotKey,
-        .iotSecret, .iotExpiration, .bridgeFlushInterval,
+    package static let all: [AnyConfigKey] = [
+        ConfigKey.apiURL.any, ConfigKey.authURL.any, ConfigKey.clientId.any, ConfigKey.clientSecret.any,
+        ConfigKey.username.any, ConfigKey.password.any, ConfigKey.syncJobs.any, ConfigKey.syncContentPolicy.any,
+        ConfigKey.syncBlobProxy.any, ConfigKey.syncBlobProxyFallback.any, ConfigKey.syncBlobProxyFallbackDelay.any,
+        ConfigKey.syncDiskReserve.any,
+        ConfigKey.metricsTextfile.any, ConfigKey.caBundle.any, ConfigKey.appName.any, ConfigKey.appVersion.any,
+        ConfigKey.bridgeLatitude.any, ConfigKey.bridgeLongitude.any, ConfigKey.bridgeAddress.any,
+        ConfigKey.bridgeHTTPAllowedHosts.any, ConfigKey.bridgeHTTPProxy.any, ConfigKey.connectTimeout.any,
+        ConfigKey.stallTimeout.any, ConfigKey.requestTimeout.any, ConfigKey.retries.any,
+        ConfigKey.refreshMargin.any, ConfigKey.proxy.any, ConfigKey.proxyCredentials.any, ConfigKey.noProxy.any,
+        ConfigKey.osamEndpoint.any, ConfigKey.osamPackage.any, ConfigKey.osamPlatform.any,
+        ConfigKey.osamVersionCode.any, ConfigKey.osamVersionName.any, ConfigKey.osamUsername.any,
+        ConfigKey.osamPassword.any, ConfigKey.osamTopicsWebhook.any, ConfigKey.iotEndpoint.any,
+        ConfigKey.iotHub.any, ConfigKey.iotKey.any, ConfigKey.iotSecret.any, ConfigKey.iotExpiration.any,
+        ConfigKey.bridgeFlushInterval.any,
     ]
 
     /// The environment variables that carry a secret setting's value (`SCLM_CLIENT_SECRET`, `SCLM_PASSWORD`,
@@ -33,5 +39,5 @@ package enum SettingsCatalog {
     package static let secretEnvironmentVariables = Set(all.filter(\.isSecret).compactMap(\.environmentVariable))
 
     /// Looks a key up by its dotted name.
-    package static func named(_ name: String) -> ConfigKey? { all.first { $0.name == name } }
+    package static func named(_ name: String) -> AnyConfigKey? { all.first { $0.name == name } }
 }

@@ -96,7 +96,7 @@ struct SyncMetrics {
                     scope: scope, key: PreferenceKey.lastSyncBlobProxyFallback, value: fellBack ? "1" : "0")
                 return try SyncMetrics.read(from: db)
             }
-            if let path = configuration.value(.metricsTextfile), !path.isEmpty { try metrics.write(to: path) }
+            if let path = try configuration.value(.metricsTextfile), !path.isEmpty { try metrics.write(to: path) }
         } catch {
             logger.warning("cannot write the sync metrics: \(error.userMessage)")
         }

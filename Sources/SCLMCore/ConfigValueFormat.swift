@@ -35,6 +35,14 @@ package enum ConfigValueFormat: Sendable, Equatable {
         }
     }
 
+    /// What is wrong with `text`, which this form refuses, in the words every entry point uses — `sclm config
+    /// set`, `config.json`, the environment and a command-line flag: "must be a whole number from 1 to 64, got
+    /// '0'" (a secret's value is not repeated).
+    package func refusal(of text: String, secret: Bool) -> ConfigRefusal {
+        let shown = secret ? "" : ", got '\(URLPasswords.redacting(text))'"
+        return ConfigRefusal(reason: "must be \(acceptedForm)\(shown)")
+    }
+
     /// The placeholder of `sclm config set KEY <placeholder>` hints.
     package var placeholder: String {
         switch self {

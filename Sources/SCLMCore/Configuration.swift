@@ -68,14 +68,34 @@ package struct Configuration: Sendable, Equatable {
         try FileSystem.writeAtomically(data + Data("\n".utf8), to: path, mode: 0o600)
     }
 
-    /// The effective value of `key`: environment, then file, then default.
-    package func value(_ key: ConfigKey) -> String? {
-        resolved(key).value
+    /// The effective value of `key` — environment, then (for a secret key) a credential file, then
+    /// `config.json`, then the default — checked against the key's form and limits.
+    ///
+    /// - Throws: `SCLMError` (`.usage`) naming the accepted form and where to fix it, in the words of every
+    ///   other entry point (`sclm config set`, a command-line flag).
+    package func value<Value>(_ key: ConfigKey<Value>) throws -> Value? {
+        let (text, source) = resolved(key.any)
+        guard let text else { return nil }
+        switch key.parse(text) {
+        case .success(let value): return value
+        case .failure(let refusal): throw Configuration.refused(key.any, refusal, from: source)
+        }
     }
 
-    /// The effective value of `key` and where it came from: environment, then (for a secret key) a credential
-    /// file, then `config.json`, then the default.
-    package func resolved(_ key: ConfigKey) -> (value: String?, source: ConfigSource) {
+    /// The effective value of `key`, which must be set (or have a default).
+    ///
+    /// - Throws: `SCLMError` (`.usage`) for a value the key refuses (``value(_:)``), or one that is not set.
+    package func required<Value>(_ key: ConfigKey<Value>) throws -> Value {
+        guard let value = try value(key) else {
+            throw SCLMError(
+                .usage,
+                "\(key.name) is not set; set it with `sclm config set \(key.name) \(key.any.format.placeholder)`")
+        }
+        return value
+    }
+
+    /// The effective text of `key` and where it came from, unchecked: for showing it (``display(_:for:)``).
+    package func resolved(_ key: AnyConfigKey) -> (value: String?, source: ConfigSource) {
         if let variable = key.environmentVariable, let value = environment[variable], !value.isEmpty {
             return (value, .environment)
         }
@@ -87,7 +107,7 @@ package struct Configuration: Sendable, Equatable {
 
     /// The secret `key`'s value from `$CREDENTIALS_DIRECTORY/<key name>` (the folder systemd fills from a
     /// unit's `LoadCredential=`), without the line breaks around it; `nil` for another key or no such file.
-    private func credential(_ key: ConfigKey) -> String? {
+    private func credential(_ key: AnyConfigKey) -> String? {
         guard key.isSecret, let folder = environment["CREDENTIALS_DIRECTORY"], folder.hasPrefix("/"),
             let data = FileManager.default.contents(atPath: folder + "/" + key.name),
             let text = String(data: data, encoding: .utf8)
@@ -96,57 +116,37 @@ package struct Configuration: Sendable, Equatable {
         return value.isEmpty ? nil : value
     }
 
-    /// The effective value of `key`, which must be one of its ``ConfigKey/allowedValues`` (when it has any),
-    /// in the spelling the key lists.
-    ///
-    /// - Throws: `SCLMError` (`.usage`) naming the allowed values, for a value that is not one of them.
-    package func choice(_ key: ConfigKey) throws -> String? {
-        try checked(key)
-    }
-
-    /// The effective value of a ``ConfigValueFormat/wholeNumber(atLeast:)`` key.
-    ///
-    /// - Throws: `SCLMError` (`.usage`) naming the accepted form, for a value that is not one.
-    package func wholeNumber(_ key: ConfigKey) throws -> Int? {
-        try checked(key).flatMap { Int($0) }
-    }
-
-    /// The effective value of `key` in its canonical form, checked against the key's ``ConfigKey/format``.
-    ///
-    /// - Throws: `SCLMError` (`.usage`) naming the accepted form and where to fix it.
-    package func checked(_ key: ConfigKey) throws -> String? {
-        let (value, source) = resolved(key)
-        guard let value else { return nil }
-        return try Configuration.checked(value, for: key, from: source)
-    }
-
-    /// Stores `value` for `key` (or removes it for `nil`).
+    /// Stores `value` for `key` (or removes it for `nil`), in its canonical form.
     ///
     /// - Throws: `SCLMError` (`.usage`) for a key that may not be stored, or a value the key does not allow.
-    package mutating func set(_ key: ConfigKey, to value: String?) throws {
+    package mutating func set(_ key: AnyConfigKey, to value: String?) throws {
         guard key.isStorable else {
             throw SCLMError(
                 .usage,
                 "\(key.name) is never stored on disk; set \(key.environmentVariable ?? "it") in the environment instead"
             )
         }
-        stored[key.name] = try value.map { try Configuration.checked($0, for: key, from: .file) }
+        stored[key.name] = try value.map { value in
+            switch key.canonical(value) {
+            case .success(let canonical): return canonical
+            case .failure(let refusal): throw Configuration.refused(key, refusal, from: .file)
+            }
+        }
     }
 
-    /// `value` in the key's canonical form, or an error saying what the key accepts and where to fix it.
-    private static func checked(_ value: String, for key: ConfigKey, from source: ConfigSource) throws -> String {
-        if let normalized = key.format.normalized(value) { return normalized }
+    /// The error for `key`'s value from `source`, which the key refused: what it accepts and where to fix it.
+    private static func refused(_ key: AnyConfigKey, _ refusal: ConfigRefusal, from source: ConfigSource) -> SCLMError {
         let fix =
             switch source {
             case .environment: "fix \(key.environmentVariable ?? key.name) in the environment"
             case .credential: "fix the credential file \(key.name) in $CREDENTIALS_DIRECTORY"
             default: "fix it with `sclm config set \(key.name) \(key.format.placeholder)`"
             }
-        throw SCLMError(.usage, "\(key.name) \(key.refusal(of: value)); \(fix)")
+        return SCLMError(.usage, "\(key.name) \(refusal.reason); \(fix)")
     }
 
     /// `value` as shown to a user: secrets masked, the password of any URL in another value masked.
-    package static func display(_ value: String?, for key: ConfigKey) -> String {
+    package static func display(_ value: String?, for key: AnyConfigKey) -> String {
         guard let value else { return "(unset)" }
         guard key.isSecret else { return URLPasswords.redacting(value) }
         return value.isEmpty ? "" : "********"

@@ -21,9 +21,12 @@ enum ConfigurationTarget {
         }
         for name in configuration.stored.keys {
             for form in forms {
-                let key = ConfigKey(name, help: "A fuzzed setting.", secret: form.secret, format: form.format)
-                _ = try? configuration.checked(key)
-                _ = try? configuration.wholeNumber(key)
+                let text = ConfigKey<String>(name, help: "A fuzzed setting.", secret: form.secret, format: form.format)
+                let number = ConfigKey<Int>(
+                    name, help: "A fuzzed setting.", default: nil, environment: nil, format: form.format,
+                    decode: { Int($0) })
+                _ = try? configuration.value(text)
+                _ = try? configuration.value(number)
             }
         }
     }

@@ -2,28 +2,12 @@ import SCLMCore
 
 /// The settings of sclm's own HTTP requests (trust, timeouts, retries, proxy), declared beside the transport
 /// that applies them; `SCLMCommands`' `SettingsCatalog` registers them with every other feature's.
-extension ConfigKey {
+extension ConfigKey where Value == String {
     /// A custom CA bundle for TLS verification.
     package static let caBundle = ConfigKey(
         "http.caBundle",
         help: "PEM file of trusted CAs for TLS, also of an https http.proxy (default: the system store).",
         environment: "SCLM_CA_BUNDLE")
-    /// Seconds DNS, TCP and TLS may take together.
-    package static let connectTimeout = ConfigKey(
-        "http.connectTimeout", help: "Seconds DNS, TCP and TLS may take together.", default: "30",
-        format: .wholeNumber(atLeast: 0, atMost: 86_400))
-    /// Seconds a transfer may receive less than a byte per second before it fails.
-    package static let stallTimeout = ConfigKey(
-        "http.stallTimeout", help: "Seconds a transfer may stall (under 1 byte/s) before it fails.", default: "30",
-        format: .wholeNumber(atLeast: 0, atMost: 86_400))
-    /// Seconds one API request may take in all (downloads have no total limit, only the stall limit).
-    package static let requestTimeout = ConfigKey(
-        "http.requestTimeout", help: "Seconds one API request may take in all (not downloads).", default: "120",
-        format: .wholeNumber(atLeast: 0, atMost: 86_400))
-    /// Retries of a request after a transient failure (connection, timeout, 429/5xx).
-    package static let retries = ConfigKey(
-        "http.retries", help: "Retries of a request after a transient failure, with backoff.", default: "4",
-        format: .wholeNumber(atLeast: 0, atMost: 100))
     /// The proxy every sclm request goes through (API, login, downloads), instead of what libcurl would read
     /// from `https_proxy`, `HTTPS_PROXY`, `http_proxy` and `no_proxy`.
     package static let proxy = ConfigKey(
@@ -39,4 +23,22 @@ extension ConfigKey {
     package static let noProxy = ConfigKey(
         "http.noProxy",
         help: "With http.proxy: hosts reached directly, comma-separated (no_proxy syntax; the variable is ignored).")
+}
+
+extension ConfigKey where Value == Int {
+    /// Seconds DNS, TCP and TLS may take together.
+    package static let connectTimeout = ConfigKey(
+        "http.connectTimeout", help: "Seconds DNS, TCP and TLS may take together.", default: 30, range: 0...86_400)
+    /// Seconds a transfer may receive less than a byte per second before it fails.
+    package static let stallTimeout = ConfigKey(
+        "http.stallTimeout", help: "Seconds a transfer may stall (under 1 byte/s) before it fails.", default: 30,
+        range: 0...86_400)
+    /// Seconds one API request may take in all (downloads have no total limit, only the stall limit).
+    package static let requestTimeout = ConfigKey(
+        "http.requestTimeout", help: "Seconds one API request may take in all (not downloads).", default: 120,
+        range: 0...86_400)
+    /// Retries of a request after a transient failure (connection, timeout, 429/5xx).
+    package static let retries = ConfigKey(
+        "http.retries", help: "Retries of a request after a transient failure, with backoff.", default: 4,
+        range: 0...100)
 }

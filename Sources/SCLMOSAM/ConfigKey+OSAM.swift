@@ -1,20 +1,20 @@
+import Foundation
 import SCLMCore
 
 /// Keys of the OSAM checks (`sclm osam …` and the bridge's `osam.*` commands).
-extension ConfigKey {
+extension ConfigKey where Value == URL {
     /// The OSAM backend base URL (its path prefix is kept).
     package static let osamEndpoint = ConfigKey(
         "osam.endpoint", help: "OSAM backend base URL, e.g. https://osam.example/ (path prefix kept).",
-        environment: "SCLM_OSAM_ENDPOINT", format: .httpURL)
+        environment: "SCLM_OSAM_ENDPOINT")
+    /// Where topic subscriptions are POSTed, if anywhere.
+    package static let osamTopicsWebhook = ConfigKey(
+        "osam.topicsWebhook", help: "URL that receives each topic (un)subscription as a JSON POST (optional).")
+}
+
+extension ConfigKey where Value == String {
     /// The package (application id / bundle id) checked.
     package static let osamPackage = ConfigKey("osam.package", help: "Package (application or bundle id) OSAM checks.")
-    /// `IOS` or `ANDROID`.
-    package static let osamPlatform = ConfigKey(
-        "osam.platform", help: "OSAM platform: IOS or ANDROID.",
-        format: .choice(["IOS", "ANDROID"], ignoringCase: true))
-    /// The installed build number sent to the backend.
-    package static let osamVersionCode = ConfigKey(
-        "osam.versionCode", help: "Installed build number (a positive integer).", format: .wholeNumber(atLeast: 1))
     /// The installed version name (topics, app information).
     package static let osamVersionName = ConfigKey(
         "osam.versionName", help: "Installed version name (default: app.version).")
@@ -24,8 +24,16 @@ extension ConfigKey {
     package static let osamPassword = ConfigKey(
         "osam.password", help: "Password for HTTP Basic auth on the OSAM backend.", environment: "SCLM_OSAM_PASSWORD",
         secret: true)
-    /// Where topic subscriptions are POSTed, if anywhere.
-    package static let osamTopicsWebhook = ConfigKey(
-        "osam.topicsWebhook", help: "URL that receives each topic (un)subscription as a JSON POST (optional).",
-        format: .httpURL)
+}
+
+extension ConfigKey where Value == Platform {
+    /// `IOS` or `ANDROID`, in any case.
+    package static let osamPlatform = ConfigKey(
+        "osam.platform", help: "OSAM platform: IOS or ANDROID.", cases: [.ios, .android], ignoringCase: true)
+}
+
+extension ConfigKey where Value == Int {
+    /// The installed build number sent to the backend.
+    package static let osamVersionCode = ConfigKey(
+        "osam.versionCode", help: "Installed build number (a positive integer).", atLeast: 1)
 }

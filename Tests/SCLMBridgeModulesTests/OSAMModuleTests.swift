@@ -41,7 +41,7 @@ final class OSAMHarness: Sendable {
             "osam.versionCode": "100",
             "osam.versionName": "1.0.0", "app.name": "Kiosk",
         ]
-    ) -> OSAMModule {
+    ) throws -> OSAMModule {
         let clock = FixedClock(epochMilliseconds: OSAMHarness.now)
         let service = OSAMService(
             store: store,
@@ -51,7 +51,7 @@ final class OSAMHarness: Sendable {
             messaging: StoreMessagingProvider(store: store, clock: clock), clock: clock,
             logger: Logger(minimumLevel: .error))
         return OSAMModule(
-            service: service, settings: OSAMModule.Settings(configuration: Configuration(stored: settings)),
+            service: service, settings: try OSAMModule.Settings(configuration: Configuration(stored: settings)),
             device: DeviceInformation(
                 platformName: "Debian GNU/Linux", platformVersion: "12", platformModel: "kiosk-1"),
             deviceLanguage: "CA")
@@ -67,7 +67,7 @@ final class OSAMHarness: Sendable {
 @Suite(.tags(.medium)) struct OSAMModuleTests {
     @Test func versionControlAnswersTheAlertEmitsItAndRefusesASecondCheckUntilAnswered() async throws {
         let harness = try OSAMHarness()
-        let module = harness.module()
+        let module = try harness.module()
         let shown = try await harness.call(module, "osam.versionControl", ["language": "CA"])
         #expect(shown.code == 200)
         #expect(shown.data["result"] == "SHOW")
@@ -90,7 +90,7 @@ final class OSAMHarness: Sendable {
 
     @Test func answersAreValidatedAndAnUnknownLanguageMeansEnglish() async throws {
         let harness = try OSAMHarness()
-        let module = harness.module()
+        let module = try harness.module()
         await #expect(throws: BridgeError.self) {
             try await harness.call(module, "osam.versionControlAnswer", ["choice": "later"])
         }
@@ -107,7 +107,7 @@ final class OSAMHarness: Sendable {
 
     @Test func ratingInformationTopicsTokenAndReachability() async throws {
         let harness = try OSAMHarness()
-        let module = harness.module()
+        let module = try harness.module()
         #expect(try await harness.call(module, "osam.rating").data == ["response": "DISMISSED"])
         #expect(try await harness.call(module, "osam.rating").data == ["response": "ACCEPTED"])
         #expect(

@@ -1,5 +1,6 @@
 import Foundation
 import SCLMAnalytics
+import SCLMArchive
 import SCLMAuth
 import SCLMCore
 import SCLMHTTP
@@ -10,51 +11,55 @@ import Testing
 @Suite struct ConfigurationTests {
     @Test func environmentOverridesFileWhichOverridesDefault() throws {
         var configuration = Configuration(environment: ["SCLM_API_URL": "http://127.0.0.1:9"])
-        try configuration.set(.apiURL, to: "https://file.example")
-        try configuration.set(.authURL, to: "https://auth.file.example")
-        #expect(configuration.resolved(.apiURL).value == "http://127.0.0.1:9")
-        #expect(configuration.resolved(.apiURL).source == .environment)
-        #expect(configuration.resolved(.authURL).source == .file)
-        #expect(configuration.resolved(.syncJobs) == ("4", .default))
-        #expect(configuration.resolved(.clientId).source == .unset)
+        try configuration.set(ConfigKey.apiURL.any, to: "https://file.example")
+        try configuration.set(ConfigKey.authURL.any, to: "https://auth.file.example")
+        #expect(try configuration.value(.apiURL) == URL(string: "http://127.0.0.1:9"))
+        #expect(configuration.resolved(ConfigKey.apiURL.any).source == .environment)
+        #expect(configuration.resolved(ConfigKey.authURL.any).source == .file)
+        #expect(configuration.resolved(ConfigKey.syncJobs.any) == ("4", .default))
+        #expect(try configuration.value(.syncJobs) == 4)
+        #expect(configuration.resolved(ConfigKey.clientId.any).source == .unset)
+        #expect(try configuration.value(.clientId) == nil)
     }
 
     @Test func savesAtomicallyWithMode0600AndLoadsBack() throws {
         let folder = TemporaryDirectory()
         let path = folder.appending("config.json")
         var configuration = Configuration()
-        try configuration.set(.clientSecret, to: "s3cret")
+        try configuration.set(ConfigKey.clientSecret.any, to: "s3cret")
         try configuration.save(to: path)
         #expect(FileSystem.mode(of: path) == 0o600)
         let loaded = try Configuration.load(from: path, environment: [:])
-        #expect(loaded.value(.clientSecret) == "s3cret")
+        #expect(try loaded.value(.clientSecret) == "s3cret")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["config.json"])
     }
 
     @Test func masksSecretsButNotPlainValues() {
-        #expect(Configuration.display("s3cret", for: .clientSecret) == "********")
-        #expect(Configuration.display("https://x", for: .apiURL) == "https://x")
-        #expect(Configuration.display(nil, for: .clientSecret) == "(unset)")
+        #expect(Configuration.display("s3cret", for: ConfigKey.clientSecret.any) == "********")
+        #expect(Configuration.display("https://x", for: ConfigKey.apiURL.any) == "https://x")
+        #expect(Configuration.display(nil, for: ConfigKey.clientSecret.any) == "(unset)")
     }
 
     @Test func refusesToStoreThePassword() {
         var configuration = Configuration()
-        let error = #expect(throws: SCLMError.self) { try configuration.set(.password, to: "hunter2") }
+        let error = #expect(throws: SCLMError.self) { try configuration.set(ConfigKey.password.any, to: "hunter2") }
         #expect(error?.category == .usage)
         #expect(error?.description.contains("hunter2") == false)
     }
 
     @Test func aChoiceKeyTakesOnlyItsValues() throws {
         var configuration = Configuration()
-        #expect(try configuration.choice(.syncContentPolicy) == "install")
-        try configuration.set(.syncContentPolicy, to: "refuse")
-        #expect(try configuration.choice(.syncContentPolicy) == "refuse")
-        let error = #expect(throws: SCLMError.self) { try configuration.set(.syncContentPolicy, to: "REFUSE") }
+        #expect(try configuration.value(.syncContentPolicy) == .install)
+        try configuration.set(ConfigKey.syncContentPolicy.any, to: "refuse")
+        #expect(try configuration.value(.syncContentPolicy) == .refuse)
+        let error = #expect(throws: SCLMError.self) {
+            try configuration.set(ConfigKey.syncContentPolicy.any, to: "REFUSE")
+        }
         #expect(error?.category == .usage)
         #expect(error?.description.contains("sync.contentPolicy must be install or refuse, got 'REFUSE'") == true)
         let edited = Configuration(stored: ["sync.contentPolicy": "skip"])
-        #expect(throws: SCLMError.self) { try edited.choice(.syncContentPolicy) }
-        #expect(edited.value(.syncContentPolicy) == "skip", "value() does not check; choice() does")
+        #expect(throws: SCLMError.self) { try edited.value(.syncContentPolicy) }
+        #expect(edited.resolved(ConfigKey.syncContentPolicy.any).value == "skip", "shown as written, read checked")
     }
 
     @Test func reportsAMalformedFileAsAUsageError() throws {
@@ -89,7 +94,7 @@ import Testing
 
     @Test func aBadValueFromTheEnvironmentNamesTheVariableToFix() {
         let configuration = Configuration(environment: ["SCLM_BRIDGE_FLUSH_INTERVAL": "soon"])
-        let error = #expect(throws: SCLMError.self) { try configuration.wholeNumber(.bridgeFlushInterval) }
+        let error = #expect(throws: SCLMError.self) { try configuration.value(.bridgeFlushInterval) }
         #expect(error?.description.contains("fix SCLM_BRIDGE_FLUSH_INTERVAL in the environment") == true)
     }
 
@@ -99,15 +104,16 @@ import Testing
         try Data("sclm-fleet\n".utf8).write(to: URL(fileURLWithPath: folder.appending("auth.clientId")))
         try Data("http://bad\n".utf8).write(to: URL(fileURLWithPath: folder.appending("iot.secret")))
         var configuration = Configuration(environment: ["CREDENTIALS_DIRECTORY": folder.path])
-        try configuration.set(.clientSecret, to: "from-the-file")
-        #expect(configuration.resolved(.clientSecret) == ("s3cret", .credential))
-        #expect(configuration.resolved(.clientId).source == .unset, "only secret keys come from credentials")
-        #expect(configuration.resolved(.iotKey).source == .unset)
+        try configuration.set(ConfigKey.clientSecret.any, to: "from-the-file")
+        #expect(configuration.resolved(ConfigKey.clientSecret.any) == ("s3cret", .credential))
+        #expect(
+            configuration.resolved(ConfigKey.clientId.any).source == .unset, "only secret keys come from credentials")
+        #expect(configuration.resolved(ConfigKey.iotKey.any).source == .unset)
         let overridden = Configuration(
             environment: ["CREDENTIALS_DIRECTORY": folder.path, "SCLM_CLIENT_SECRET": "from-the-environment"])
-        #expect(overridden.resolved(.clientSecret) == ("from-the-environment", .environment))
+        #expect(overridden.resolved(ConfigKey.clientSecret.any) == ("from-the-environment", .environment))
         let relative = Configuration(environment: ["CREDENTIALS_DIRECTORY": "relative/folder"])
-        #expect(relative.resolved(.clientSecret).source == .unset)
+        #expect(relative.resolved(ConfigKey.clientSecret.any).source == .unset)
     }
 
     @Test func rangesDecimalsAndProxyURLsAreCheckedByTheirFormat() {
@@ -130,9 +136,11 @@ import Testing
         #expect(URLPasswords.redacting("https://api.example/v1?a=b@c") == "https://api.example/v1?a=b@c")
         #expect(URLPasswords.redacting("user@host") == "user@host")
         #expect(URLPasswords.redacting("user:pw@host:1") == "user:********@host:1")
-        #expect(Configuration.display("https://a:b@api.example", for: .apiURL) == "https://a:********@api.example")
+        #expect(
+            Configuration.display("https://a:b@api.example", for: ConfigKey.apiURL.any)
+                == "https://a:********@api.example")
         let configuration = Configuration(stored: ["http.proxy": "http://u:p4ss@proxy:1"])
-        let error = #expect(throws: SCLMError.self) { try configuration.checked(.proxy) }
+        let error = #expect(throws: SCLMError.self) { try configuration.value(.proxy) }
         #expect(error?.description.contains("http.proxyCredentials") == true)
         #expect(error?.description.contains("p4ss") == false)
     }

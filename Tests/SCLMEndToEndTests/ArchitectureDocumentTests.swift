@@ -65,6 +65,8 @@ struct PackageManifest {
 /// The rows of ARCHITECTURE.md's floor table: `| floor | targets | depends on | holds |`.
 struct FloorTable {
     struct Row {
+        /// The floor the row starts (`0 C shims` → 0, `tests` → above every floor); `nil`: the one above's.
+        let floor: Int?
         let targets: [String]
         /// The dependencies the row lists, as target names; `nil` when the row describes them in words.
         let dependencies: [String]?
@@ -81,7 +83,10 @@ struct FloorTable {
             }
             guard cells.count >= 4 else { continue }
             let targets = ArchitectureDocumentTests.codeSpans(in: cells[2])
-            rows.append(Row(targets: targets, dependencies: Self.dependencies(cells[3])))
+            let floor =
+                cells[1] == "tests"
+                ? 100 : cells[1].prefix(while: \.isNumber).isEmpty ? nil : Int(cells[1].prefix(while: \.isNumber))
+            rows.append(Row(floor: floor, targets: targets, dependencies: Self.dependencies(cells[3])))
         }
     }
 

@@ -26,7 +26,9 @@ import Testing
         SetCase(key: "osam.platform", value: "windows", accepted: "osam.platform must be IOS or ANDROID"),
         SetCase(key: "api.url", value: "not-a-url", accepted: "api.url must be an http(s) URL"),
         SetCase(key: "sync.contentPolicy", value: "maybe", accepted: "sync.contentPolicy must be install or refuse"),
-        SetCase(key: "bridge.httpAllowedHosts", value: "10.0.0.0/99", accepted: "bridge.httpAllowedHosts: "),
+        SetCase(
+            key: "bridge.httpAllowedHosts", value: "10.0.0.0/99",
+            accepted: "bridge.httpAllowedHosts cannot be read: '10.0.0.0/99' is not a host name"),
     ]
 
     @Test(arguments: badValues) func configSetRefusesAValueItsReaderWouldRefuse(_ bad: SetCase) async throws {

@@ -27,7 +27,7 @@ extension SCLM.Config {
             commandName: "get", abstract: "Print the effective value of a setting.",
             arguments: [ArgumentSpec.configKey("The setting, e.g. api.url.")])
 
-        let key: ConfigKey
+        let key: AnyConfigKey
 
         package init(parsing arguments: ParsedArguments) throws {
             key = try ConfigEntry.key(named: arguments.positional(0, named: "key"))
@@ -56,7 +56,7 @@ extension SCLM.Config {
                 .configValue,
             ])
 
-        let key: ConfigKey
+        let key: AnyConfigKey
         let value: String
 
         package init(parsing arguments: ParsedArguments) throws {
@@ -73,18 +73,10 @@ extension SCLM.Config {
                     + "e.g. printf '%s\\n' \"$SECRET\" | sclm config set \(key.name) -")
         }
 
-        /// Reads a setting whose format only its reader above SCLMCore knows the way that reader does, so a
-        /// value it would refuse is refused now, before it is stored: `bridge.httpAllowedHosts` (the bridge's
-        /// network rule).
-        private static func checkWithItsReader(_ key: ConfigKey, in configuration: Configuration) throws {
-            if key == .bridgeHTTPAllowedHosts { _ = try HTTPModule.Policy(configuration: configuration) }
-        }
-
         package func run(_ context: CommandContext) async throws {
             let newValue = value == "-" ? (readLine(strippingNewline: true) ?? "") : value
             try ConfigEntry.update(context: context) { configuration in
                 try configuration.set(key, to: newValue)
-                try Self.checkWithItsReader(key, in: configuration)
             }
             if context.wantsJSON {
                 context.printJSON(ConfigEntry(key: key, configuration: try context.configuration()))
@@ -98,7 +90,7 @@ extension SCLM.Config {
             commandName: "unset", abstract: "Remove a setting from config.json (its default applies again).",
             arguments: [ArgumentSpec.configKey("The setting to remove.")])
 
-        let key: ConfigKey
+        let key: AnyConfigKey
 
         package init(parsing arguments: ParsedArguments) throws {
             key = try ConfigEntry.key(named: arguments.positional(0, named: "key"))
@@ -162,7 +154,7 @@ struct ConfigEntry: Encodable, Equatable {
     let secret: Bool
     let help: String
 
-    init(key: ConfigKey, configuration: Configuration) {
+    init(key: AnyConfigKey, configuration: Configuration) {
         let resolved = configuration.resolved(key)
         self.key = key.name
         self.value = resolved.value.map { Configuration.display($0, for: key) }
@@ -171,7 +163,7 @@ struct ConfigEntry: Encodable, Equatable {
         self.help = key.help
     }
 
-    static func key(named name: String) throws -> ConfigKey {
+    static func key(named name: String) throws -> AnyConfigKey {
         guard let key = SettingsCatalog.named(name) else {
             let names = SettingsCatalog.all.map(\.name)
             if let nearest = NearestName.suggestion(for: name, in: names) {

@@ -88,7 +88,7 @@ extension SCLM {
             let password: String
             if passwordFromStdin {
                 password = readLine(strippingNewline: true) ?? ""
-            } else if let fromEnvironment = configuration.value(.password) {
+            } else if let fromEnvironment = try configuration.value(.password) {
                 password = fromEnvironment
             } else {
                 password = try ask(

@@ -54,10 +54,10 @@ extension SCLM.Osam {
 
         package func run(_ context: CommandContext) async throws {
             let configuration = try context.configuration()
-            let storedCode = try configuration.wholeNumber(.osamVersionCode).map(Int64.init)
+            let storedCode = try configuration.value(.osamVersionCode).map(Int64.init)
             let info = AppInformation(
-                appName: appName ?? configuration.value(.appName) ?? "",
-                appVersionName: options.versionName(configuration),
+                appName: try appName ?? configuration.value(.appName) ?? "",
+                appVersionName: try options.versionName(configuration),
                 appVersionCode: (options.versionCode ?? storedCode).map(String.init) ?? "")
             if context.wantsJSON {
                 context.printJSON(info.jsonValue)

@@ -7,17 +7,17 @@ import SCLMPolicy
 /// The options the `sclm osam` subcommands share, each falling back to its `osam.*` setting.
 struct OsamOptions: Sendable {
     /// `--endpoint url`.
-    static let endpoint: CommandOption<String?> = .setting(
+    static let endpoint: CommandOption<URL?> = .setting(
         .osamEndpoint, "--endpoint", value: "url", help: "OSAM backend base URL (default: osam.endpoint).")
     /// `--package package`.
     static let package: CommandOption<String?> = .text(
         "--package", value: "package", help: "Package (application or bundle id) (default: osam.package).")
     /// `--platform IOS|ANDROID`.
-    static let platform: CommandOption<Platform?> = .option(
-        "--platform", help: "Platform of the app (default: osam.platform).", choices: Platform.allCases.map(\.rawValue),
-        convert: { try platform(named: $0) })
+    static let platform: CommandOption<Platform?> = .setting(
+        .osamPlatform, "--platform", help: "Platform of the app (default: osam.platform).",
+        choices: Platform.allCases.map(\.rawValue))
     /// `--version-code n`.
-    static let versionCode: CommandOption<String?> = .setting(
+    static let versionCode: CommandOption<Int?> = .setting(
         .osamVersionCode, "--version-code", value: "n", help: "Installed build number (default: osam.versionCode).")
     /// `--version-name name`.
     static let versionName: CommandOption<String?> = .text(
@@ -35,7 +35,7 @@ struct OsamOptions: Sendable {
     static let now: CommandOption<Int?> = .integer(
         "--now", value: "epoch-ms", help: "Device time in ms since 1970 (default: the clock).", in: 0...Int.max)
 
-    var endpoint: String?
+    var endpoint: URL?
     var package: String?
     var platform: Platform?
     var versionCode: Int64?
@@ -49,7 +49,7 @@ struct OsamOptions: Sendable {
         endpoint = try arguments.readIfDeclared(Self.endpoint) ?? nil
         package = try arguments.readIfDeclared(Self.package) ?? nil
         platform = try arguments.readIfDeclared(Self.platform) ?? nil
-        versionCode = try (arguments.readIfDeclared(Self.versionCode) ?? nil).flatMap { Int64($0) }
+        versionCode = try (arguments.readIfDeclared(Self.versionCode) ?? nil).map { Int64($0) }
         versionName = try arguments.readIfDeclared(Self.versionName) ?? nil
         language = (try arguments.readIfDeclared(Self.language) ?? nil) ?? .default
         isOffline = try arguments.readIfDeclared(Self.offline) ?? false
@@ -60,7 +60,7 @@ struct OsamOptions: Sendable {
 
     /// The package, from `--package` or `osam.package`.
     func package(_ configuration: Configuration) throws -> String {
-        guard let value = package ?? configuration.value(.osamPackage), !value.isEmpty else {
+        guard let value = try package ?? configuration.value(.osamPackage), !value.isEmpty else {
             throw ValidationError("no package: pass --package or run 'sclm config set osam.package <package>'")
         }
         return value
@@ -68,25 +68,24 @@ struct OsamOptions: Sendable {
 
     /// The platform, from `--platform` or `osam.platform`.
     func platform(_ configuration: Configuration) throws -> Platform {
-        if let platform { return platform }
-        guard let value = try configuration.choice(.osamPlatform) else {
+        guard let platform = try platform ?? configuration.value(.osamPlatform) else {
             throw ValidationError("no platform: pass --platform IOS|ANDROID or set osam.platform")
         }
-        return try OsamOptions.platform(named: value)
+        return platform
     }
 
     /// The installed build, from `--version-code` or `osam.versionCode`.
     func versionCode(_ configuration: Configuration) throws -> Int64 {
         if let versionCode { return versionCode }
-        guard let value = try configuration.wholeNumber(.osamVersionCode) else {
+        guard let value = try configuration.value(.osamVersionCode) else {
             throw ValidationError("no version code: pass --version-code N or set osam.versionCode")
         }
         return Int64(value)
     }
 
     /// The version name, from `--version-name`, `osam.versionName` or `app.version`.
-    func versionName(_ configuration: Configuration) -> String {
-        versionName ?? configuration.value(.osamVersionName) ?? configuration.value(.appVersion) ?? ""
+    func versionName(_ configuration: Configuration) throws -> String {
+        try versionName ?? configuration.value(.osamVersionName) ?? configuration.value(.appVersion) ?? ""
     }
 
     /// The installed app as the checks see it, with the device's OS version and model unless given.
@@ -96,7 +95,7 @@ struct OsamOptions: Sendable {
         let device = osVersion == nil || model == nil ? DeviceInformation.current() : nil
         return InstalledApp(
             packageName: try package(configuration), versionCode: try versionCode(configuration),
-            versionName: versionName(configuration), osVersion: osVersion ?? device?.platformVersion ?? "",
+            versionName: try versionName(configuration), osVersion: osVersion ?? device?.platformVersion ?? "",
             model: model ?? device?.platformModel ?? "")
     }
 
@@ -107,11 +106,4 @@ struct OsamOptions: Sendable {
 
     /// `.offline` with `--offline`, else `.probe`.
     var connectivity: OSAMService.Connectivity { isOffline ? .offline : .probe }
-
-    private static func platform(named text: String) throws -> Platform {
-        guard let platform = Platform(name: text) else {
-            throw ValidationError("platform must be IOS or ANDROID, got '\(text)'")
-        }
-        return platform
-    }
 }

@@ -31,9 +31,10 @@ extension Services {
     func osamService(_ options: OsamOptions, needsBackend: Bool = false) throws -> OSAMService {
         var endpoint: URL?
         if needsBackend && !options.isOffline {
-            endpoint = try osamURL(
-                options.endpoint ?? configuration.checked(.osamEndpoint), what: "OSAM endpoint",
-                hint: "pass --endpoint URL, set osam.endpoint, or use --offline")
+            guard let url = try options.endpoint ?? configuration.value(.osamEndpoint) else {
+                throw ValidationError("no OSAM endpoint: pass --endpoint URL, set osam.endpoint, or use --offline")
+            }
+            endpoint = url
         }
         return try osamService(endpoint: endpoint, clock: options.clock(context))
     }
@@ -42,10 +43,7 @@ extension Services {
     ///
     /// - Throws: ``ValidationError`` for a malformed `osam.endpoint`.
     func osamService() throws -> OSAMService {
-        let endpoint = try configuration.value(.osamEndpoint).flatMap { text in
-            text.isEmpty ? nil : try osamURL(text, what: "osam.endpoint", hint: "")
-        }
-        return try osamService(endpoint: endpoint, clock: context.clock)
+        try osamService(endpoint: configuration.value(.osamEndpoint), clock: context.clock)
     }
 
     /// The home's store, the HTTP backend at `endpoint` (none without one), the store-backed analytics and
@@ -53,25 +51,20 @@ extension Services {
     private func osamService(endpoint: URL?, clock: any WallClock) throws -> OSAMService {
         let store = try store()
         let transport = try osamTransport()
-        let backend = endpoint.map { endpoint in
-            HTTPOSAMBackend(
-                endpoint: endpoint,
-                credentials: configuration.value(.osamUsername).map {
-                    HTTPOSAMBackend.Credentials(username: $0, password: configuration.value(.osamPassword) ?? "")
-                },
-                transport: transport)
+        let password = try configuration.value(.osamPassword) ?? ""
+        let credentials = try configuration.value(.osamUsername).map {
+            HTTPOSAMBackend.Credentials(username: $0, password: password)
         }
-        let notifier = try configuration.value(.osamTopicsWebhook).map { text in
-            HTTPOSAMBackend.webhookNotifier(
-                try osamURL(text, what: "osam.topicsWebhook", hint: "fix it with sclm config set"), transport: transport
-            )
+        let backend = endpoint.map { HTTPOSAMBackend(endpoint: $0, credentials: credentials, transport: transport) }
+        let notifier = try configuration.value(.osamTopicsWebhook).map { url in
+            HTTPOSAMBackend.webhookNotifier(url, transport: transport)
         }
         return OSAMService(
             store: store, backend: backend, analytics: StoreAnalyticsProvider(store: store),
             messaging: StoreMessagingProvider(store: store, notifier: notifier, clock: clock), clock: clock,
             logger: logger,
             // State written before states were per platform was about the configured platform.
-            unplatformedStateOwner: configuration.value(.osamPlatform).flatMap(Platform.init(name:)))
+            unplatformedStateOwner: try configuration.value(.osamPlatform))
     }
 
     /// A transport for OSAM's small requests: short connect and stall limits, the configured CA bundle,
@@ -79,15 +72,8 @@ extension Services {
     private func osamTransport() throws -> CurlTransport {
         makeTransport(
             CurlTransport.Configuration(
-                caBundlePath: configuration.value(.caBundle), connectTimeout: .seconds(5), stallTimeout: .seconds(10),
+                caBundlePath: try configuration.value(.caBundle), connectTimeout: .seconds(5),
+                stallTimeout: .seconds(10),
                 proxy: try APIServices.proxyChoice(in: configuration)))
-    }
-
-    private func osamURL(_ text: String?, what: String, hint: String) throws -> URL {
-        guard let text, !text.isEmpty else { throw ValidationError("no \(what): \(hint)") }
-        guard let url = URL(string: text), url.isHTTP, url.host != nil else {
-            throw ValidationError("the \(what) must be an http(s) URL, got '\(text)'")
-        }
-        return url
     }
 }

@@ -69,7 +69,7 @@ extension SCLM {
         static let fullFlag: CommandOption<Bool> = .flag(
             "--full", help: "Download whole packages, never a delta update of the installed revision.")
         /// `--jobs n`, within the limits of `sync.jobs`.
-        static let jobsOption: CommandOption<String?> = .setting(
+        static let jobsOption: CommandOption<Int?> = .setting(
             .syncJobs, "--jobs", value: "n", help: "Requests and transfers in flight at once (default: sync.jobs, 4).")
 
         /// `--skip-unconfigured`.
@@ -90,7 +90,7 @@ extension SCLM {
             metadataOnly = try arguments.read(Self.metadataOnlyFlag)
             retry = try arguments.read(Self.retryFlag)
             full = try arguments.read(Self.fullFlag)
-            jobs = try arguments.read(Self.jobsOption).flatMap { Int($0) }
+            jobs = try arguments.read(Self.jobsOption)
             skipUnconfigured = try arguments.read(Self.skipUnconfiguredFlag)
         }
 
@@ -109,14 +109,14 @@ extension SCLM {
             if printer.style == .live { context.setNoticeWriter(printer.printAbove) }
             defer { context.setNoticeWriter(nil) }
             try await context.withServices(logger: logger) { services in
-                if skipUnconfigured, (services.configuration.value(.clientId) ?? "").isEmpty {
+                if skipUnconfigured, (try services.configuration.value(.clientId) ?? "").isEmpty {
                     printer.finish()
                     context.print(
                         "sclm is not configured yet (auth.clientId is not set): nothing to sync")
                     return
                 }
                 // Settings first: a bad sync.jobs is a usage error even before a login.
-                let width = try jobs ?? APIServices.number(.syncJobs, in: services.configuration)
+                let width = try jobs ?? services.configuration.required(.syncJobs)
                 try await sync(
                     with: try services.api(), width: width, printer: printer, logger: logger, context: context)
             }
