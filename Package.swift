@@ -63,7 +63,7 @@ let package = Package(
 
         // MARK: Executable
         .executableTarget(name: "sclm", dependencies: ["SCLMCommands"]),
-        .executableTarget(name: "sclm-bench", dependencies: ["SCLMCore", "SCLMStore", "SCLMArchive"]),
+        .executableTarget(name: "sclm-bench", dependencies: ["SCLMCore", "SCLMStore", "SCLMArchive", "SCLMImage"]),
 
         // MARK: Test support and tests
         .target(

@@ -49,8 +49,11 @@ package struct RGBAImage: Sendable, Equatable {
 
     /// Fills the rectangle `box` (clipped to the image) with `color`.
     package mutating func fill(_ box: PixelBox, with color: (UInt8, UInt8, UInt8, UInt8)) {
-        for y in max(box.y, 0)..<min(box.y + box.height, height) {
-            for x in max(box.x, 0)..<min(box.x + box.width, width) { set(x, y, to: color) }
+        let (left, right) = (max(box.x, 0), min(box.x + box.width, width))
+        let (top, bottom) = (max(box.y, 0), min(box.y + box.height, height))
+        guard left < right, top < bottom else { return }
+        for y in top..<bottom {
+            for x in left..<right { set(x, y, to: color) }
         }
     }
 }

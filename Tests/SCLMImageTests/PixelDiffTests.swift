@@ -73,6 +73,22 @@ import Testing
         #expect(comparison.antialiasedPixels == 32)
     }
 
+    /// Regions at the edges and corners: their outlines fall partly outside the picture and are clipped.
+    @Test func regionsAtTheEdgesAreOutlinedInsideThePicture() {
+        var new = Self.slide()
+        for box in [
+            PixelBox(x: 0, y: 0, width: 3, height: 3), PixelBox(x: 1021, y: 765, width: 3, height: 3),
+            PixelBox(x: 1023, y: 300, width: 1, height: 5),
+        ] {
+            new.fill(box, with: Self.black)
+        }
+        let comparison = PixelDiff().compare(Self.slide(), new)
+        #expect(comparison.regions.count == 3)
+        let image = comparison.diffImage()
+        #expect(image.width == 1024 && image.height == 768)
+        #expect(Array(image.pixels[0..<4]) == [230, 0, 0, 255])
+    }
+
     @Test func picturesOfDifferentSizesDifferEverywhere() {
         let comparison = PixelDiff().compare(RGBAImage(width: 10, height: 10), RGBAImage(width: 12, height: 10))
         #expect(comparison.regions.map(\.box) == [PixelBox(x: 0, y: 0, width: 12, height: 10)])
