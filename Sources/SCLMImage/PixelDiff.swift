@@ -115,18 +115,19 @@ package struct PixelDiff: Sendable {
         return y1 > y2 ? -delta : delta
     }
 
-    /// The brightness difference of two pixels of one picture (pixelmatch's `yOnly` delta).
+    /// The brightness of the pixel at byte `i`, blended over white (pixelmatch's `yOnly` delta is a difference
+    /// of two).
     @inline(__always)
-    static func brightnessDelta(_ a: UnsafeBufferPointer<UInt8>, _ i: Int, _ j: Int) -> Double {
-        let (r1, g1, b1) = blended(a, i)
-        let (r2, g2, b2) = blended(a, j)
-        return luma(r1, g1, b1) - luma(r2, g2, b2)
+    static func brightness(_ a: UnsafeBufferPointer<UInt8>, _ i: Int) -> Double {
+        let (r, g, b) = blended(a, i)
+        return luma(r, g, b)
     }
 
-    /// The pixel at byte `i`, blended over white by its alpha.
+    /// The pixel at byte `i`, blended over white by its alpha (as it is when opaque, as screenshots are).
     @inline(__always)
     static func blended(_ a: UnsafeBufferPointer<UInt8>, _ i: Int) -> (Double, Double, Double) {
-        let alpha = Double(a[i + 3]) / 255
+        guard a[i + 3] != 255 else { return (Double(a[i]), Double(a[i + 1]), Double(a[i + 2])) }
+        let alpha = Double(a[i + 3]) * (1.0 / 255)
         return (
             255 + (Double(a[i]) - 255) * alpha, 255 + (Double(a[i + 1]) - 255) * alpha,
             255 + (Double(a[i + 2]) - 255) * alpha
@@ -145,13 +146,13 @@ package struct PixelDiff: Sendable {
         _ image: UnsafeBufferPointer<UInt8>, _ other: UnsafeBufferPointer<UInt8>, x: Int, y: Int, pair: Pair
     ) -> Bool {
         let (x0, x2, y0, y2) = (max(x - 1, 0), min(x + 1, pair.width - 1), max(y - 1, 0), min(y + 1, pair.height - 1))
-        let center = (y * pair.width + x) * 4
+        let center = brightness(image, (y * pair.width + x) * 4)
         var zeroes = x == x0 || x == x2 || y == y0 || y == y2 ? 1 : 0
         var (darkest, brightest) = (0.0, 0.0)
         var (darkX, darkY, brightX, brightY) = (0, 0, 0, 0)
         for ny in y0...y2 {
             for nx in x0...x2 where nx != x || ny != y {
-                let delta = brightnessDelta(image, center, (ny * pair.width + nx) * 4)
+                let delta = center - brightness(image, (ny * pair.width + nx) * 4)
                 if delta == 0 {
                     zeroes += 1
                     if zeroes > 2 { return false }
