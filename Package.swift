@@ -13,12 +13,13 @@ let package = Package(
     ],
     targets: [
         // MARK: System libraries (apt: libsqlite3-dev libcurl4-openssl-dev libarchive-dev libssl-dev libisal-dev
-        // pkg-config)
+        // libpng-dev pkg-config)
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CISAL", pkgConfig: "libisal", providers: [.apt(["libisal-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         // glibc's own posix_spawn extensions (no library to link).
         .systemLibrary(name: "CSpawn"),
 
@@ -30,6 +31,7 @@ let package = Package(
         .target(name: "SCLMArchive", dependencies: ["SCLMCore", "CArchive", "CISAL", "CCrypto"]),
         .target(name: "SCLMSync", dependencies: ["SCLMCore", "SCLMHTTP", "SCLMAuth", "SCLMStore", "SCLMArchive"]),
         .target(name: "SCLMPolicy", dependencies: ["SCLMCore"]),
+        .target(name: "SCLMImage", dependencies: ["SCLMCore", "CPNG"]),
         .target(name: "SCLMOSAM", dependencies: ["SCLMCore", "SCLMPolicy", "SCLMStore", "SCLMHTTP"]),
         .target(name: "SCLMAnalytics", dependencies: ["SCLMCore", "SCLMHTTP", "SCLMStore", "CCrypto"]),
         .target(name: "SCLMBridge", dependencies: ["SCLMCore"]),
@@ -48,18 +50,20 @@ let package = Package(
             name: "SCLMCommands",
             dependencies: [
                 "SCLMCore", "SCLMStore", "SCLMHTTP", "SCLMAuth", "SCLMSync", "SCLMArchive", "SCLMAnalytics",
-                "SCLMBridge", "SCLMBridgeModules", "SCLMBrowser", "SCLMPolicy", "SCLMOSAM", "SCLMPlayer",
+                "SCLMBridge", "SCLMBridgeModules", "SCLMBrowser", "SCLMPolicy", "SCLMOSAM", "SCLMPlayer", "SCLMImage",
             ]),
 
         // MARK: Fuzz targets (not a dependency of the executable: `make test` replays their corpus, `make fuzz`
         // links them into libFuzzer harnesses)
         .target(
             name: "SCLMFuzz",
-            dependencies: ["SCLMCore", "SCLMArchive", "SCLMBridge", "SCLMBrowser", "SCLMHTTP", "SCLMSync"]),
+            dependencies: [
+                "SCLMCore", "SCLMArchive", "SCLMBridge", "SCLMBrowser", "SCLMHTTP", "SCLMSync", "SCLMImage",
+            ]),
 
         // MARK: Executable
         .executableTarget(name: "sclm", dependencies: ["SCLMCommands"]),
-        .executableTarget(name: "sclm-bench", dependencies: ["SCLMCore", "SCLMStore", "SCLMArchive"]),
+        .executableTarget(name: "sclm-bench", dependencies: ["SCLMCore", "SCLMStore", "SCLMArchive", "SCLMImage"]),
 
         // MARK: Test support and tests
         .target(
@@ -100,6 +104,7 @@ let package = Package(
         .testTarget(name: "SCLMCLITests", dependencies: ["sclm", "SCLMCommands", "SCLMCore", "SCLMTestSupport"]),
         .testTarget(name: "SCLMFuzzTests", dependencies: ["SCLMFuzz", "SCLMTestSupport"]),
         .testTarget(name: "SCLMPolicyTests", dependencies: ["SCLMPolicy", "SCLMTestSupport"]),
+        .testTarget(name: "SCLMImageTests", dependencies: ["SCLMImage", "SCLMTestSupport"]),
         .testTarget(
             name: "SCLMOSAMTests", dependencies: ["SCLMOSAM", "SCLMPolicy", "SCLMStore", "SCLMHTTP", "SCLMTestSupport"]),
     ],

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Writes the text seeds of the fuzz corpus into Tests/Fuzz/Corpus/<target>/ (run once when they change).
 
+The PNG seeds are small pictures of each colour type, depth and interlace, and headers and data that lie.
 The zip seeds are small packages built with Python's zipfile and then edited as the archive tests' hostile
 zips are (traversal, absolute and control-character names, symlinks, duplicates, ZIP64 records, encryption
 and other methods, a long comment, truncation). Inputs that libFuzzer kept are not written here.
@@ -10,6 +11,7 @@ import json
 import pathlib
 import struct
 import zipfile
+import zlib
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "Tests" / "Fuzz" / "Corpus"
@@ -209,7 +211,35 @@ def zip_seeds():
             write(target, name + ".zip", data)
 
 
+def png(width, height, color_type=6, depth=8, rows=None, interlace=0, edit=None):
+    """A PNG of `width` x `height`: IHDR, one IDAT of `rows` (default: filter 0, a gradient) and IEND."""
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    channels = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}[color_type]
+    row_bytes = (width * channels * depth + 7) // 8
+    raw = rows if rows is not None else b"".join(
+        bytes([y % 5]) + bytes((x * 7 + y) % 256 for x in range(row_bytes)) for y in range(height))
+    header = struct.pack(">IIBBBBB", width, height, depth, color_type, 0, 0, interlace)
+    palette = chunk(b"PLTE", bytes(range(48))) if color_type == 3 else b""
+    data = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + palette + chunk(b"IDAT", zlib.compress(raw)) + \
+        chunk(b"IEND", b"")
+    return edit(data) if edit else data
+
+
+def png_seeds():
+    seeds = {
+        "rgba": png(16, 12), "rgb": png(9, 7, color_type=2), "grey": png(5, 5, color_type=0),
+        "grey-alpha": png(6, 3, color_type=4), "palette": png(8, 8, color_type=3, depth=4),
+        "rgba16": png(4, 4, depth=16), "interlaced": png(13, 11, interlace=1), "one-pixel": png(1, 1),
+        "huge-header": png(100000, 100000, rows=b""), "wide-header": png(9000, 1, rows=b""),
+        "short-data": png(32, 32, rows=b"\x00" * 10), "truncated": png(16, 16)[:60],
+        "bad-crc": png(8, 8, edit=lambda d: d[:29] + b"\xff" + d[30:]), "not-png": b"GIF89a" + bytes(40),
+    }
+    for name, data in seeds.items():
+        write("png", name + ".png", data)
+
+
 if __name__ == "__main__":
     for seeds in [json_seeds, config_seeds, bridge_seeds, devtools_seeds, http_seeds, resume_seeds,
-                  network_rule_seeds, content_seeds, slide_meta_seeds, folder_seeds, zip_seeds]:
+                  network_rule_seeds, content_seeds, slide_meta_seeds, folder_seeds, zip_seeds, png_seeds]:
         seeds()

@@ -20,8 +20,8 @@ SCRATCH=.build/fuzz
 # Optimized (with the sanitizers still on): about ten times the executions per second of a debug build.
 BUILD=$SCRATCH/release
 SECONDS_PER_TARGET=${FUZZ_SECONDS:-180}
-MODULES=(SCLMCore SCLMStore SCLMHTTP SCLMAuth SCLMArchive SCLMSync SCLMBridge SCLMBrowser SCLMFuzz)
-C_MODULES=(CSQLite CCurl CArchive CCrypto CISAL CSpawn)
+MODULES=(SCLMCore SCLMStore SCLMHTTP SCLMAuth SCLMArchive SCLMSync SCLMBridge SCLMBrowser SCLMImage SCLMFuzz)
+C_MODULES=(CSQLite CCurl CArchive CCrypto CISAL CSpawn CPNG)
 
 swift build -c release --scratch-path "$SCRATCH" --target SCLMFuzz -Xswiftc -sanitize=fuzzer,address
 
@@ -32,7 +32,7 @@ for module in "${MODULES[@]}"; do objects+=("$BUILD/$module.build"/*.o); done
 module_maps=()
 for module in "${C_MODULES[@]}"; do module_maps+=(-Xcc "-fmodule-map-file=Sources/$module/module.modulemap"); done
 # shellcheck disable=SC2207 # word splitting of pkg-config's flags is intended
-libraries=($(pkg-config --libs sqlite3 libcurl libarchive libcrypto libisal))
+libraries=($(pkg-config --libs sqlite3 libcurl libarchive libcrypto libisal libpng))
 
 targets=$(ls Tests/Fuzz/Corpus)
 if [ -n "${FUZZ_TARGET:-}" ]; then

@@ -29,6 +29,7 @@ package struct FuzzTarget: Sendable {
         FuzzTarget("folder", PackageFolderTarget.fuzz),
         FuzzTarget("zip", ZipReaderTarget.fuzz),
         FuzzTarget("delta-directory", DeltaDirectoryTarget.fuzz),
+        FuzzTarget("png", PNGTarget.fuzz),
     ]
 
     /// The target called `name`, if there is one.

@@ -17,11 +17,14 @@ struct BenchMain {
             try await UnpackBenchmark(arguments: Array(arguments.dropFirst())).run()
         case "json":
             try JSONBenchmark(arguments: Array(arguments.dropFirst())).run()
+        case "image":
+            try ImageBenchmark(arguments: Array(arguments.dropFirst())).run()
         default:
             let usage = """
                 usage: sclm-bench upsert --db PATH --rows N [--clients N]
                        sclm-bench unpack --zip PATH --target DIR [--no-sync]
                        sclm-bench json --lines N [--only serialization|codable|parser]
+                       sclm-bench image --old PNG --new PNG [--runs N]
 
                 """
             FileHandle.standardError.write(Data(usage.utf8))

@@ -46,6 +46,13 @@ import Testing
             refusal: "--format must be one of text, json, markdown, junit"),
         Case(argv: ["diff", "v1.zip", "v2", "--format", "junit", "--accept-changes", "accepted.txt"], refusal: nil),
         Case(argv: ["diff", "v1.zip", "v2", "--accept-changes"], refusal: "--accept-changes"),
+        Case(
+            argv: ["diff", "v1.zip", "v2", "--threshold", "0.2", "--min-pixels", "20", "--images", "out"], refusal: nil),
+        Case(argv: ["diff", "v1.zip", "v2", "--threshold", "1.5"], refusal: "--threshold needs a number from 0 to 1"),
+        Case(argv: ["diff", "v1.zip", "v2", "--min-pixels", "0"], refusal: "--min-pixels needs an integer"),
+        Case(
+            argv: ["diff", "v1.zip", "v2", "--no-render", "--images", "out"],
+            refusal: "--images compares pictures, which --no-render turns off"),
         Case(argv: ["validate", "deck.zip", "--max-size", "lots"], refusal: "--max-size needs a byte count"),
         Case(argv: ["validate", "deck.zip", "--max-entries", "0"], refusal: "--max-entries needs an integer"),
         Case(argv: ["validate", "deck.zip", "--viewport", "800x600"], refusal: "--viewport needs --render"),

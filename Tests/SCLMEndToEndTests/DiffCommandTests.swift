@@ -53,7 +53,9 @@ import Testing
     @Test func jsonListsExactlyWhatChanged() async throws {
         let folder = TemporaryDirectory()
         let revisions = try Self.revisions(in: folder)
-        let result = try await ProcessRunner.sclm(["diff", "--format", "json", revisions.old, revisions.new])
+        let result = try await ProcessRunner.sclm([
+            "diff", "--no-render", "--format", "json", revisions.old, revisions.new,
+        ])
         #expect(result.status == 1, "\(result)")
         #expect(result.stdoutLines.count == 1, "one compact line")
         let document = try #require(try result.json() as? [String: Any])
@@ -100,7 +102,7 @@ import Testing
     @Test func textShowsTheSummaryFilesAndEditedWords() async throws {
         let folder = TemporaryDirectory()
         let revisions = try Self.revisions(in: folder)
-        let result = try await ProcessRunner.sclm(["diff", revisions.old, revisions.new])
+        let result = try await ProcessRunner.sclm(["diff", "--no-render", revisions.old, revisions.new])
         #expect(result.status == 1, "\(result)")
         let lines = result.stdoutLines
         #expect(
@@ -114,7 +116,9 @@ import Testing
         #expect(
             !lines.contains { $0.contains("safety.html") && !$0.hasPrefix("  ") }, "unchanged slides are not listed")
 
-        let markdown = try await ProcessRunner.sclm(["diff", "--format", "markdown", revisions.old, revisions.new])
+        let markdown = try await ProcessRunner.sclm([
+            "diff", "--no-render", "--format", "markdown", revisions.old, revisions.new,
+        ])
         #expect(markdown.status == 1)
         #expect(markdown.stdout.contains("| `dosage.html` → `posology.html` | renamed |"))
         #expect(markdown.stdout.contains("- inserted `−16.0` in `h2`"))
@@ -135,7 +139,9 @@ import Testing
                         + "findings: 0 new, 0 gone", "no changes",
                 ])
         }
-        let json = try await ProcessRunner.sclm(["--json", "diff", folder.appending("cardiora.zip"), cardiora])
+        let json = try await ProcessRunner.sclm([
+            "--json", "diff", "--no-render", folder.appending("cardiora.zip"), cardiora,
+        ])
         #expect(json.status == 0)
         #expect((try json.json() as? [String: Any])?["changed"] as? Bool == false)
     }
@@ -146,7 +152,9 @@ import Testing
     @Test func junitFailsEachChangeUntilTheReviewAcceptsIt() async throws {
         let folder = TemporaryDirectory()
         let revisions = try Self.revisions(in: folder)
-        let gate = try await ProcessRunner.sclm(["diff", "--format", "junit", revisions.old, revisions.new])
+        let gate = try await ProcessRunner.sclm([
+            "diff", "--no-render", "--format", "junit", revisions.old, revisions.new,
+        ])
         #expect(gate.status == 1, "\(gate)")
         let cases = try JUnitCases(gate.stdout)
         #expect(
@@ -159,7 +167,7 @@ import Testing
 
         let partly = try folder.write("# reviewed in MR 12\nindex.html\nefficacy.html  # new figure\n", to: "some")
         let some = try await ProcessRunner.sclm(
-            ["diff", "--format", "junit", "--accept-changes", partly, revisions.old, revisions.new])
+            ["diff", "--no-render", "--format", "junit", "--accept-changes", partly, revisions.old, revisions.new])
         #expect(some.status == 1)
         #expect(try JUnitCases(some.stdout).failed.count == 4, "\(some.stdout)")
         #expect(some.stdout.contains("accepted: changed"))
@@ -169,15 +177,17 @@ import Testing
             + cases.findingRules.map { "finding " + $0 } + ["stale.html", "finding HTML-NOT-THERE"]
         let all = try folder.write(everything.joined(separator: "\n"), to: "all")
         let accepted = try await ProcessRunner.sclm(
-            ["diff", "--format", "junit", "--accept-changes", all, revisions.old, revisions.new])
+            ["diff", "--no-render", "--format", "junit", "--accept-changes", all, revisions.old, revisions.new])
         #expect(accepted.status == 0, "\(accepted)")
         #expect(try JUnitCases(accepted.stdout).failed == [])
         #expect(accepted.stderr.contains("accepts 'stale.html', which did not change"), "\(accepted.stderr)")
         #expect(accepted.stderr.contains("accepts 'finding HTML-NOT-THERE'"))
-        let text = try await ProcessRunner.sclm(["diff", "--accept-changes", all, revisions.old, revisions.new])
+        let text = try await ProcessRunner.sclm([
+            "diff", "--no-render", "--accept-changes", all, revisions.old, revisions.new,
+        ])
         #expect(text.status == 0 && text.stdout.contains("changed"), "the report still shows every change")
         let missing = try await ProcessRunner.sclm(
-            ["diff", "--accept-changes", folder.appending("none"), revisions.old, revisions.new])
+            ["diff", "--no-render", "--accept-changes", folder.appending("none"), revisions.old, revisions.new])
         #expect(missing.status == 74 && missing.stderr.contains("cannot read the accepted changes"), "\(missing)")
     }
 
@@ -212,23 +222,25 @@ import Testing
         let cardiora = try Self.cardiora()
         let slip = try #require(HostileArchive.all.first { $0.rule == "PATH-TRAVERSAL" })
         try await slip.write(to: folder.appending("slip.zip"))
-        let refused = try await ProcessRunner.sclm(["diff", cardiora, folder.appending("slip.zip")])
+        let refused = try await ProcessRunner.sclm(["diff", "--no-render", cardiora, folder.appending("slip.zip")])
         #expect(refused.status == 2, "\(refused)")
         #expect(refused.stderr.contains("refused: PATH-TRAVERSAL"))
         #expect(refused.stdout.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: folder.appending("evil.html")))
-        let refusedJSON = try await ProcessRunner.sclm(["--json", "diff", folder.appending("slip.zip"), cardiora])
+        let refusedJSON = try await ProcessRunner.sclm([
+            "--json", "diff", "--no-render", folder.appending("slip.zip"), cardiora,
+        ])
         #expect(refusedJSON.status == 2)
         let error = try #require((try refusedJSON.json() as? [String: Any])?["error"] as? [String: Any])
         #expect(error["exitCode"] as? Int == 2 && error["category"] as? String == "archive", "\(error)")
 
-        let overBudget = try await ProcessRunner.sclm(["diff", "--max-entries", "3", cardiora, cardiora])
+        let overBudget = try await ProcessRunner.sclm(["diff", "--no-render", "--max-entries", "3", cardiora, cardiora])
         #expect(overBudget.status == 2, "\(overBudget)")
         #expect(overBudget.stderr.contains("refused: BUDGET-ENTRY-COUNT"))
 
-        let missing = try await ProcessRunner.sclm(["diff", cardiora, folder.appending("nothing.zip")])
+        let missing = try await ProcessRunner.sclm(["diff", "--no-render", cardiora, folder.appending("nothing.zip")])
         #expect(missing.status == 74, "\(missing)")
-        let usage = try await ProcessRunner.sclm(["diff", cardiora])
+        let usage = try await ProcessRunner.sclm(["diff", "--no-render", cardiora])
         #expect(usage.status == 64)
         #expect(usage.stderr.contains("missing <new>"))
     }

@@ -1,3 +1,4 @@
+import Foundation
 import SCLMArchive
 import SCLMCore
 
@@ -20,6 +21,18 @@ extension SCLM {
                 static validation findings new in NEW and gone from OLD (compared by rule, path and message,
                 so a finding that only moved to another line is neither).
 
+                Pictures: each changed and renamed slide (never an unchanged one) is rendered from both
+                revisions in headless Chromium (found as `validate --render` finds it, or --browser) at
+                1024x768, deterministically: time frozen, Math.random seeded, animations and transitions run
+                to their end, the caret hidden, fonts loaded. The two pictures are compared pixel by pixel:
+                a pixel changes when its colour distance (YIQ, 0-1) exceeds --threshold (default 0.1, as
+                pixelmatch), unless anti-aliasing explains it; changed pixels are grouped into regions and a
+                region of fewer than --min-pixels (default 1) is not reported. Each such slide reports its
+                changed pixels and the regions' boxes; --images DIR keeps the renders (DIR/renders/) and a
+                diff image per slide with a change, its regions outlined (DIR/diff/). A slide whose files
+                changed is changed even when no pixel did. --no-render compares files, text and findings
+                only, without a browser.
+
                 --format junit gives each slide a test case (a change is a failure), plus one for the files
                 outside every slide and one for the new findings: a gate for content CI. --accept-changes FILE
                 lets the changes a review accepted through: one entry a line, a slide's name, a file outside
@@ -28,13 +41,16 @@ extension SCLM {
 
                 Exit codes (as diff(1)): 0 no changes (with --accept-changes: none but accepted ones), 1
                 changes, 2 a package was refused (it breaks a safety rule), 64 usage, 66 a path is not a file
-                or folder, 74 a path could not be read, 130 interrupted.
+                or folder, 69 no browser (use --no-render), 74 a path could not be read, 130 interrupted.
                 """,
             arguments: [
                 ArgumentSpec("old", help: "The old revision: a package zip or an unpacked package folder.", path: true),
                 ArgumentSpec("new", help: "The new revision: a package zip or an unpacked package folder.", path: true),
             ],
-            options: [formatOption, acceptOption, Validate.maxSizeOption, Validate.maxEntriesOption]
+            options: [
+                formatOption, acceptOption, Validate.maxSizeOption, Validate.maxEntriesOption, noRenderFlag,
+                thresholdOption, minPixelsOption, imagesOption, browserOption,
+            ]
         )
 
         /// `--format text|json|markdown|junit`.
@@ -45,6 +61,29 @@ extension SCLM {
         static let acceptOption: CommandOption<String?> = .text(
             "--accept-changes", value: "file",
             help: "The changes a review accepted (slide names, other files, 'finding RULE-ID'): they do not fail.")
+
+        /// `--no-render`.
+        static let noRenderFlag: CommandOption<Bool> = .flag(
+            "--no-render", help: "Compare files, text and findings only: no browser, no pictures.")
+        /// `--threshold 0-1`.
+        static let thresholdOption: CommandOption<Double?> = .option(
+            "--threshold", value: "0-1", help: "The colour distance at which a pixel counts as changed (default 0.1)."
+        ) { text in
+            guard let value = Double(text), (0...1).contains(value) else {
+                throw ValidationError("--threshold needs a number from 0 to 1 such as 0.1, got '\(text)'")
+            }
+            return value
+        }
+        /// `--min-pixels n`.
+        static let minPixelsOption: CommandOption<Int?> = .integer(
+            "--min-pixels", value: "n", help: "The fewest changed pixels a reported region has (default 1).",
+            in: 1...Int.max)
+        /// `--images dir`.
+        static let imagesOption: CommandOption<String?> = .text(
+            "--images", value: "dir", help: "Keep the renders and the diff images (regions outlined) in this folder.")
+        /// `--browser path`.
+        static let browserOption: CommandOption<String?> = .text(
+            "--browser", value: "path", help: "The Chromium executable (default $SCLM_BROWSER, else chromium).")
 
         /// The exit status of a refused package: diff(1)'s "trouble", since 1 means the revisions differ.
         static let refusedStatus: Int32 = 2
@@ -60,6 +99,10 @@ extension SCLM {
         let acceptedPath: String?
         /// The policy both revisions are read under (`--max-size`, `--max-entries`).
         let policy: Policy
+        /// How pictures are compared; `nil` with `--no-render`.
+        let pictures: DiffPictures?
+        /// Where the renders and diff images are kept (`--images`); `nil` keeps none.
+        let imagesFolder: String?
 
         package init(parsing arguments: ParsedArguments) throws {
             guard arguments.positionals.count == 2 else {
@@ -71,6 +114,26 @@ extension SCLM {
             format = try arguments.read(Self.formatOption).flatMap(Format.init)
             acceptedPath = try arguments.read(Self.acceptOption)
             policy = try Validate.policy(arguments)
+            imagesFolder = try arguments.read(Self.imagesOption)
+            pictures = try Self.pictures(arguments)
+        }
+
+        /// The picture comparison `--threshold`, `--min-pixels` and `--browser` ask for; `nil` with `--no-render`
+        /// (which none of them may come with).
+        private static func pictures(_ arguments: ParsedArguments) throws -> DiffPictures? {
+            guard try !arguments.read(noRenderFlag) else {
+                let pictureOptions: [any OptionDeclaration] = [
+                    thresholdOption, minPixelsOption, imagesOption, browserOption,
+                ]
+                if let given = pictureOptions.first(where: { arguments.isGiven($0) }) {
+                    throw ValidationError("\(given.spec.canonicalName) compares pictures, which --no-render turns off")
+                }
+                return nil
+            }
+            return DiffPictures(
+                threshold: try arguments.read(thresholdOption) ?? 0.1,
+                minPixels: try arguments.read(minPixelsOption) ?? 1,
+                browser: try arguments.read(browserOption))
         }
 
         package func run(_ context: CommandContext) async throws {
@@ -89,12 +152,18 @@ extension SCLM {
                 throw ExitCode(Self.refusedStatus)
             }
             let diff = PackageDiff(old: contents.old, new: contents.new)
+            let pictures = try await compare(diff, old: contents.old.report, new: contents.new.report, context: context)
             switch format {
-            case .text: context.print(DiffTextReport(diff: diff).text)
+            case .text: context.print(DiffTextReport(diff: diff, pictures: pictures, imagesFolder: imagesFolder).text)
             case .json:
-                context.printJSON(DiffJSONReport(diff, old: contents.old.report, new: contents.new.report))
-            case .markdown: context.print(DiffMarkdownReport(diff: diff, old: old, new: new).text)
-            case .junit: context.stdout.write(DiffJUnitReport(diff: diff, old: old, new: new, accepted: accepted).xml)
+                context.printJSON(
+                    DiffJSONReport(
+                        diff, old: contents.old.report, new: contents.new.report, pictures: pictures,
+                        imagesFolder: imagesFolder))
+            case .markdown: context.print(DiffMarkdownReport(diff: diff, old: old, new: new, pictures: pictures).text)
+            case .junit:
+                context.stdout.write(
+                    DiffJUnitReport(diff: diff, old: old, new: new, accepted: accepted, pictures: pictures).xml)
             }
             if let acceptedPath {
                 for entry in accepted.unused(by: diff) {
@@ -102,6 +171,23 @@ extension SCLM {
                 }
             }
             if !accepted.acceptsAll(of: diff) { throw ExitCode.failure }
+        }
+
+        /// The pictures of the changed and renamed slides, compared in `--images` (or a scratch folder removed
+        /// afterwards); none with `--no-render`.
+        private func compare(_ diff: PackageDiff, old: PackageReport, new: PackageReport, context: CommandContext)
+            async throws -> [String: SlidePictures]
+        {
+            guard let pictures else { return [:] }
+            guard let imagesFolder else {
+                let scratch = try ScratchFolder.make(prefix: "sclm-diff-")
+                defer { try? FileManager.default.removeItem(atPath: scratch) }
+                return try await pictures.compare(
+                    diff, old: old, new: new, policy: policy, folder: scratch, context: context)
+            }
+            try FileManager.default.createDirectory(atPath: imagesFolder, withIntermediateDirectories: true)
+            return try await pictures.compare(
+                diff, old: old, new: new, policy: policy, folder: imagesFolder, context: context)
         }
     }
 }

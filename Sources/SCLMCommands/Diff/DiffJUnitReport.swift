@@ -13,6 +13,8 @@ struct DiffJUnitReport {
     let old: String
     let new: String
     let accepted: AcceptedChanges
+    /// The compared pictures, by slide name.
+    var pictures: [String: SlidePictures] = [:]
 
     var xml: String {
         let cases = diff.slides.map(slideCase) + [otherFilesCase, findingsCase]
@@ -37,8 +39,9 @@ struct DiffJUnitReport {
         let files = slide.files.map { "\($0.kind.rawValue) \($0.path) (\(DiffTextReport.sizes($0)))" }
         let words = slide.words.map { "\($0.kind == .deleted ? "deleted" : "inserted") '\($0.text)' in \($0.element)" }
         let was = slide.oldName.map { ["was \($0)"] } ?? []
+        let pictures = self.pictures[slide.name].map { ["pictures: \($0.summary)"] } ?? []
         return change(
-            "slides", slide.name, summary: slide.kind.rawValue, body: was + files + words,
+            "slides", slide.name, summary: slide.kind.rawValue, body: was + files + words + pictures,
             accepted: accepted.accepts(slide))
     }
 

@@ -3,11 +3,13 @@ import SCLMArchive
 import SCLMCore
 
 /// The `sclm diff --format markdown` output: a summary for a merge-request comment, with a table of the
-/// slides that are not unchanged and lists of the word changes and findings.
+/// slides that are not unchanged (with what their pictures showed) and lists of the word changes and findings.
 struct DiffMarkdownReport {
     let diff: PackageDiff
     let old: String
     let new: String
+    /// The compared pictures, by slide name.
+    var pictures: [String: SlidePictures] = [:]
 
     var text: TerminalText {
         var lines: [TerminalText] = [
@@ -20,13 +22,14 @@ struct DiffMarkdownReport {
         }
         let shown = diff.slides.filter { $0.kind != .unchanged }
         if !shown.isEmpty {
-            lines += ["", "| slide | change | files |", "| --- | --- | --- |"]
+            lines += ["", "| slide | change | pictures | files |", "| --- | --- | --- | --- |"]
             lines += shown.map { slide in
                 let name = slide.oldName.map { "\(Self.code($0)) → \(Self.code(slide.name))" } ?? Self.code(slide.name)
                 let files = slide.files.map {
                     "\($0.kind.rawValue) \(Self.code($0.path)) (\(DiffTextReport.sizes($0)))"
                 }
-                return "| \(name) | \(slide.kind.rawValue) | \(files.joined(separator: "<br>")) |"
+                let pictures = self.pictures[slide.name].map { Self.plain($0.summary) } ?? ""
+                return "| \(name) | \(slide.kind.rawValue) | \(pictures) | \(files.joined(separator: "<br>")) |"
             }
         }
         for slide in shown where !slide.words.isEmpty {

@@ -4,9 +4,14 @@ import SCLMCore
 
 /// The human-readable `sclm diff` output: the summary line, then each slide that is not unchanged, the files
 /// of a changed slide's closure that differ and the words of its static text that did, the files outside
-/// every slide, and the findings new and gone.
+/// every slide, and the findings new and gone. A slide whose pictures were compared says what changed in
+/// them, with its diff image when one was kept.
 struct DiffTextReport {
     let diff: PackageDiff
+    /// The compared pictures, by slide name.
+    var pictures: [String: SlidePictures] = [:]
+    /// Where the images are kept, if anywhere.
+    var imagesFolder: String?
 
     var text: TerminalText {
         var lines: [TerminalText] = [TerminalText(trusted: diff.summaryLine)]
@@ -31,6 +36,7 @@ struct DiffTextReport {
         guard let oldName = slide.oldName else {
             var lines: [TerminalText] = ["\(kind)\(slide.name)"]
             lines += slide.files.map { "  \(Self.describe($0))" }
+            lines += pictureLines(of: slide)
             if !slide.words.isEmpty { lines.append("  text:") }
             lines += slide.words.map { change in
                 let sign = change.kind == .deleted ? "-" : "+"
@@ -38,7 +44,14 @@ struct DiffTextReport {
             }
             return lines
         }
-        return ["\(kind)\(oldName) → \(slide.name)"]
+        return ["\(kind)\(oldName) → \(slide.name)"] + pictureLines(of: slide)
+    }
+
+    /// `  pictures: 1234 pixels changed in 2 regions (diff: DIR/diff/index.png)`, when they were compared.
+    private func pictureLines(of slide: PackageDiff.Slide) -> [TerminalText] {
+        guard let pictures = self.pictures[slide.name] else { return [] }
+        guard let imagesFolder, let image = pictures.diffImage else { return ["  pictures: \(pictures.summary)"] }
+        return ["  pictures: \(pictures.summary) (diff: \(imagesFolder + "/" + image))"]
     }
 
     private func findings(_ title: TerminalText, _ keys: [PackageDiff.FindingKey]) -> [TerminalText] {

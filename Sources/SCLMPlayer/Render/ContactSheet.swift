@@ -82,19 +82,9 @@ struct ContactSheet: Sendable {
     private static func cell(_ entry: SlideTally.Entry) -> String {
         let caption = "<figcaption>\(escape(entry.slide))</figcaption></figure>"
         guard let image = entry.image.map(escape) else {
-            return "<figure><div class=\"missing\">\(escape(reason(entry.status)))</div>\(caption)"
+            return "<figure><div class=\"missing\">\(escape(entry.status.missingPictureReason))</div>\(caption)"
         }
         return "<figure><a href=\"\(image)\"><img src=\"\(image)\" alt=\"\(escape(entry.slide))\"></a>\(caption)"
-    }
-
-    /// Why a slide has no picture, in a placeholder's words.
-    static func reason(_ status: SlideStatus) -> String {
-        switch status {
-        case .rendered: "no picture"
-        case .timedOut(let phase): "not rendered: timed out (\(phase.rawValue)), RENDER-TIMEOUT"
-        case .crashed: "not rendered: its page crashed, RENDER-CRASHED"
-        case .notReached: "not rendered: the run ended before it, RENDER-NOT-REACHED"
-        }
     }
 
     private static func escape(_ text: String) -> String {

@@ -24,11 +24,14 @@ package struct PackageRenderer: Sendable {
     package struct Package: Sendable {
         package let path: String
         package let report: PackageReport?
+        /// The slides to render; `nil` renders every slide.
+        package let slides: Set<String>?
 
-        /// Creates a package to render.
-        package init(path: String, report: PackageReport?) {
+        /// Creates a package to render: `slides` of it, or all of them.
+        package init(path: String, report: PackageReport?, slides: Set<String>? = nil) {
             self.path = path
             self.report = report
+            self.slides = slides
         }
     }
 
@@ -59,11 +62,13 @@ package struct PackageRenderer: Sendable {
     let settings: RenderSettings
     /// The user's home and environment, and the hosting of the throwaway home.
     let provider: any HostingProvider
+    /// What the slides are rendered for.
+    let pass: RenderPass
 
-    /// Creates a renderer of packages checked against `policy`, each slide given `limits`.
+    /// Creates a renderer of packages checked against `policy`, each slide given `limits`, for `pass`.
     package init(
         options: BrowserOptions, limits: SlideRenderer.Limits, policy: Policy, screenshots: String?,
-        settings: RenderSettings, provider: any HostingProvider
+        settings: RenderSettings, provider: any HostingProvider, pass: RenderPass = .findings
     ) {
         self.options = options
         self.limits = limits
@@ -71,6 +76,7 @@ package struct PackageRenderer: Sendable {
         self.screenshots = screenshots
         self.settings = settings
         self.provider = provider
+        self.pass = pass
     }
 
     /// Renders the `packages` that could be read and are safe to unpack; returns, in order, what became of
@@ -102,7 +108,7 @@ package struct PackageRenderer: Sendable {
             provider.logger.debug("the render was cancelled: \(error.userMessage)")
         }
         for index in done..<rendered.count { rendered[index].cancelled = true }
-        if let screenshots { try sheet.write(to: screenshots) }
+        if let screenshots, pass == .findings { try sheet.write(to: screenshots) }
         return rendered
     }
 
@@ -117,7 +123,8 @@ package struct PackageRenderer: Sendable {
             return Rendered()
         }
         let slides = try await home.install(
-            package.path, kind: report.kind, presentationId: presentationId, policy: policy, store: try hosting.store())
+            package.path, kind: report.kind, presentationId: presentationId, policy: policy, store: try hosting.store()
+        ).filter { package.slides?.contains($0) ?? true }
         let folder = screenshots.map { _ in sheet.folder(forPackage: package.path) }
         let results = try await results(
             of: slides, presentationId: presentationId, browser: browser, hosting: hosting, imageFolder: folder)
@@ -144,8 +151,9 @@ package struct PackageRenderer: Sendable {
         }
         do {
             return try await browser.withContext { browserContext in
-                let pages = PagePool(browser: browser, context: browserContext, limit: Self.pageLimit)
-                let renderer = SlideRenderer(browser: browser, pages: pages, hosting: hosting, limits: limits)
+                let pages = PagePool(browser: browser, context: browserContext, limit: Self.pageLimit, pass: pass)
+                let renderer = SlideRenderer(
+                    browser: browser, pages: pages, hosting: hosting, limits: limits, pass: pass)
                 do {
                     let results = try await renderAll(
                         slides, presentationId: presentationId, renderer: renderer, imageFolder: imageFolder)

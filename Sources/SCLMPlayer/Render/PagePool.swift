@@ -25,11 +25,15 @@ final class PagePool: Sendable {
     private let context: String
     private let state = Mutex(State())
     private let open: AsyncSemaphore
+    /// The render's pass, which prepares each new page (``RenderPass/prepare(_:)``).
+    private let pass: RenderPass
 
-    /// Creates an empty pool of pages of browser context `context`, at most `limit` open at once.
-    init(browser: Browser, context: String, limit: Int) {
+    /// Creates an empty pool of pages of browser context `context`, at most `limit` open at once, each new
+    /// page prepared for `pass`.
+    init(browser: Browser, context: String, limit: Int, pass: RenderPass = .findings) {
         self.browser = browser
         self.context = context
+        self.pass = pass
         open = AsyncSemaphore(limit: limit)
     }
 
@@ -39,10 +43,18 @@ final class PagePool: Sendable {
     func take() async throws -> BrowserPage {
         try await open.acquire()
         if let page = state.withLock({ $0.idle.popLast() }) { return page }
+        let page: BrowserPage
         do {
-            return try await browser.newPage(in: context)
+            page = try await browser.newPage(in: context)
         } catch {
             open.release()
+            throw error
+        }
+        do {
+            try await pass.prepare(page)
+            return page
+        } catch {
+            await discard(page)
             throw error
         }
     }

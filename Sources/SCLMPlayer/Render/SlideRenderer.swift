@@ -52,6 +52,8 @@ package struct SlideRenderer: Sendable {
     /// The hosting of the throwaway home (``RenderHome``): its store, configuration and curl engine.
     let hosting: any PresentationHosting
     let limits: Limits
+    /// Whether pictures are settled first (``RenderPass/pictures``).
+    var pass: RenderPass = .findings
 
     /// What one slide produced.
     struct Result: Sendable {
@@ -95,7 +97,7 @@ package struct SlideRenderer: Sendable {
                 try await hosting.hostPage(
                     bridge, presentationId: presentationId, slide: slide, siteHost: "package.sclm.invalid"
                 ) { _, site in
-                    let watch = SlideWatch(slide: slide, page: page, bridge: bridge, limits: limits)
+                    let watch = SlideWatch(slide: slide, page: page, bridge: bridge, limits: limits, pass: pass)
                     return (await watch.run(screenshot: screenshot, pictured: { permit.release() }), site)
                 })
         } catch let error as BrowserError {

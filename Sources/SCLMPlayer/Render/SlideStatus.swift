@@ -34,6 +34,16 @@ package enum SlideStatus: Sendable, Equatable {
         }
     }
 
+    /// Why a slide with this status has no picture, in a contact sheet's or a diff's words.
+    package var missingPictureReason: String {
+        switch self {
+        case .rendered: "no picture"
+        case .timedOut(let phase): "not rendered: timed out (\(phase.rawValue)), RENDER-TIMEOUT"
+        case .crashed: "not rendered: its page crashed, RENDER-CRASHED"
+        case .notReached: "not rendered: the run ended before it, RENDER-NOT-REACHED"
+        }
+    }
+
     /// The phase a timed-out slide was stuck in.
     package var phase: Phase? {
         if case .timedOut(let phase) = self { return phase }

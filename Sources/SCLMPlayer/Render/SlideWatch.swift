@@ -18,6 +18,8 @@ struct SlideWatch: Sendable {
     let page: BrowserPage
     let bridge: PageBridge
     let limits: SlideRenderer.Limits
+    /// For ``RenderPass/pictures``, the page is settled (``StillPicture``) before its picture.
+    let pass: RenderPass
 
     /// How a slide's render ended.
     enum Ending: Sendable, Equatable {
@@ -111,6 +113,7 @@ struct SlideWatch: Sendable {
     /// pictured is pictured again (what it then shows), up to three times.
     private func picture(attempt: Int = 1) async -> Result<Data, EndingFailure> {
         do {
+            if pass == .pictures { try await StillPicture.settle(page, deadline: limits.screenshot) }
             return .success(try await page.screenshot(deadline: limits.screenshot))
         } catch let error as BrowserError where Self.isNavigation(error) && attempt < 3 {
             return await picture(attempt: attempt + 1)
