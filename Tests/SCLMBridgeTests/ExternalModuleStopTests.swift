@@ -10,8 +10,10 @@ import Testing
 
 /// Stopping a module whose program has just crashed leaves no program running: the restart that waits out
 /// its backoff, or is starting the program, is given up and waited for, a program started as the stop came
-/// is ended at once, and the supervision returns (its task group would otherwise never end).
-@Suite(.tags(.medium), .timeLimit(.minutes(1))) struct ExternalModuleStopTests {
+/// is ended at once, and the supervision returns (its task group would otherwise never end). A stop that hangs
+/// is caught by the time limit, a guard only: each round starts Python twice, which beside a loaded machine's
+/// other suites took 3 s a round.
+@Suite(.tags(.medium), .timeLimit(.minutes(3))) struct ExternalModuleStopTests {
     /// A module that notes its process id in the file it is given and exits 3 on `crasher.crash`.
     static let script = """
         import json, os, sys
@@ -32,7 +34,8 @@ import Testing
         let environment = ChildEnvironment(ProcessInfo.processInfo.environment, withholding: [])
         let logger = Logger(minimumLevel: .error)
         var policy = ExternalModule.RestartPolicy()
-        let rounds = 20
+        // Each backoff of 0–3 ms twice; many more under `make soak`.
+        let rounds = Soak.iterations(8, soak: 40)
         for round in 0..<rounds {
             // 0–3 ms: the restart races the stop that follows the crash.
             policy.initialBackoff = .milliseconds(round % 4)
