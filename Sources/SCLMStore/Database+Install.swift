@@ -1,3 +1,5 @@
+import SCLMCore
+
 /// The content phase's writes to `presentations` and `media_files` (the install record): each is one statement
 /// or one transaction, so a crash leaves either the old record or the new one.
 extension Database {
@@ -11,7 +13,7 @@ extension Database {
     /// - Throws: ``StoreError``.
     package func recordInstall(
         presentationId: Int64, revision: Int64, installedAt: String, mediaFileIds: [Int64],
-        findings: [PackageFindingRecord] = [], manifest: [InstalledFileRecord]? = nil
+        findings: [PackageFindingRecord] = [], manifest: [ManifestEntry]? = nil
     ) throws -> Bool {
         try execute(
             """

@@ -1,3 +1,5 @@
+import SCLMCore
+
 /// The manifest of each presentation's installed revision (`installed_files`, with
 /// `presentations.manifestRevision`, the installed revision it describes).
 ///
@@ -9,7 +11,7 @@ extension Database {
     /// ``write(_:)``, in the transaction that records the install.
     ///
     /// - Throws: ``StoreError``.
-    package func replaceInstalledFiles(_ files: [InstalledFileRecord], presentationId: Int64, revision: Int64) throws {
+    package func replaceInstalledFiles(_ files: [ManifestEntry], presentationId: Int64, revision: Int64) throws {
         try forgetInstalledFiles(presentationId: presentationId)
         for file in files {
             try execute(
@@ -38,12 +40,12 @@ extension Database {
     /// installed revision's manifest was never recorded.
     ///
     /// - Throws: ``StoreError``.
-    package func installedFiles(ofPresentation id: Int64) throws -> [InstalledFileRecord]? {
+    package func installedFiles(ofPresentation id: Int64) throws -> [ManifestEntry]? {
         let recorded = try fetchCount(
             "SELECT count(*) FROM presentations WHERE presentationId = ? AND manifestRevision = installedRevision",
             [id])
         guard recorded == 1 else { return nil }
         return try fetchAll("SELECT * FROM installed_files WHERE presentationId = ? ORDER BY path", [id])
-            .map(InstalledFileRecord.init(row:))
+            .map(ManifestEntry.init(row:))
     }
 }

@@ -10,10 +10,10 @@ import Testing
 @Suite(.tags(.medium)) struct InstalledFilesTests {
     let folder = TemporaryDirectory()
 
-    static let index = InstalledFileRecord(
+    static let index = ManifestEntry(
         path: "index.html", size: 120, crc32: 0xDEAD_BEEF, inode: 1 << 40, modifiedNanoseconds: 1_700_000_000_123,
         changedNanoseconds: 1_700_000_000_456)
-    static let image = InstalledFileRecord(
+    static let image = ManifestEntry(
         path: "img/a.png", size: 9, crc32: 7, inode: 12, modifiedNanoseconds: 1, changedNanoseconds: 2)
 
     private func database(migrations: [Migration] = Migrator.sclm.migrations) throws -> Database {
@@ -26,7 +26,7 @@ import Testing
         return db
     }
 
-    private func record(_ revision: Int64, _ manifest: [InstalledFileRecord]?, in db: Database) throws {
+    private func record(_ revision: Int64, _ manifest: [ManifestEntry]?, in db: Database) throws {
         _ = try db.write { db in
             try db.recordInstall(
                 presentationId: 17, revision: revision, installedAt: "2026-12-02T06:00:00.000Z", mediaFileIds: [],

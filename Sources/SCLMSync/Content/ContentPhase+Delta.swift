@@ -107,7 +107,7 @@ extension ContentPhase {
         let recorded = try await store.read { db in try db.installedFiles(ofPresentation: id) }
         do {
             return try await BlockingWork.file("sclm.manifest") {
-                try PackageManifest.current(of: target, recorded: recorded?.map(ManifestEntry.init))
+                try PackageManifest.current(of: target, recorded: recorded)
             }
         } catch let error as ArchiveError {
             throw DeltaFallback("the installed revision cannot be read (\(error.message))")

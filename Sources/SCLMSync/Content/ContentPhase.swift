@@ -258,11 +258,11 @@ struct ContentPhase: Sendable {
 
     /// The manifest of the staged package as installed now (after the swap: the `stat` that a later delta
     /// update compares), or `nil` when the package's files are unknown.
-    private static func manifest(of staged: StagedContent) async -> [InstalledFileRecord]? {
+    private static func manifest(of staged: StagedContent) async -> [ManifestEntry]? {
         let (files, target) = (staged.declaredFiles, staged.targetPath)
         guard !files.isEmpty else { return nil }
         return try? await BlockingWork.file("sclm.manifest") {
-            PackageManifest.record(files, in: target).map(InstalledFileRecord.init)
+            PackageManifest.record(files, in: target)
         }
     }
 
