@@ -11,16 +11,40 @@ import Testing
         try String(contentsOfFile: ProcessRunner.packageRoot + "/docs/cli.md", encoding: .utf8)
     }
 
-    @Test func docsCLINamesEveryCommandAndOption() async throws {
+    @Test func docsCLINamesEveryCommandAndOptionAndNoOther() async throws {
         let text = try Self.reference()
         let paths = await InstallTests.commandPaths(["sclm"])
         #expect(paths.count > 20, "\(paths)")
+        // The global options, which `sclm --help` lists.
+        var options = Set(InstallTests.options(inHelp: try await ProcessRunner.sclm(["--help"]).stdout))
         for path in paths {
             #expect(Self.names(path, in: text), "docs/cli.md does not name `\(path.joined(separator: " "))`")
             let usage = try await ProcessRunner.sclm(Array(path.dropFirst()) + ["--help"])
             for option in InstallTests.options(inHelp: usage.stdout) {
                 #expect(text.contains(option), "docs/cli.md does not name \(path.joined(separator: " ")) \(option)")
+                options.insert(option)
             }
+        }
+        let documented = Self.firstCells(of: text).filter { $0.hasPrefix("--") }.map {
+            String($0.prefix { $0 != " " && $0 != "=" })
+        }
+        #expect(documented.count > 40, "the option tables were read")
+        #expect(Set(documented).subtracting(options).sorted() == [], "docs/cli.md documents options sclm lacks")
+    }
+
+    @Test func docsCLIDocumentsNoSettingSclmLacks() throws {
+        let known = Set(SettingsCatalog.all.map(\.name))
+        let documented = Self.firstCells(of: try Self.reference()).filter { cell in
+            cell.contains(".") && cell.allSatisfy { $0.isLetter || $0.isNumber || $0 == "." }
+        }
+        #expect(documented.count > 30, "the settings table was read")
+        #expect(Set(documented).subtracting(known).sorted() == [], "docs/cli.md documents settings sclm lacks")
+    }
+
+    /// The code span that starts each table row of `text`: `| `--jobs N` | …` → `--jobs N`.
+    static func firstCells(of text: String) -> [String] {
+        text.split(separator: "\n").compactMap { line in
+            line.wholeMatch(of: #/\| `([^`]+)` \|.*/#).map { String($0.output.1) }
         }
     }
 
