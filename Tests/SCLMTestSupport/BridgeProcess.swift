@@ -104,20 +104,22 @@ package final class BridgeProcess: @unchecked Sendable {
     // MARK: - Output
 
     /// The next unread stdout line, or `nil` when none arrives within `timeout` seconds.
-    package func nextLine(timeout: TimeInterval = 10) async -> String? { await output?.nextLine(timeout: timeout) }
+    package func nextLine(timeout: TimeInterval = HangGuard.seconds) async -> String? {
+        await output?.nextLine(timeout: timeout)
+    }
 
     /// The next unread stdout line parsed as a JSON object.
-    package func nextMessage(timeout: TimeInterval = 10) async -> [String: Any]? {
+    package func nextMessage(timeout: TimeInterval = HangGuard.seconds) async -> [String: Any]? {
         await output?.nextMessage(timeout: timeout)
     }
 
     /// The response to `guid`, wherever it is among the unread lines.
-    package func response(to guid: String?, timeout: TimeInterval = 10) async -> [String: Any]? {
+    package func response(to guid: String?, timeout: TimeInterval = HangGuard.seconds) async -> [String: Any]? {
         await output?.response(to: guid, timeout: timeout)
     }
 
     /// The next event named `name`.
-    package func event(_ name: String, timeout: TimeInterval = 10) async -> [String: Any]? {
+    package func event(_ name: String, timeout: TimeInterval = HangGuard.seconds) async -> [String: Any]? {
         await output?.event(name, timeout: timeout)
     }
 

@@ -59,18 +59,19 @@ package final class BridgeSession {
 
     /// Sends a request and returns its response.
     package func call(
-        _ command: String, _ data: [String: Any] = [:], guid: String = UUID().uuidString, timeout: TimeInterval = 10
+        _ command: String, _ data: [String: Any] = [:], guid: String = UUID().uuidString,
+        timeout: TimeInterval = HangGuard.seconds
     ) async -> [String: Any]? {
         process.send(json: ["Command": command, "Data": data, "GUID": guid])
         return await process.response(to: guid, timeout: timeout)
     }
 
     /// Waits until the echo module holds at least `count` unanswered `echo.sleep` requests (so the host has
-    /// sent them on), asking it with `echo.pending` until a 10 s deadline.
+    /// sent them on), asking it with `echo.pending` until the ``HangGuard``.
     ///
     /// - Returns: whether it got there in time.
     package func echoSleeps(pendingAtLeast count: Int) async -> Bool {
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(HangGuard.seconds)
         while Date() < deadline {
             let data = await self.data("echo.pending") as? [String: Any]
             if let pending = data?["pending"] as? Int, pending >= count { return true }

@@ -46,17 +46,17 @@ package final class LineStream: @unchecked Sendable {
     ///
     /// The async forms wait on a thread of their own: a blocking wait on the cooperative pool would
     /// starve every other test in the process (two threads on two cores).
-    package func nextLine(timeout: TimeInterval = 10) async -> String? {
+    package func nextLine(timeout: TimeInterval = HangGuard.seconds) async -> String? {
         await offPool { self.waitForLine(timeout: timeout) }
     }
 
     /// The next unread line parsed as a JSON object.
-    package func nextMessage(timeout: TimeInterval = 10) async -> [String: Any]? {
+    package func nextMessage(timeout: TimeInterval = HangGuard.seconds) async -> [String: Any]? {
         await nextLine(timeout: timeout).flatMap(Self.object)
     }
 
     /// The response whose `GUID` is `guid` (`nil`: a `"GUID":null` response), taken out of the unread lines.
-    package func response(to guid: String?, timeout: TimeInterval = 10) async -> [String: Any]? {
+    package func response(to guid: String?, timeout: TimeInterval = HangGuard.seconds) async -> [String: Any]? {
         await take(timeout: timeout) { message in
             guard message["Event"] == nil else { return false }
             if let guid { return message["GUID"] as? String == guid }
@@ -65,12 +65,14 @@ package final class LineStream: @unchecked Sendable {
     }
 
     /// The next event named `name`, taken out of the unread lines.
-    package func event(_ name: String, timeout: TimeInterval = 10) async -> [String: Any]? {
+    package func event(_ name: String, timeout: TimeInterval = HangGuard.seconds) async -> [String: Any]? {
         await take(timeout: timeout) { ($0["Event"] as? String) == name }
     }
 
     /// Takes the first unread line whose JSON object matches `predicate`, waiting up to `timeout` seconds.
-    package func take(timeout: TimeInterval = 10, where predicate: @escaping @Sendable ([String: Any]) -> Bool) async
+    package func take(
+        timeout: TimeInterval = HangGuard.seconds, where predicate: @escaping @Sendable ([String: Any]) -> Bool
+    ) async
         -> [String: Any]?
     {
         await offPool { self.waitForLine(timeout: timeout, matching: predicate) }.flatMap(Self.object)
