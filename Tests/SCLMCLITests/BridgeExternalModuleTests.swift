@@ -41,8 +41,8 @@ import Testing
             #expect(await bridge.call("echo.crash", guid: "crash-\(attempt)")?["ErrorCode"] as? Int == 502)
             if attempt < 5 { #expect(await waitForModule(bridge), "restart \(attempt)") }
         }
-        // The fifth crash may still be settling: ask until the answer is the give-up (or a 10 s deadline).
-        let deadline = Date().addingTimeInterval(10)
+        // The fifth crash may still be settling: ask until the answer is the give-up (or the hang guard).
+        let deadline = Date().addingTimeInterval(HangGuard.seconds)
         var refused: [String: Any]?
         repeat {
             refused = await bridge.call("echo.say")

@@ -112,7 +112,7 @@ extension BridgeAnalyticsTests {
         #expect(await bridge.call("open", ["presId": 10, "slideName": "index.html"])?["ErrorCode"] as? Int == 200)
 
         var received = try await server.iotReceived()
-        let deadline = Date().addingTimeInterval(15)
+        let deadline = Date().addingTimeInterval(HangGuard.seconds)
         while received.byEntity[first] == nil && Date() < deadline {
             try await Task.sleep(for: .milliseconds(100))
             received = try await server.iotReceived()

@@ -224,17 +224,18 @@ import Testing
         ])
         try await context.login()
         // The first four presentation requests (one per job) stall at the server, which checks the token
-        // after the stall: expiring the tokens meanwhile makes all four fail with 401 at once. The stall is
-        // long enough for the wait below to see all four arrive on a busy machine.
-        try await context.server.control(["action": "stall", "seconds": 10, "count": 4, "path": "/v1/presentations/"])
+        // after the stall: expiring the tokens while all four are held, then releasing them, makes all four
+        // fail with 401 at once. The stall's 60 s and the wait's deadline only guard against a hang.
+        try await context.server.control(["action": "stall", "seconds": 60, "count": 4, "path": "/v1/presentations/"])
         async let sync = context.sclm(["sync", "--metadata-only", "--jobs", "4"])
-        let deadline = ContinuousClock.now + .seconds(20)
+        let deadline = ContinuousClock.now + .seconds(HangGuard.seconds)
         while try await context.server.stats().count(prefix: "GET /v1/presentations/") < 4,
             ContinuousClock.now < deadline
         {
             try await Task.sleep(for: .milliseconds(25))
         }
         try await context.server.control(["action": "expireTokens", "which": "access"])
+        try await context.server.control(["action": "release"])
         let result = try await sync
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.contains("50 new"))

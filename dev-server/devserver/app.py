@@ -49,6 +49,8 @@ class State:
     tables: TableStore = field(default_factory=TableStore)
     patches: dict = field(default_factory=dict)  # content route path -> JSON fields laid over its answer
     link: BlobLink = field(default_factory=BlobLink)  # range answers and the byte-rate limit of blob responses
+    # Set by the `release` control action and by the server's stop: every stalled response goes on at once.
+    stalls_released: threading.Event = field(default_factory=threading.Event)
 
 
 class DevServer(ThreadingHTTPServer):
@@ -59,7 +61,6 @@ class DevServer(ThreadingHTTPServer):
 
     def __init__(self, options: Options):
         self.quiet = options.quiet
-        self.stopping = threading.Event()
         self._serving = threading.Event()
         self.sessions: set[str] = set()
         self._temporary_blob_dir = options.blob_dir is None
@@ -90,7 +91,7 @@ class DevServer(ThreadingHTTPServer):
 
     def stop(self) -> None:
         """Stops serving, wakes stalled responses, closes the socket, removes a temporary blob dir."""
-        self.stopping.set()
+        self.state.stalls_released.set()
         if self._serving.is_set():
             self.shutdown()
         self.server_close()

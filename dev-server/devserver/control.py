@@ -66,9 +66,15 @@ def _drop(state, action):
 
 
 def _stall(state, action):
+    state.stalls_released.clear()
     after = action.get("afterBytes")
     state.faults.add(Fault("stall", _count(action), _path(action), seconds=_number(action, "seconds", kind=float),
                            after_bytes=None if after is None else _number(action, "afterBytes")))
+
+
+def _release(state, action):
+    """Ends every stall now: a test that holds requests at the server lets them go when it is ready."""
+    state.stalls_released.set()
 
 
 def _pad(state, action):
@@ -161,7 +167,7 @@ def _clear_iot(state, action):
 
 
 _ACTIONS = {
-    "fail": _fail, "drop": _drop, "stall": _stall, "pad": _pad, "patch": _patch,
+    "fail": _fail, "drop": _drop, "stall": _stall, "release": _release, "pad": _pad, "patch": _patch,
     "tokensInsteadOfContent": _tokens_instead,
     "expireTokens": _expire_tokens, "bumpRevision": _bump, "deletePresentation": _delete,
     "setPackage": _set_package, "corruptPackage": _corrupt, "expireSas": _expire_sas, "osam": _osam,

@@ -200,7 +200,7 @@ class Handler(BaseHTTPRequestHandler):
         self._faults = self.state.faults.draw(path, has_body=self.command != "HEAD")
         stall = self._faults.get("stall")
         if stall and stall.after_bytes is None:
-            self.server.stopping.wait(stall.seconds)
+            self.state.stalls_released.wait(stall.seconds)
         fail = self._faults.get("fail")
         if fail:
             headers = {} if fail.retry_after is None else {"Retry-After": f"{fail.retry_after:g}"}
@@ -418,7 +418,7 @@ class Handler(BaseHTTPRequestHandler):
             position = at
             self._flush()
             if kind == "stall":
-                self.server.stopping.wait(stall.seconds)
+                self.state.stalls_released.wait(stall.seconds)
             else:
                 self.close_connection = True
                 self._shutdown_write()

@@ -4,6 +4,7 @@ import io
 import shutil
 import socket
 import tempfile
+import threading
 import time
 import zipfile
 from pathlib import Path
@@ -152,6 +153,26 @@ class StallTests(ServerTestCase):
         connection.request("HEAD", sas.split(self.base)[1])
         connection.getresponse().read()
         self.assertEqual([fault["kind"] for fault in self.get_json("/_control")["pendingFaults"]], ["stall"])
+
+    def test_release_lets_stalled_requests_go_and_a_new_stall_holds_again(self):
+        self.bearer()
+        self.control("stall", seconds=60, count=2, path="/v1/clients")
+        answers = []
+        threads = [threading.Thread(target=lambda: answers.append(self.get("/v1/clients").status)) for _ in range(2)]
+        for thread in threads:
+            thread.start()
+        deadline = time.monotonic() + 30  # a hang guard
+        while self.stats()["requests"].get("GET /v1/clients", 0) < 2 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        self.assertEqual(answers, [], "held until released")
+        self.control("release")
+        for thread in threads:
+            thread.join(timeout=30)
+        self.assertEqual(answers, [200, 200])
+        self.control("stall", seconds=0.2, path="/v1/clients")
+        started = time.monotonic()
+        self.get("/v1/clients")
+        self.assertGreaterEqual(time.monotonic() - started, 0.2, "a stall added after a release holds again")
 
     def test_stopping_the_server_wakes_a_stalled_request(self):
         self.control("stall", seconds=30, path="/v1/")
