@@ -31,7 +31,7 @@ package enum SettingsCatalog {
         ConfigKey.osamVersionCode.any, ConfigKey.osamVersionName.any, ConfigKey.osamUsername.any,
         ConfigKey.osamPassword.any, ConfigKey.osamTopicsWebhook.any, ConfigKey.iotEndpoint.any,
         ConfigKey.iotHub.any, ConfigKey.iotKey.any, ConfigKey.iotSecret.any, ConfigKey.iotExpiration.any,
-        ConfigKey.bridgeFlushInterval.any,
+        ConfigKey.bridgeFlushInterval.any, ConfigKey.eventsRetention.any, ConfigKey.sessionIdle.any,
     ]
 
     /// The environment variables that carry a secret setting's value (`SCLM_CLIENT_SECRET`, `SCLM_PASSWORD`,
