@@ -95,7 +95,7 @@ let package = Package(
             name: "SCLMBridgeModulesTests",
             dependencies: [
                 "SCLMBridgeModules", "SCLMBridge", "SCLMStore", "SCLMHTTP", "SCLMOSAM", "SCLMPolicy", "SCLMArchive",
-                "SCLMTestSupport",
+                "SCLMAnalytics", "SCLMTestSupport",
             ]),
         // Through the built binary, so below everything but the test support: the largest test target
         // compiles beside the sources instead of after them. The CLI tests that read the command catalog

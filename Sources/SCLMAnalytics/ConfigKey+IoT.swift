@@ -27,6 +27,12 @@ extension ConfigKey where Value == Int {
     package static let iotExpiration = ConfigKey(
         "iot.expiration", help: "Seconds a StoryIoT request signature stays valid.", default: 180, range: 1...86_400)
 
+    /// Days the slide views of a published session are kept; every flush deletes older ones.
+    package static let eventsRetention = ConfigKey(
+        "events.retention",
+        help: "Days the slide views of a published session are kept; every flush deletes older ones (0: at once).",
+        default: 7, range: 0...3_650)
+
     /// Seconds between background flushes while `sclm bridge` runs; 0 (the default) turns them off.
     package static let bridgeFlushInterval = ConfigKey(
         "bridge.flushInterval", help: "Seconds between analytics flushes while `sclm bridge` runs (0: never).",

@@ -24,6 +24,8 @@ package struct FlushReport: Sendable, Equatable, Encodable {
     package internal(set) var failures: [Failure] = []
     /// Why the run stopped before trying every row (StoryIoT unreachable or failing), if it did.
     package internal(set) var stopReason: String?
+    /// Slide views of published sessions deleted after the run, past the retention (`events.retention`).
+    package internal(set) var pruned = 0
     /// The outbox after the run.
     package internal(set) var remaining = OutboxSummary(counts: [:])
 
@@ -37,7 +39,7 @@ package struct FlushReport: Sendable, Equatable, Encodable {
     package var isSuccess: Bool { parked == 0 && failed == 0 && stopReason == nil }
 
     private enum CodingKeys: String, CodingKey {
-        case published, parked, failed, pending, waiting, parkedTotal, failures, stopReason
+        case published, parked, failed, pending, waiting, parkedTotal, pruned, failures, stopReason
     }
 
     package func encode(to encoder: any Encoder) throws {
@@ -48,6 +50,7 @@ package struct FlushReport: Sendable, Equatable, Encodable {
         try container.encode(pending, forKey: .pending)
         try container.encode(waiting, forKey: .waiting)
         try container.encode(parkedTotal, forKey: .parkedTotal)
+        try container.encode(pruned, forKey: .pruned)
         try container.encode(failures, forKey: .failures)
         try container.encode(stopReason, forKey: .stopReason)
     }

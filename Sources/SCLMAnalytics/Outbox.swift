@@ -66,6 +66,14 @@ package struct Outbox: Sendable {
         try await store.write { db in try db.addPublishAttempts(attempts, to: entry.pending) }
     }
 
+    /// Deletes the slide views of sessions published before `date` (see ``Database/pruneSlideViews(publishedBefore:)``).
+    ///
+    /// - Returns: how many rows were deleted.
+    /// - Throws: ``StoreError``, `CancellationError`.
+    func pruneSlideViews(publishedBefore date: Date) async throws -> Int {
+        try await store.write { db in try db.pruneSlideViews(publishedBefore: date) }
+    }
+
     // MARK: - Listing
 
     /// Every analytics row, oldest first; with `unpublishedOnly`, only pending, waiting and parked ones.

@@ -14,6 +14,9 @@ import SCLMHTTP
 /// the flush starts no further rows, since StoryIoT is evidently unavailable. Any other 4xx parks the
 /// row with the reason (a bad signature is a 401 for every row, so every row tried is parked until
 /// `retryParked`). A row that cannot become a message (over 256 KB, unreadable date) is parked too.
+///
+/// Every flush ends by deleting the slide views of sessions published longer than the retention ago
+/// (`events.retention`), so an unattended kiosk's database stays bounded.
 package struct Publisher: Sendable {
     /// Rows read from the database at a time.
     static let pageSize = 256
@@ -23,6 +26,7 @@ package struct Publisher: Sendable {
     private let device: DeviceFacts
     private let retrier: Retrier
     private let concurrency: Int
+    private let retention: Duration?
     private let clock: any WallClock
     private let logger: Logger?
 
@@ -34,17 +38,19 @@ package struct Publisher: Sendable {
     ///   - device: the device facts sent with each message.
     ///   - retrier: the backoff of one row's attempts (`http.retries`).
     ///   - concurrency: publishes in flight at once.
-    ///   - clock: the clock of timestamps.
+    ///   - retention: how long the slide views of a published session are kept (`nil`: for ever).
+    ///   - clock: the clock of timestamps and of the retention.
     ///   - logger: where failures are logged.
     package init(
         outbox: Outbox, client: StoryIoTClient, device: DeviceFacts, retrier: Retrier, concurrency: Int = 4,
-        clock: any WallClock = SystemClock(), logger: Logger? = nil
+        retention: Duration? = nil, clock: any WallClock = SystemClock(), logger: Logger? = nil
     ) {
         self.outbox = outbox
         self.client = client
         self.device = device
         self.retrier = retrier
         self.concurrency = max(1, concurrency)
+        self.retention = retention
         self.clock = clock
         self.logger = logger
     }
@@ -77,6 +83,9 @@ package struct Publisher: Sendable {
                 }
             }
             for try await outcome in group { record(outcome, in: &report) }
+        }
+        if let retention {
+            report.pruned = try await outbox.pruneSlideViews(publishedBefore: clock.now - retention.inSeconds)
         }
         report.remaining = try await outbox.summary()
         return report

@@ -32,6 +32,14 @@ extension ConfigKey where Value == String {
             + " variables); bridge.httpAllowedHosts must then admit the proxy's address.")
 }
 
+extension ConfigKey where Value == Int {
+    /// Seconds without a slide change after which `sclm play` ends the session (``SessionPolicy/idle``).
+    package static let sessionIdle = ConfigKey(
+        "play.sessionIdle",
+        help: "Seconds without a slide change after which `sclm play` ends the session, so it is published.",
+        default: 300, range: 1...86_400)
+}
+
 extension ConfigKey where Value == NetworkRule {
     /// Where content may send the bridge's HTTP commands (comma-separated names, `*.domain`, IP addresses and
     /// CIDR ranges, each optionally with a port); unset or empty, public hosts only.

@@ -9,18 +9,22 @@ extension PresentationHost {
     /// (state 3), this one's session starts or is restored, and the events a screen would cause are emitted.
     ///
     /// - Throws: `SCLMError` (`.notFound`) when the presentation has no start slide; ``StoreError``.
-    func show(_ presentation: InstalledPresentation, slide requested: String?, data: JSONValue, resumeLastSlide: Bool)
-        async throws
-    {
-        let start = try requested ?? presentation.startSlide()
+    func show(
+        _ presentation: InstalledPresentation, slide requested: String?, data: JSONValue, resumeLastSlide: Bool,
+        continuing: Bool = false
+    ) async throws {
+        // The start slide; a package without one can still open on the slide asked for.
+        let start = try (try? presentation.startSlide()) ?? requested ?? presentation.startSlide()
         let userId = environment.userId
         try await perform { db in
             // Read in the transaction that writes, so two hosts cannot both restore or start the session.
-            .show(
+            let unfinished = try db.unfinishedSession(presentationId: presentation.presentationId, userId: userId)
+            return .show(
                 PresentationScreen.Showing(
                     presentation: presentation, requested: requested, start: start, data: data,
-                    resumeLastSlide: resumeLastSlide,
-                    unfinished: try db.unfinishedSession(presentationId: presentation.presentationId, userId: userId)))
+                    resumeLastSlide: resumeLastSlide, unfinished: unfinished,
+                    lastView: continuing
+                        ? try unfinished.flatMap { try db.lastSlideView(sessionId: $0.sessionId) } : nil))
         }
     }
 
@@ -98,8 +102,9 @@ extension PresentationHost {
     /// The time, fresh ids and the environment for one action.
     private func makeContext() -> PresentationScreen.Context {
         PresentationScreen.Context(
-            now: clock.now, environment: environment, timeZoneHours: Self.timeZoneHours, sessionId: UUID().uuidString,
-            viewId: UUID().uuidString)
+            now: clock.now, uptime: clock.uptime, environment: environment, timeZoneHours: Self.timeZoneHours,
+            sessionId: UUID().uuidString,
+            viewId: UUID().uuidString, policy: sessionPolicy)
     }
 
     /// The start slide of a presentation content opens; none is a 404 for content.

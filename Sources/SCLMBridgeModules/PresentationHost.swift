@@ -38,8 +38,18 @@ package final class PresentationHost: Sendable {
         var presentation: InstalledPresentation
         var session: SessionRecord
         var slide: String
+        /// When the slide appeared (wall time, never before the session's start or the slide before).
         var slideShownAt: Date
+        /// When the slide appeared in monotonic time: its duration is measured from here.
+        var slideShownUptime: Duration
         var slideHistory: [String]
+        /// The presentation's start slide.
+        var startSlide: String
+        /// The host ended the session (``SessionPolicy/idle``) while its last slide stays on screen: the next
+        /// slide change starts a new session.
+        var sessionEnded = false
+        /// The slide view row this slide continues (a restarted player resuming the slide it showed), if any.
+        var continuedViewId: String?
     }
 
     struct State {
@@ -63,11 +73,13 @@ package final class PresentationHost: Sendable {
     let state = Mutex(State())
     /// The one writer of what this host records.
     package let recorder: SessionRecorder
+    /// When the host ends a session by itself (`sclm bridge`: never).
+    let sessionPolicy: SessionPolicy
 
     /// Creates a host over `store` and the content in `home`; nothing is open until ``start(presentationId:slide:)``.
     package init(
         store: ContentStore, home: Home, environment: HostEnvironment, output: BridgeOutput,
-        clock: any WallClock = SystemClock(), logger: Logger = Logger()
+        clock: any WallClock = SystemClock(), logger: Logger = Logger(), sessionPolicy: SessionPolicy = .byContent
     ) {
         self.store = store
         self.home = home
@@ -76,6 +88,7 @@ package final class PresentationHost: Sendable {
         self.clock = clock
         self.logger = logger
         recorder = SessionRecorder(store: store, logger: logger)
+        self.sessionPolicy = sessionPolicy
     }
 
     /// The answer to commands that need an open presentation after `closePresentation`.
@@ -109,7 +122,9 @@ package final class PresentationHost: Sendable {
     /// sessions and custom events (``ContentScope``).
     ///
     /// - Throws: `SCLMError` (`.usage`) for an unknown slide; ``StoreError``.
-    package func start(_ presentation: InstalledPresentation, slide: String?) async throws {
+    /// With `continuing` (a player's browser restart), the slide view the restored session ended on goes on
+    /// when its slide is shown again, instead of a second row for the same view.
+    package func start(_ presentation: InstalledPresentation, slide: String?, continuing: Bool = false) async throws {
         if let slide, !presentation.hasSlide(slide) {
             throw SCLMError(
                 .usage,
@@ -118,7 +133,7 @@ package final class PresentationHost: Sendable {
         }
         let scope = environment.scope(clientId: presentation.clientId)
         state.withLock { $0.scope = $0.scope ?? scope }
-        try await show(presentation, slide: slide, data: [:], resumeLastSlide: slide == nil)
+        try await show(presentation, slide: slide, data: [:], resumeLastSlide: slide == nil, continuing: continuing)
     }
 
     /// Waits (at most `patience`) until everything recorded is written; what is left stays queued while the
@@ -128,15 +143,29 @@ package final class PresentationHost: Sendable {
     }
 
     /// Ends a run when input ends: the slide on screen is logged with its time, and the session stays
-    /// unfinished so the next run restores it.
-    package func finish() async {
+    /// unfinished so the next run restores it, unless the ``SessionPolicy`` ends sessions when the host stops
+    /// and no browser restart follows (`restarting`).
+    package func finish(restarting: Bool = false) async {
         guard let open = state.withLock({ $0.open }) else { return }
         do {
-            try await perform(.endOfInput)
+            try await perform(sessionPolicy.endsOnStop && !restarting ? .stop : .endOfInput)
         } catch {
             let session = open.session.sessionId
             logger.error("could not record the last slide view of session \(session): \(error.userMessage)")
         }
+    }
+
+    /// Ends the session when nothing changed on screen for the policy's ``SessionPolicy/idle`` time (measured
+    /// on the monotonic clock); a later slide change starts a new one.
+    package func endSessionIfIdle() async {
+        guard sessionPolicy.idle != nil else { return }
+        try? await perform(.idle)
+    }
+
+    /// Calls ``endSessionIfIdle()`` every `interval` until cancelled; returns at once without an idle limit.
+    package func endIdleSessions(checkingEvery interval: Duration) async {
+        guard sessionPolicy.idle != nil else { return }
+        while (try? await Task.sleep(for: interval)) != nil { await endSessionIfIdle() }
     }
 
     // MARK: - Reading state

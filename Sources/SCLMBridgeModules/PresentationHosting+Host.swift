@@ -8,12 +8,13 @@ extension PresentationHosting {
     /// `sclm play` and `sclm validate --render` in a browser page); its modules come from
     /// ``PresentationHosting/makeModuleRegistry(host:external:)``.
     ///
-    /// Loaded before any module starts, so a presentation that is not installed fails at once.
+    /// Loaded before any module starts, so a presentation that is not installed fails at once. The host ends
+    /// sessions by itself as `sessionPolicy` says (`sclm bridge`: never).
     ///
     /// - Throws: `SCLMError` (`.notFound`) when it is not installed; store errors.
-    package func makePresentationHost(presentationId: Int64, output: BridgeOutput) async throws
-        -> (InstalledPresentation, PresentationHost)
-    {
+    package func makePresentationHost(
+        presentationId: Int64, output: BridgeOutput, sessionPolicy: SessionPolicy = .byContent
+    ) async throws -> (InstalledPresentation, PresentationHost) {
         let (store, configuration, home, processEnvironment) = (try store(), configuration, home, environment)
         let presentation = try await store.read { db in
             try InstalledPresentation.load(presentationId, from: db, home: home)
@@ -22,7 +23,8 @@ extension PresentationHosting {
             try HostEnvironment.load(configuration: configuration, db: db, processEnvironment: processEnvironment)
         }
         let host = PresentationHost(
-            store: store, home: home, environment: environment, output: output, clock: clock, logger: logger)
+            store: store, home: home, environment: environment, output: output, clock: clock, logger: logger,
+            sessionPolicy: sessionPolicy)
         return (presentation, host)
     }
 }

@@ -15,6 +15,8 @@ extension PresentationScreen.Effects {
 enum SessionWrite: Sendable, Equatable {
     /// Log a finished slide view (and count it in its session).
     case recordSlideView(SlideActionRecord)
+    /// Add time to a slide view already logged (and to its session), without counting another view.
+    case extendSlideView(id: String, sessionId: String, seconds: Int64)
     /// End a session in `state`.
     case closeSession(id: String, state: SessionRecord.State)
     /// Reopen an unfinished session.
@@ -30,6 +32,8 @@ enum SessionWrite: Sendable, Equatable {
     func perform(on db: Database, now: String) throws {
         switch self {
         case .recordSlideView(let view): try db.recordSlideView(view, now: now)
+        case .extendSlideView(let id, let sessionId, let seconds):
+            try db.extendSlideView(id: id, sessionId: sessionId, by: seconds, now: now)
         case .closeSession(let id, let state): try db.closeSession(id: id, state: state, now: now)
         case .restoreSession(let id): try db.restoreSession(id: id, now: now)
         case .insertSession(let session): try db.insertSession(session)

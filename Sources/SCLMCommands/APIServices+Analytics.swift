@@ -14,8 +14,9 @@ extension APIServices {
             environment: context.environment)
         let client = StoryIoTClient(
             credentials: credentials, transport: transport, clock: context.clock, timeout: requestTimeout)
+        let retentionDays = try configuration.required(.eventsRetention)
         return Publisher(
-            outbox: Outbox(store: store), client: client, device: device, retrier: retrier, clock: context.clock,
-            logger: context.logger)
+            outbox: Outbox(store: store), client: client, device: device, retrier: retrier,
+            retention: .seconds(retentionDays * 86_400), clock: context.clock, logger: context.logger)
     }
 }

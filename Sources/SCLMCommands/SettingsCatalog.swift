@@ -10,8 +10,8 @@ import SCLMSync
 ///
 /// Each key is declared once, with its help, default, environment variable, secrecy and limits, beside the
 /// feature that reads it: `SCLMAuth` (`auth.*`), `SCLMSync` (`api.url`, `sync.*`, `metrics.textfile`),
-/// `SCLMHTTP` (`http.*`), `SCLMBridgeModules` (`app.*`, `bridge.*` but its flushes), `SCLMOSAM` (`osam.*`),
-/// `SCLMAnalytics` (`iot.*`, `bridge.flushInterval`). This composition root lists them, and from the list
+/// `SCLMHTTP` (`http.*`), `SCLMBridgeModules` (`app.*`, `bridge.*` but its flushes, `play.sessionIdle`),
+/// `SCLMOSAM` (`osam.*`), `SCLMAnalytics` (`iot.*`, `bridge.flushInterval`, `events.retention`). This composition root lists them, and from the list
 /// knows which environment variables carry secrets (``secretEnvironmentVariables``), which the programs sclm
 /// starts never get (``CommandContext/childEnvironment``); `SettingsCatalogTests` proves every declared key is
 /// listed once.
@@ -31,7 +31,7 @@ package enum SettingsCatalog {
         ConfigKey.osamVersionCode.any, ConfigKey.osamVersionName.any, ConfigKey.osamUsername.any,
         ConfigKey.osamPassword.any, ConfigKey.osamTopicsWebhook.any, ConfigKey.iotEndpoint.any,
         ConfigKey.iotHub.any, ConfigKey.iotKey.any, ConfigKey.iotSecret.any, ConfigKey.iotExpiration.any,
-        ConfigKey.bridgeFlushInterval.any,
+        ConfigKey.bridgeFlushInterval.any, ConfigKey.eventsRetention.any, ConfigKey.sessionIdle.any,
     ]
 
     /// The environment variables that carry a secret setting's value (`SCLM_CLIENT_SECRET`, `SCLM_PASSWORD`,

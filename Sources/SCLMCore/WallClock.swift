@@ -4,7 +4,17 @@ import Foundation
 package protocol WallClock: Sendable {
     /// The current instant.
     var now: Date { get }
+    /// Monotonic time since an arbitrary origin: never goes back when the wall clock is set back, so
+    /// durations are measured with it (default: the process's `ContinuousClock`).
+    var uptime: Duration { get }
 }
+
+extension WallClock {
+    package var uptime: Duration { ContinuousClock.now - processOrigin }
+}
+
+/// The origin of the default ``WallClock/uptime``.
+private let processOrigin = ContinuousClock.now
 
 /// The real system clock.
 package struct SystemClock: WallClock {

@@ -9,8 +9,10 @@ import SCLMStore
 /// presentation, the page or browser dies, the time limit passes or the user interrupts.
 ///
 /// The host and modules are those of `sclm bridge` (``PresentationHosting/hostPage(_:presentationId:slide:siteHost:serverInfo:isolation:_:)``,
-/// on the one hosting the command gives it: one curl engine across kiosk restarts); the session is left
-/// unfinished unless the content closed the presentation, so a restarted run resumes it.
+/// on the one hosting the command gives it: one curl engine across kiosk restarts). Playback is unattended, so
+/// the host ends sessions by itself (``SessionPolicy/unattended(idle:)`` with `play.sessionIdle`): after that
+/// long without a slide change, on a return to the start slide and when the player stops; a browser restart
+/// keeps the session and continues the slide view it was on.
 package struct Player: Sendable {
     /// A bound on a run's length.
     package enum Limit: Sendable, Equatable {
@@ -33,6 +35,8 @@ package struct Player: Sendable {
     let output: StandardStream
     /// Whether the narration is JSON lines (`--json`).
     let printsJSON: Bool
+    /// Whether this run follows a browser restart of the same player (``continuing(after:)``).
+    private(set) var isRestart = false
 
     /// Creates a run of presentation `presentationId`, starting on `slide` (the default one when `nil`).
     package init(
@@ -53,7 +57,8 @@ package struct Player: Sendable {
     ///
     /// - Throws: ``BrowserError`` (`.unavailable`) without a browser; errors loading the presentation.
     package func run() async throws -> PageBridge.Outcome {
-        try await Browser.withBrowser(options, environment: hosting.environment, logger: hosting.logger) {
+        let policy = SessionPolicy.unattended(idle: .seconds(try hosting.configuration.required(.sessionIdle)))
+        return try await Browser.withBrowser(options, environment: hosting.environment, logger: hosting.logger) {
             browser in
             let page = try await browser.newPage()
             let bridge = PageBridge(
@@ -65,11 +70,15 @@ package struct Player: Sendable {
                 bridge, presentationId: presentationId, slide: slide, siteHost: Self.siteHost(of: presentationId),
                 serverInfo: [
                     "name": "sclm", "version": .string(SCLMVersion.current), "presentationId": .int(presentationId),
-                ]
+                ], sessionPolicy: policy, continuing: isRestart
             ) { host, _ in
+                let idleWatch = Task { await host.endIdleSessions(checkingEvery: .seconds(1)) }
                 let outcome = await waitForEnd(of: bridge, browser: browser)
+                idleWatch.cancel()
                 // Not cancelled with the command (Ctrl-C): the slide on screen is still recorded.
-                if outcome != .closed { await withCancellationShield { await host.finish() } }
+                // A kiosk restarts a crashed browser: the session goes on.
+                let restarting = options.mode == .kiosk && Self.isCrash(outcome)
+                if outcome != .closed { await withCancellationShield { await host.finish(restarting: restarting) } }
                 return outcome
             }
         }
@@ -80,6 +89,7 @@ package struct Player: Sendable {
     /// ends when nothing is left.
     package func continuing(after elapsed: Duration) -> Continuation {
         var next = self
+        next.isRestart = true
         switch limit {
         case .duration(let total):
             guard elapsed < total else { return .end(.elapsed) }
@@ -123,6 +133,12 @@ package struct Player: Sendable {
             }
             try await Task.sleep(for: interval)
         }
+    }
+
+    /// Whether the page or the browser died.
+    private static func isCrash(_ outcome: PageBridge.Outcome) -> Bool {
+        if case .crashed = outcome { return true }
+        return false
     }
 
     /// The private origin's host of a presentation.

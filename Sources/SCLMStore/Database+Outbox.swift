@@ -88,6 +88,22 @@ extension Database {
         return counts
     }
 
+    /// Deletes the slide views of published sessions that were published before `date` (and are published
+    /// themselves): what the analytics retention keeps bounded.
+    ///
+    /// - Returns: how many rows were deleted.
+    /// - Throws: ``StoreError``.
+    package func pruneSlideViews(publishedBefore date: Date) throws -> Int {
+        let cutoff = Timestamp.string(from: date)
+        try execute(
+            """
+            DELETE FROM session_actions
+            WHERE synchronized = 1 AND publishedAt < ?1 AND sessionId IN (
+                SELECT sessionId FROM sessions WHERE synchronized = 1 AND publishedAt < ?1)
+            """, [cutoff])
+        return changedRowCount
+    }
+
     // MARK: - SQL
 
     /// The rows of `table` (`t`) joined with their session (`s`; a session is its own).

@@ -63,7 +63,7 @@ extension Database {
     /// - Throws: ``StoreError``.
     package func restoreSession(id sessionId: String, now: String) throws {
         try execute(
-            "UPDATE sessions SET state = 0, isRestored = 1, updated = ? WHERE sessionId = ?", [now, sessionId])
+            "UPDATE sessions SET state = 0, isRestored = 1, \(Self.laterUpdated) WHERE sessionId = ?", [now, sessionId])
     }
 
     /// Records a finished slide view and adds it to its session's totals and last slide.
@@ -82,9 +82,28 @@ extension Database {
             ])
         try execute(
             """
-            UPDATE sessions SET duration = duration + ?, slidesCount = slidesCount + 1, updated = ?
+            UPDATE sessions SET duration = duration + ?, slidesCount = slidesCount + 1, \(Self.laterUpdated)
             WHERE sessionId = ?
             """, [action.duration, now, action.sessionId])
+    }
+
+    /// Adds `seconds` to slide view `id` (the view a restarted player continues) and to its session's
+    /// duration; the session's slide count stays.
+    ///
+    /// - Throws: ``StoreError``.
+    package func extendSlideView(id: String, sessionId: String, by seconds: Int64, now: String) throws {
+        try execute("UPDATE session_actions SET duration = duration + ? WHERE id = ?", [seconds, id])
+        try execute(
+            "UPDATE sessions SET duration = duration + ?, \(Self.laterUpdated) WHERE sessionId = ?",
+            [seconds, now, sessionId])
+    }
+
+    /// The last slide view recorded in a session, if any.
+    ///
+    /// - Throws: ``StoreError``.
+    package func lastSlideView(sessionId: String) throws -> SlideActionRecord? {
+        try fetchOne("SELECT * FROM session_actions WHERE sessionId = ? ORDER BY rowid DESC LIMIT 1", [sessionId])
+            .map(SlideActionRecord.init(row:))
     }
 
     /// Remembers the slide on screen, so a restored session resumes there.
@@ -92,7 +111,7 @@ extension Database {
     /// - Throws: ``StoreError``.
     package func setLastOpenedSlide(sessionId: String, slideId: Int64?, slideName: String, now: String) throws {
         try execute(
-            "UPDATE sessions SET lastOpenedSlideId = ?, lastOpenedSlideName = ?, updated = ? WHERE sessionId = ?",
+            "UPDATE sessions SET lastOpenedSlideId = ?, lastOpenedSlideName = ?, \(Self.laterUpdated) WHERE sessionId = ?",
             [slideId, slideName, now, sessionId])
     }
 
@@ -100,7 +119,8 @@ extension Database {
     ///
     /// - Throws: ``StoreError``.
     package func closeSession(id sessionId: String, state: SessionRecord.State, now: String) throws {
-        try execute("UPDATE sessions SET state = ?, updated = ? WHERE sessionId = ?", [state.rawValue, now, sessionId])
+        try execute(
+            "UPDATE sessions SET state = ?, \(Self.laterUpdated) WHERE sessionId = ?", [state.rawValue, now, sessionId])
     }
 
     /// Marks that content declared the presentation fully shown (`setSessionComplete`).
@@ -108,7 +128,7 @@ extension Database {
     /// - Throws: ``StoreError``.
     package func markSessionComplete(id sessionId: String, now: String) throws {
         try execute(
-            "UPDATE sessions SET complete = 1, completeSessionDuration = duration, updated = ? WHERE sessionId = ?",
+            "UPDATE sessions SET complete = 1, completeSessionDuration = duration, \(Self.laterUpdated) WHERE sessionId = ?",
             [now, sessionId])
     }
 
@@ -146,6 +166,10 @@ extension Database {
         try fetchAll("SELECT * FROM session_actions WHERE sessionId = ? ORDER BY created, rowid", [sessionId])
             .map(SlideActionRecord.init(row:))
     }
+
+    /// Sets a session's `updated` to the time bound to the next `?`, but never before its `created` or its
+    /// `updated` so far: with the wall clock set back, a session's times still never go backwards.
+    private static let laterUpdated = "updated = max(?, created, coalesce(updated, created))"
 
     // MARK: - Custom events
 

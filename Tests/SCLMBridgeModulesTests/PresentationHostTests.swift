@@ -27,10 +27,10 @@ final class HostHarness {
 
     private var hosts: [PresentationHost] = []
 
-    func makeHost() -> PresentationHost {
+    func makeHost(policy: SessionPolicy = .byContent) -> PresentationHost {
         let host = PresentationHost(
             store: store, home: home, environment: HostEnvironment(userId: "u1", userName: "user", latitude: "45.5"),
-            output: output, clock: clock, logger: Logger(minimumLevel: .error))
+            output: output, clock: clock, logger: Logger(minimumLevel: .error), sessionPolicy: policy)
         hosts.append(host)
         return host
     }
@@ -72,6 +72,7 @@ final class HostHarness {
         try await first.go(to: "slide2.html", data: [:])
         harness.clock.advance(by: 7)
         await first.finish()
+        await first.finishRecording()
         let second = harness.makeHost()
         try await second.start(presentationId: 10, slide: nil)
         #expect(try second.currentSlide() == "slide2.html")

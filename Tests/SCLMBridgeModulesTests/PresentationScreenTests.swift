@@ -30,7 +30,8 @@ import Testing
     /// The context of the action at `seconds` after the start; ids name the step.
     static func context(_ seconds: Double, step: Int) -> Screen.Context {
         Screen.Context(
-            now: start.addingTimeInterval(seconds), environment: environment, timeZoneHours: 3,
+            now: start.addingTimeInterval(seconds), uptime: .seconds(seconds), environment: environment,
+            timeZoneHours: 3,
             sessionId: "s\(step)", viewId: "v\(step)")
     }
 

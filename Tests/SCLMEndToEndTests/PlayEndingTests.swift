@@ -19,14 +19,15 @@ extension ChromiumTests {
             return try PlayTests.PlayHome(deck)
         }
 
+        /// The player stopping ends the session (issue 38): it is complete, so the outbox publishes it.
         @Test func timeoutEndsARunThatNeverClosesWith124() async throws {
             let play = try Self.oneSlide("document.title = 'waiting';")
             let result = try await play.play(["--timeout", "2"])
             #expect(result.status == 124, "\(result)")
-            #expect(try play.sql("SELECT state FROM sessions") == "[[0]]")
+            #expect(try play.sql("SELECT state FROM sessions") == "[[1]]")
         }
 
-        @Test func interruptExits130WithTheSessionUnfinished() async throws {
+        @Test func interruptExits130WithTheSessionComplete() async throws {
             let play = try PlayTests.PlayHome(
                 DeckFiles.librarySlide("StoryCLM.CustomEvents.Set('ready', 'yes', function () {});"))
             let process = try ProcessRunner.startSclm(
@@ -44,7 +45,7 @@ extension ChromiumTests {
             let result = await process.result(timeout: 20)
             #expect(result.status == 130, "\(result)")
             #expect(result.stdout.contains(#"{"Play":"cancelled","cancelled":true}"#), "\(result)")
-            #expect(try play.sql("SELECT state, slidesCount FROM sessions") == "[[0, 1]]")
+            #expect(try play.sql("SELECT state, slidesCount FROM sessions") == "[[1, 1]]")
             #expect(try play.sql("SELECT slideName FROM session_actions") == #"[["index.html"]]"#)
         }
 

@@ -41,8 +41,10 @@ extension SCLM {
                 --fail-on-error (1), or when --timeout passes (124). --duration N plays N seconds and ends with
                 exit 0, a smoke test: with --fail-on-error it ends with 1 at the first uncaught page error or
                 failed load (bridge error answers and refused requests are warnings, not errors). --kiosk shows the presentation fullscreen
-                on the current display and restarts the browser if it dies; Ctrl-C ends it and leaves the
-                session unfinished, to be resumed next time. As it runs, play prints one line for each slide
+                on the current display and restarts the browser if it dies (the session goes on). Nobody closes
+                an unattended presentation, so play ends each session as complete, to be published: after
+                play.sessionIdle seconds without a slide change, on a return to the start slide, and when play
+                stops (Ctrl-C included). As it runs, play prints one line for each slide
                 shown, bridge error, page error, dialog and refused request; --json prints the bridge's
                 events and the page's issues as JSON lines instead.
 
