@@ -102,20 +102,6 @@ package final class ContentStore: @unchecked Sendable {
         try await perform { db in try db.writeDurably(body) }
     }
 
-    /// Blocking form of ``read(_:)`` for synchronous callers. Never call it from the store's own queue.
-    ///
-    /// - Throws: what `body` throws or ``StoreError``.
-    package func readNow<T>(_ body: (Database) throws -> T) throws -> T {
-        try queue.sync { try database.read(body) }
-    }
-
-    /// Blocking form of ``write(_:)`` for synchronous callers. Never call it from the store's own queue.
-    ///
-    /// - Throws: what `body` throws or ``StoreError``.
-    package func writeNow<T>(_ body: (Database) throws -> T) throws -> T {
-        try queue.sync { try database.write(body) }
-    }
-
     private func perform<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         let operation = operationCounter.wrappingAdd(1, ordering: .relaxed).newValue
         let cancelled = Atomic<Bool>(false)

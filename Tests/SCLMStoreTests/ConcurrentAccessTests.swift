@@ -32,14 +32,14 @@ import Testing
         return process
     }
 
-    @Test func aSecondWriterWaitsForTheBusyTimeoutInsteadOfFailing() throws {
+    @Test func aSecondWriterWaitsForTheBusyTimeoutInsteadOfFailing() async throws {
         let folder = TemporaryDirectory()
         let path = folder.appending("sclm.db")
         let store = try ContentStore(path: path)
         let holder = try holdWriteLock(on: path, seconds: 1.0)
         defer { holder.waitWithoutSpinning() }
-        try store.writeNow { db in try db.execute("INSERT INTO clients(clientId, name) VALUES (2, 'from sclm')") }
-        let names = try store.readNow { db in
+        try await store.write { db in try db.execute("INSERT INTO clients(clientId, name) VALUES (2, 'from sclm')") }
+        let names = try await store.read { db in
             try db.fetchAll("SELECT name FROM clients ORDER BY clientId").compactMap { $0.string("name") }
         }
         #expect(names == ["from python", "from sclm"])
