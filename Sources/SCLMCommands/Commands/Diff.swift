@@ -87,7 +87,8 @@ extension SCLM {
             "--images", value: "dir", help: "Keep the renders and the diff images (regions outlined) in this folder.")
         /// `--browser path`.
         static let browserOption: CommandOption<String?> = .text(
-            "--browser", value: "path", help: "The Chromium executable (default $SCLM_BROWSER, else chromium).")
+            "--browser", value: "path",
+            help: "The Chromium executable (default $SCLM_BROWSER, else chromium-headless-shell, else chromium).")
 
         /// The exit status of a refused package: diff(1)'s "trouble", since 1 means the revisions differ.
         static let refusedStatus: Int32 = 2
