@@ -79,8 +79,8 @@ let package = Package(
         .testTarget(
             name: "SCLMCommandsTests",
             dependencies: [
-                "SCLMCommands", "SCLMAnalytics", "SCLMAuth", "SCLMBridge", "SCLMHTTP", "SCLMPlayer", "SCLMSync",
-                "SCLMTestSupport",
+                "SCLMCommands", "SCLMAnalytics", "SCLMAuth", "SCLMBridge", "SCLMBrowser", "SCLMHTTP", "SCLMPlayer",
+                "SCLMSync", "SCLMTestSupport",
             ]),
         .testTarget(
             name: "SCLMPlayerTests",

@@ -33,6 +33,10 @@ extension SCLM {
                 changed is changed even when no pixel did. --no-render compares files, text and findings
                 only, without a browser.
 
+                --format html prints one self-contained page for a reviewer (the pictures inline, no network):
+                the summary, then each slide with its renders side by side, overlaid and behind a swipe, the
+                diff image, the words and the files; "changed only" and j/k navigation.
+
                 --format junit gives each slide a test case (a change is a failure), plus one for the files
                 outside every slide and one for the new findings: a gate for content CI. --accept-changes FILE
                 lets the changes a review accepted through: one entry a line, a slide's name, a file outside
@@ -53,10 +57,10 @@ extension SCLM {
             ]
         )
 
-        /// `--format text|json|markdown|junit`.
+        /// `--format text|json|markdown|junit|html`.
         static let formatOption: CommandOption<String?> = .choice(
             "--format", help: "Output format (default text; --json means json).",
-            choices: ["text", "json", "markdown", "junit"])
+            choices: ["text", "json", "markdown", "junit", "html"])
         /// `--accept-changes FILE`.
         static let acceptOption: CommandOption<String?> = .text(
             "--accept-changes", value: "file",
@@ -83,13 +87,14 @@ extension SCLM {
             "--images", value: "dir", help: "Keep the renders and the diff images (regions outlined) in this folder.")
         /// `--browser path`.
         static let browserOption: CommandOption<String?> = .text(
-            "--browser", value: "path", help: "The Chromium executable (default $SCLM_BROWSER, else chromium).")
+            "--browser", value: "path",
+            help: "The Chromium executable (default $SCLM_BROWSER, else chromium-headless-shell, else chromium).")
 
         /// The exit status of a refused package: diff(1)'s "trouble", since 1 means the revisions differ.
         static let refusedStatus: Int32 = 2
 
         enum Format: String {
-            case text, json, markdown, junit
+            case text, json, markdown, junit, html
         }
 
         let old: String
@@ -152,7 +157,26 @@ extension SCLM {
                 throw ExitCode(Self.refusedStatus)
             }
             let diff = PackageDiff(old: contents.old, new: contents.new)
-            let pictures = try await compare(diff, old: contents.old.report, new: contents.new.report, context: context)
+            try await withImagesFolder { folder in
+                let pictures = try await compare(
+                    diff, old: contents.old.report, new: contents.new.report, folder: folder, context: context)
+                try print(
+                    format, diff: diff, contents: contents, accepted: accepted, pictures: pictures, folder: folder,
+                    context: context)
+            }
+            if let acceptedPath {
+                for entry in accepted.unused(by: diff) {
+                    context.logger.warning("\(acceptedPath) accepts '\(entry)', which did not change: remove the line")
+                }
+            }
+            if !accepted.acceptsAll(of: diff) { throw ExitCode.failure }
+        }
+
+        /// Prints the report in `format`; `folder` holds the pictures (`nil` with `--no-render`).
+        private func print(
+            _ format: Format, diff: PackageDiff, contents: (old: PackageContents, new: PackageContents),
+            accepted: AcceptedChanges, pictures: [String: SlidePictures], folder: String?, context: CommandContext
+        ) throws {
             switch format {
             case .text: context.print(DiffTextReport(diff: diff, pictures: pictures, imagesFolder: imagesFolder).text)
             case .json:
@@ -164,30 +188,32 @@ extension SCLM {
             case .junit:
                 context.stdout.write(
                     DiffJUnitReport(diff: diff, old: old, new: new, accepted: accepted, pictures: pictures).xml)
+            case .html:
+                context.stdout.write(
+                    try DiffHTMLReport(diff: diff, old: old, new: new, pictures: pictures, imagesFolder: folder).html())
             }
-            if let acceptedPath {
-                for entry in accepted.unused(by: diff) {
-                    context.logger.warning("\(acceptedPath) accepts '\(entry)', which did not change: remove the line")
-                }
-            }
-            if !accepted.acceptsAll(of: diff) { throw ExitCode.failure }
         }
 
-        /// The pictures of the changed and renamed slides, compared in `--images` (or a scratch folder removed
-        /// afterwards); none with `--no-render`.
-        private func compare(_ diff: PackageDiff, old: PackageReport, new: PackageReport, context: CommandContext)
-            async throws -> [String: SlidePictures]
-        {
-            guard let pictures else { return [:] }
+        /// Runs `body` with the folder the pictures go to: `--images`, else a scratch folder removed afterwards;
+        /// `nil` with `--no-render`.
+        private func withImagesFolder(_ body: (String?) async throws -> Void) async throws {
+            guard pictures != nil else { return try await body(nil) }
             guard let imagesFolder else {
                 let scratch = try ScratchFolder.make(prefix: "sclm-diff-")
                 defer { try? FileManager.default.removeItem(atPath: scratch) }
-                return try await pictures.compare(
-                    diff, old: old, new: new, policy: policy, folder: scratch, context: context)
+                return try await body(scratch)
             }
             try FileManager.default.createDirectory(atPath: imagesFolder, withIntermediateDirectories: true)
+            try await body(imagesFolder)
+        }
+
+        /// The pictures of the changed and renamed slides, compared in `folder`; none with `--no-render`.
+        private func compare(
+            _ diff: PackageDiff, old: PackageReport, new: PackageReport, folder: String?, context: CommandContext
+        ) async throws -> [String: SlidePictures] {
+            guard let pictures, let folder else { return [:] }
             return try await pictures.compare(
-                diff, old: old, new: new, policy: policy, folder: imagesFolder, context: context)
+                diff, old: old, new: new, policy: policy, folder: folder, context: context)
         }
     }
 }

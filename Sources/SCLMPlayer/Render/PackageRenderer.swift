@@ -79,8 +79,8 @@ package struct PackageRenderer: Sendable {
         self.pass = pass
     }
 
-    /// Renders the `packages` that could be read and are safe to unpack; returns, in order, what became of
-    /// each (those a signal cut short marked cancelled).
+    /// Renders the `packages` that could be read and are safe to unpack, ``RenderPass/packagesAtOnce`` at a
+    /// time; returns, in order, what became of each (those a signal cut short marked cancelled).
     ///
     /// - Throws: ``BrowserError`` (`.unavailable`) without a browser; file errors writing screenshots.
     package func render(_ packages: [Package]) async throws -> [Rendered] {
@@ -88,49 +88,90 @@ package struct PackageRenderer: Sendable {
             settings: settings, userHome: provider.home, environment: provider.environment)
         defer { renderHome.remove() }
         var sheet = ContactSheet(viewport: options.viewport)
+        let reports = packages.map(renderableReport)
+        let folders = packages.indices.map { index in
+            screenshots != nil && reports[index] != nil ? sheet.folder(forPackage: packages[index].path) : nil
+        }
         var rendered = [Rendered](repeating: Rendered(), count: packages.count)
-        var done = 0
+        var done = Set<Int>()
         do {
             // The throwaway home's hosting: its store and configuration, one curl engine for every page's modules.
             try await provider.withHosting(home: renderHome.home.root, environment: renderHome.environment) {
                 hosting in
                 try await Browser.withBrowser(options, environment: provider.environment, logger: provider.logger) {
                     browser in
-                    for (index, package) in packages.enumerated() where !Task.isCancelled {
-                        rendered[index] = try await render(
-                            package, presentationId: Int64(index + 1), browser: browser, hosting: hosting,
-                            home: renderHome, sheet: &sheet)
-                        done = index + 1
+                    try await withThrowingTaskGroup(of: (Int, Rendered).self) { group in
+                        var next = 0
+                        func startNext() {
+                            guard next < packages.count, !Task.isCancelled else { return }
+                            let index = next
+                            next += 1
+                            group.addTask {
+                                let job = Job(
+                                    path: packages[index].path, report: reports[index], slides: packages[index].slides,
+                                    presentationId: Int64(index + 1), folder: folders[index])
+                                return (
+                                    index, try await render(job, browser: browser, hosting: hosting, home: renderHome)
+                                )
+                            }
+                        }
+                        for _ in 0..<pass.packagesAtOnce { startNext() }
+                        while let (index, result) = try await group.next() {
+                            rendered[index] = result
+                            done.insert(index)
+                            startNext()
+                        }
                     }
                 }
             }
         } catch  where Task.isCancelled {
             provider.logger.debug("the render was cancelled: \(error.userMessage)")
         }
-        for index in done..<rendered.count { rendered[index].cancelled = true }
+        for index in rendered.indices where !done.contains(index) { rendered[index].cancelled = true }
+        for index in rendered.indices {
+            if let folder = folders[index], let slides = rendered[index].slides {
+                sheet.add(package: packages[index].path, folder: folder, slides: slides)
+            }
+        }
         if let screenshots, pass == .findings { try sheet.write(to: screenshots) }
         return rendered
     }
 
-    private func render(
-        _ package: Package, presentationId: Int64, browser: Browser, hosting: any PresentationHosting,
-        home: RenderHome, sheet: inout ContactSheet
-    ) async throws -> Rendered {
-        guard let report = package.report else { return Rendered() }
+    /// One package to render: its report (`nil` when it is not rendered), the slides asked for, its
+    /// presentation id in the throwaway home and its folder of the screenshots folder.
+    private struct Job: Sendable {
+        let path: String
+        let report: PackageReport?
+        let slides: Set<String>?
+        let presentationId: Int64
+        let folder: String?
+    }
+
+    /// The report of `package` when it is rendered: not when it could not be read, nor when it breaks a safety
+    /// rule (it is never unpacked; said in a warning).
+    private func renderableReport(_ package: Package) -> PackageReport? {
+        guard let report = package.report else { return nil }
         guard !report.findings.contains(where: { $0.severity == .error && $0.ruleClass == .safety }) else {
             provider.logger.warning(
                 "\(package.path) is not rendered: it breaks a safety rule, so it is never unpacked")
-            return Rendered()
+            return nil
         }
+        return report
+    }
+
+    private func render(_ job: Job, browser: Browser, hosting: any PresentationHosting, home: RenderHome)
+        async throws -> Rendered
+    {
+        guard let report = job.report else { return Rendered() }
         let slides = try await home.install(
-            package.path, kind: report.kind, presentationId: presentationId, policy: policy, store: try hosting.store()
-        ).filter { package.slides?.contains($0) ?? true }
-        let folder = screenshots.map { _ in sheet.folder(forPackage: package.path) }
+            job.path, kind: report.kind, presentationId: job.presentationId, policy: policy,
+            store: try hosting.store()
+        ).filter { job.slides?.contains($0) ?? true }
         let results = try await results(
-            of: slides, presentationId: presentationId, browser: browser, hosting: hosting, imageFolder: folder)
+            of: slides, presentationId: job.presentationId, browser: browser, hosting: hosting,
+            imageFolder: job.folder)
         let tally = SlideTally(
             slides.indices.map { .init(slide: slides[$0], status: results[$0].status, image: results[$0].image) })
-        if let folder { sheet.add(package: package.path, folder: folder, slides: tally) }
         let findings = report.findings + Self.renderFindings(results.flatMap(\.findings), explainedBy: report.findings)
         return Rendered(
             report: PackageReport(
