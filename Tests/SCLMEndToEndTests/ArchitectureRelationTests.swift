@@ -4,8 +4,9 @@ import Testing
 
 /// What ARCHITECTURE.md says about how the parts relate, checked against what they are: every import of a
 /// package target is a dependency Package.swift lists (and every listed dependency is imported), every
-/// dependency stands on a lower floor of the floor table, and walk 2 names exactly the modules the built
-/// bridge declares.
+/// dependency stands on a lower floor of the floor table, walk 2 names exactly the modules the built
+/// bridge declares, and the table of owners names every table the schema creates, with the module whose
+/// sources alone write it.
 @Suite struct ArchitectureRelationTests {
     static let root = ArchitectureDocumentTests.root
 
@@ -66,6 +67,60 @@ import Testing
         // `bridge` is the server's own `bridge.*` commands (describe, cancel), which step 4 of the walk tells.
         let declared = Set(try await BridgeReferenceTests.declared().commands.keys).subtracting(["bridge"])
         #expect(Set(hostModules + otherModules) == declared, "walk 2 lists \(hostModules + otherModules)")
+    }
+}
+
+extension ArchitectureRelationTests {
+    /// The rows of "Tables and their owners": each table named in the first cell, with its owner.
+    static func tableOwners(in text: String) -> [String: String] {
+        guard let start = text.range(of: "| tables | owner | SQL and decoding live in | used by |") else { return [:] }
+        var owners: [String: String] = [:]
+        for line in text[start.upperBound...].split(separator: "\n").dropFirst() {
+            guard line.hasPrefix("|") else { break }
+            let cells = line.split(separator: "|", omittingEmptySubsequences: false).map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
+            guard cells.count >= 3 else { continue }
+            // `presentations.manifestRevision`: a column the row also covers, not a table.
+            for table in ArchitectureDocumentTests.codeSpans(in: cells[1]) where !table.contains(".") {
+                owners[table] = cells[2]
+            }
+        }
+        return owners
+    }
+
+    /// Every Swift source under `Sources/` with its target, and its text.
+    static func sources() -> [(target: String, path: String, text: String)] {
+        let folder = root + "/Sources"
+        guard let files = FileManager.default.enumerator(atPath: folder) else { return [] }
+        var found: [(String, String, String)] = []
+        while let file = files.nextObject() as? String {
+            guard file.hasSuffix(".swift"), let text = try? String(contentsOfFile: folder + "/" + file, encoding: .utf8)
+            else { continue }
+            found.append((String(file.prefix { $0 != "/" }), file, text))
+        }
+        return found
+    }
+
+    @Test func everyTableHasItsDocumentedOwnerAndOnlyItWritesIt() throws {
+        let owners = Self.tableOwners(in: try ArchitectureDocumentTests.read("ARCHITECTURE.md"))
+        let sources = Self.sources()
+        let created = Set(
+            sources.flatMap {
+                $0.text.matches(of: #/CREATE TABLE (?:IF NOT EXISTS )?"?([a-z_]+)/#).map { String($0.output.1) }
+            })
+        #expect(created.count > 10, "the schema was read")
+        #expect(
+            Set(owners.keys) == created,
+            "ARCHITECTURE.md's owners \(owners.keys.sorted()), the schema \(created.sorted())")
+        for source in sources {
+            for write in source.text.matches(of: #/(?:INSERT (?:OR [A-Z]+ )?INTO|UPDATE|DELETE FROM) "?([a-z_]+)/#) {
+                let table = String(write.output.1)
+                #expect(
+                    owners[table] == source.target,
+                    "\(source.path) writes \(table), which \(owners[table] ?? "nobody") owns")
+            }
+        }
     }
 }
 
