@@ -35,13 +35,16 @@ package struct Player: Sendable {
     let output: StandardStream
     /// Whether the narration is JSON lines (`--json`).
     let printsJSON: Bool
+    /// What the player is doing, across its browser runs (for its metrics).
+    package let status: PlayerStatus
     /// Whether this run follows a browser restart of the same player (``continuing(after:)``).
     private(set) var isRestart = false
 
     /// Creates a run of presentation `presentationId`, starting on `slide` (the default one when `nil`).
     package init(
         presentationId: Int64, slide: String?, options: BrowserOptions, limit: Limit?, failsOnError: Bool,
-        hosting: any PresentationHosting, output: StandardStream, printsJSON: Bool
+        hosting: any PresentationHosting, output: StandardStream, printsJSON: Bool,
+        status: PlayerStatus = PlayerStatus()
     ) {
         self.presentationId = presentationId
         self.slide = slide
@@ -51,6 +54,7 @@ package struct Player: Sendable {
         self.hosting = hosting
         self.output = output
         self.printsJSON = printsJSON
+        self.status = status
     }
 
     /// Runs the presentation once and says how it ended.
@@ -73,7 +77,9 @@ package struct Player: Sendable {
                 ], sessionPolicy: policy, continuing: isRestart
             ) { host, _ in
                 let idleWatch = Task { await host.endIdleSessions(checkingEvery: .seconds(1)) }
-                let outcome = await waitForEnd(of: bridge, browser: browser)
+                let outcome = await status.attaching(host, browser: browser) {
+                    await waitForEnd(of: bridge, browser: browser)
+                }
                 idleWatch.cancel()
                 // Not cancelled with the command (Ctrl-C): the slide on screen is still recorded.
                 // A kiosk restarts a crashed browser: the session goes on.

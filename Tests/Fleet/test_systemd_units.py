@@ -128,6 +128,8 @@ class SystemdUnitTests(unittest.TestCase):
         self.assertNotIn("network-online.target", play["Unit"].get("Wants", "") + play["Unit"].get("Requires", ""))
         self.assertEqual(play["Service"]["Restart"], "always")
         self.assertEqual(play["Service"]["RestartPreventExitStatus"], "64", "a bad presentation id loops forever")
+        self.assertIn("-/var/lib/prometheus/node-exporter", play["Service"]["ReadWritePaths"].split(),
+                      "the player writes sclm-play.prom beside the sync's textfile")
 
 
 if __name__ == "__main__":
