@@ -77,9 +77,14 @@ package struct Player: Sendable {
                 ], sessionPolicy: policy, continuing: isRestart
             ) { host, _ in
                 let idleWatch = Task { await host.endIdleSessions(checkingEvery: .seconds(1)) }
+                // The first slide shows: a `Type=notify` unit is started; its watchdog hears from the page.
+                ServiceManager.notify("READY=1")
+                let watchdog = PlayerWatchdog.current(logger: hosting.logger)
+                let keepAlive = Task { await watchdog?.keepAlive(page: page, recorder: host.recorder) }
                 let outcome = await status.attaching(host, browser: browser) {
                     await waitForEnd(of: bridge, browser: browser)
                 }
+                keepAlive.cancel()
                 idleWatch.cancel()
                 // Not cancelled with the command (Ctrl-C): the slide on screen is still recorded.
                 // A kiosk restarts a crashed browser: the session goes on.
