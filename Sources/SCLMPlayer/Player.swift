@@ -12,7 +12,8 @@ import SCLMStore
 /// on the one hosting the command gives it: one curl engine across kiosk restarts). Playback is unattended, so
 /// the host ends sessions by itself (``SessionPolicy/unattended(idle:)`` with `play.sessionIdle`): after that
 /// long without a slide change, on a return to the start slide and when the player stops; a browser restart
-/// keeps the session and continues the slide view it was on.
+/// keeps the session and continues the slide view it was on. Under a `Type=notify` unit it tells systemd
+/// `READY=1` once the first slide shows and feeds its watchdog while the page answers (``PlayerWatchdog``).
 package struct Player: Sendable {
     /// A bound on a run's length.
     package enum Limit: Sendable, Equatable {
@@ -123,7 +124,8 @@ package struct Player: Sendable {
     }
 
     /// Returns once the presentation is installed; until then (a kiosk before its first sync) says so once
-    /// and looks again every `interval`, instead of failing into a restart loop.
+    /// and looks again every `interval`, instead of failing into a restart loop, telling systemd it is ready
+    /// and alive (`READY=1`, `WATCHDOG=1`) while it waits.
     ///
     /// - Throws: store errors other than "not installed", `CancellationError`.
     package func waitUntilInstalled(checkingEvery interval: Duration = .seconds(5)) async throws {
@@ -135,6 +137,8 @@ package struct Player: Sendable {
                 if announced { logger.info("presentation \(id) is installed; starting") }
                 return
             } catch let error as SCLMError where error.category == .notFound {
+                // Waiting is this kiosk's work until the first sync: `systemctl start` returns, the watchdog is fed.
+                ServiceManager.notify(announced ? "WATCHDOG=1" : "READY=1\nWATCHDOG=1")
                 if !announced {
                     logger.warning(
                         "waiting for presentation \(id) to be installed by `sclm sync` (sclm-sync.service): "

@@ -131,7 +131,6 @@ class SystemdUnitTests(unittest.TestCase):
         self.assertEqual(play["Service"]["Type"], "notify", "READY=1 once the first slide shows")
         self.assertEqual(play["Service"]["NotifyAccess"], "main", "only sclm itself, not the browser, may notify")
         self.assertEqual(play["Service"]["WatchdogSec"], "30", "a frozen page gets the player restarted")
-        self.assertEqual(play["Service"]["TimeoutStartSec"], "infinity", "the kiosk may wait for its first sync")
         self.assertIn("-/var/lib/prometheus/node-exporter", play["Service"]["ReadWritePaths"].split(),
                       "the player writes sclm-play.prom beside the sync's textfile")
 
