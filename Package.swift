@@ -17,6 +17,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CISAL", pkgConfig: "libisal", providers: [.apt(["libisal-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
@@ -44,7 +45,7 @@ let package = Package(
         .target(
             name: "SCLMPlayer",
             dependencies: [
-                "SCLMCore", "SCLMStore", "SCLMArchive", "SCLMBridge", "SCLMBridgeModules", "SCLMBrowser",
+                "SCLMCore", "SCLMStore", "SCLMArchive", "SCLMBridge", "SCLMBridgeModules", "SCLMBrowser", "CSystemd",
             ]),
         .target(
             name: "SCLMCommands",

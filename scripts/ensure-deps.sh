@@ -3,7 +3,7 @@
 # Usage: scripts/ensure-deps.sh [extra-package …]
 set -euo pipefail
 
-packages=(libsqlite3-dev libarchive-dev libcurl4-openssl-dev libssl-dev libisal-dev libpng-dev pkg-config "$@")
+packages=(libsqlite3-dev libarchive-dev libcurl4-openssl-dev libssl-dev libisal-dev libpng-dev libsystemd-dev pkg-config "$@")
 missing=()
 for package in "${packages[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then

@@ -24,6 +24,8 @@ import Synchronization
 package final class Browser: Sendable {
     /// The options it was started with.
     package let options: BrowserOptions
+    /// The process sclm started (the browser, or the `setpriv` that became it): the root of its process tree.
+    package let processId: pid_t
     let connection: DevToolsConnection
     /// Attaches to every target the browser creates.
     let targets: TargetAttacher
@@ -31,8 +33,9 @@ package final class Browser: Sendable {
     private let pictures = AsyncSemaphore(limit: 1)
     private let closed = Latch<String>()
 
-    private init(options: BrowserOptions, connection: DevToolsConnection) {
+    private init(options: BrowserOptions, processId: pid_t, connection: DevToolsConnection) {
         self.options = options
+        self.processId = processId
         self.connection = connection
         targets = TargetAttacher(connection: connection, viewport: options.viewport)
     }
@@ -68,7 +71,8 @@ package final class Browser: Sendable {
                     "--user-data-dir=\(profile)", "about:blank",
                 ],
             environment: browserEnvironment(environment, profile: profile), showLogs: options.showsBrowserLogs)
-        let browser = Browser(options: options, connection: DevToolsConnection(commands: process.commands))
+        let browser = Browser(
+            options: options, processId: process.pid, connection: DevToolsConnection(commands: process.commands))
         process.connect(browser.connection) { [closed = browser.closed, targets = browser.targets] in
             closed.fire($0)
             targets.close()

@@ -4,6 +4,7 @@ import SCLMBridgeModules
 import SCLMCore
 import SCLMHTTP
 import SCLMOSAM
+import SCLMPlayer
 import SCLMSync
 
 /// Every setting sclm knows, in the order `sclm config list`, the man page and docs/cli.md show them.
@@ -32,6 +33,7 @@ package enum SettingsCatalog {
         ConfigKey.osamPassword.any, ConfigKey.osamTopicsWebhook.any, ConfigKey.iotEndpoint.any,
         ConfigKey.iotHub.any, ConfigKey.iotKey.any, ConfigKey.iotSecret.any, ConfigKey.iotExpiration.any,
         ConfigKey.bridgeFlushInterval.any, ConfigKey.eventsRetention.any, ConfigKey.sessionIdle.any,
+        ConfigKey.playMetricsInterval.any,
     ]
 
     /// The environment variables that carry a secret setting's value (`SCLM_CLIENT_SECRET`, `SCLM_PASSWORD`,

@@ -6,19 +6,9 @@ import SCLMSync
 
 /// The home's state in the Prometheus text exposition format (version 0.0.4), for node_exporter's textfile
 /// collector: written after every `sclm sync` to `metrics.textfile` and printed by
-/// `sclm status --format prometheus`.
-///
-/// node_exporter rejects samples with timestamps, so none carries one; times are gauges in Unix seconds.
-/// Every metric is a gauge with `# HELP` and `# TYPE`, label values escaped as the format wants.
+/// `sclm status --format prometheus` (``PrometheusText``; times are gauges in Unix seconds).
 struct SyncMetrics {
-    /// One metric family: its name, help and samples (labels, value).
-    private struct Family {
-        let name: String
-        let help: String
-        var samples: [(labels: [(String, String)], value: Double)] = []
-    }
-
-    private var families: [Family] = []
+    private var families = PrometheusText()
 
     /// Reads the metrics from the database: the last sync (start, end, result, failed presentations, bytes
     /// downloaded), each presentation's installed and server revision and state, the findings of the
@@ -45,17 +35,8 @@ struct SyncMetrics {
         return metrics
     }
 
-    /// The text format: `# HELP`, `# TYPE … gauge` and the samples of each family, ending in a line break.
-    var text: String {
-        families.map { family in
-            var lines = ["# HELP \(family.name) \(Self.escapedHelp(family.help))", "# TYPE \(family.name) gauge"]
-            lines += family.samples.map { sample in
-                let labels = sample.labels.map { "\($0.0)=\"\(Self.escapedLabel($0.1))\"" }.joined(separator: ",")
-                return family.name + (labels.isEmpty ? "" : "{\(labels)}") + " " + Self.number(sample.value)
-            }
-            return lines.joined(separator: "\n")
-        }.joined(separator: "\n") + "\n"
-    }
+    /// The text format (``PrometheusText/text``).
+    var text: String { families.text }
 
     /// Writes ``text`` to `path` (a `*.prom` file) through a temporary file and a rename, mode 0644 so that
     /// node_exporter can read it.
@@ -69,7 +50,7 @@ struct SyncMetrics {
                 "metrics.textfile must name a *.prom file (node_exporter reads no other), got '\(path)'; fix it with "
                     + "`sclm config set metrics.textfile /var/lib/prometheus/node-exporter/sclm.prom`")
         }
-        try FileSystem.writeAtomically(Data(text.utf8), to: path, mode: 0o644)
+        try families.write(to: path)
     }
 
     /// After a sync that started at `startedAt`: stores what the metrics need beyond the sync's own record
@@ -161,23 +142,6 @@ struct SyncMetrics {
     }
 
     private mutating func add(_ name: String, _ help: String, _ samples: [([(String, String)], Double)]) {
-        families.append(Family(name: name, help: help, samples: samples.map { (labels: $0.0, value: $0.1) }))
-    }
-
-    // MARK: - Escaping
-
-    /// A value as the format writes it: an integer without a fraction, else the shortest decimal form.
-    private static func number(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
-    }
-
-    /// A label value with `\`, `"` and line breaks escaped.
-    private static func escapedLabel(_ text: String) -> String {
-        escapedHelp(text).replacingOccurrences(of: "\"", with: "\\\"")
-    }
-
-    /// A help text with `\` and line breaks escaped.
-    private static func escapedHelp(_ text: String) -> String {
-        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\n", with: "\\n")
+        families.add(name, help, samples)
     }
 }

@@ -12,7 +12,8 @@ import SCLMStore
 /// on the one hosting the command gives it: one curl engine across kiosk restarts). Playback is unattended, so
 /// the host ends sessions by itself (``SessionPolicy/unattended(idle:)`` with `play.sessionIdle`): after that
 /// long without a slide change, on a return to the start slide and when the player stops; a browser restart
-/// keeps the session and continues the slide view it was on.
+/// keeps the session and continues the slide view it was on. Under a `Type=notify` unit it tells systemd
+/// `READY=1` once the first slide shows and feeds its watchdog while the page answers (``PlayerWatchdog``).
 package struct Player: Sendable {
     /// A bound on a run's length.
     package enum Limit: Sendable, Equatable {
@@ -35,13 +36,16 @@ package struct Player: Sendable {
     let output: StandardStream
     /// Whether the narration is JSON lines (`--json`).
     let printsJSON: Bool
+    /// What the player is doing, across its browser runs (for its metrics).
+    package let status: PlayerStatus
     /// Whether this run follows a browser restart of the same player (``continuing(after:)``).
     private(set) var isRestart = false
 
     /// Creates a run of presentation `presentationId`, starting on `slide` (the default one when `nil`).
     package init(
         presentationId: Int64, slide: String?, options: BrowserOptions, limit: Limit?, failsOnError: Bool,
-        hosting: any PresentationHosting, output: StandardStream, printsJSON: Bool
+        hosting: any PresentationHosting, output: StandardStream, printsJSON: Bool,
+        status: PlayerStatus = PlayerStatus()
     ) {
         self.presentationId = presentationId
         self.slide = slide
@@ -51,6 +55,7 @@ package struct Player: Sendable {
         self.hosting = hosting
         self.output = output
         self.printsJSON = printsJSON
+        self.status = status
     }
 
     /// Runs the presentation once and says how it ended.
@@ -73,7 +78,14 @@ package struct Player: Sendable {
                 ], sessionPolicy: policy, continuing: isRestart
             ) { host, _ in
                 let idleWatch = Task { await host.endIdleSessions(checkingEvery: .seconds(1)) }
-                let outcome = await waitForEnd(of: bridge, browser: browser)
+                // The first slide shows: a `Type=notify` unit is started; its watchdog hears from the page.
+                ServiceManager.notify("READY=1")
+                let watchdog = PlayerWatchdog.current(logger: hosting.logger)
+                let keepAlive = Task { await watchdog?.keepAlive(page: page, recorder: host.recorder) }
+                let outcome = await status.attaching(host, browser: browser) {
+                    await waitForEnd(of: bridge, browser: browser)
+                }
+                keepAlive.cancel()
                 idleWatch.cancel()
                 // Not cancelled with the command (Ctrl-C): the slide on screen is still recorded.
                 // A kiosk restarts a crashed browser: the session goes on.
@@ -112,7 +124,8 @@ package struct Player: Sendable {
     }
 
     /// Returns once the presentation is installed; until then (a kiosk before its first sync) says so once
-    /// and looks again every `interval`, instead of failing into a restart loop.
+    /// and looks again every `interval`, instead of failing into a restart loop, telling systemd it is ready
+    /// and alive (`READY=1`, `WATCHDOG=1`) while it waits.
     ///
     /// - Throws: store errors other than "not installed", `CancellationError`.
     package func waitUntilInstalled(checkingEvery interval: Duration = .seconds(5)) async throws {
@@ -124,6 +137,8 @@ package struct Player: Sendable {
                 if announced { logger.info("presentation \(id) is installed; starting") }
                 return
             } catch let error as SCLMError where error.category == .notFound {
+                // Waiting is this kiosk's work until the first sync: `systemctl start` returns, the watchdog is fed.
+                ServiceManager.notify(announced ? "WATCHDOG=1" : "READY=1\nWATCHDOG=1")
                 if !announced {
                     logger.warning(
                         "waiting for presentation \(id) to be installed by `sclm sync` (sclm-sync.service): "

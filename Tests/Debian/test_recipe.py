@@ -9,7 +9,8 @@ server inside needs no veth set-up on the host; `editor` sets the cache config's
 home through the cache, `nginx -t`, node_exporter serving sclm's metrics. Then the timer's next run is a no-op;
 the sync unit's sandbox is probed from inside it; the kiosk plays on Xvfb under its unit's syscall filter and
 namespaces, comes back when its browser is killed, and fails with a deliberately narrowed filter; neither
-journal has a warning.
+journal has a warning; last, the player's textfile shows the slide and its age, and a frozen page (its renderer
+stopped) gets the kiosk restarted by systemd's watchdog.
 """
 import pathlib
 import re
@@ -28,6 +29,7 @@ REASON = container.unavailable()
 FLEET_DOC = container.REPO / "docs/fleet.md"
 PRESENTATION = 10001
 SERVER = "http://127.0.0.1:8000"
+PLAY_METRICS = "/var/lib/prometheus/node-exporter/sclm-play.prom"
 EXPOSURE = {"sclm-sync.service": "1.1", "sclm-play.service": "2.4"}  # docs/fleet.md's table
 TIMER_AT_ONCE = "[Timer]\nOnBootSec=\nOnCalendar=\nRandomizedDelaySec=0\nOnActiveSec=1s\nAccuracySec=1s\n"
 # The syscall filter of sclm-play.service without `@mount seccomp`, which Chromium's sandbox needs.
@@ -170,13 +172,37 @@ class RecipeTests(container.ContainerTestCase):
         box = self.box
         box.run("mkdir -p /etc/systemd/system/sclm-play.service.d && "
                 f"printf '{NARROWED}' > /etc/systemd/system/sclm-play.service.d/narrow.conf && "
-                "systemctl daemon-reload && systemctl restart sclm-play.service")
+                "systemctl daemon-reload")
+        # Type=notify: the start itself fails, the first slide (READY=1) never coming.
+        box.run("systemctl restart sclm-play.service", check=False)
         shown = self.slide_lines()
         try:
             self.assertFalse(self.plays(shown, 15), "the kiosk played without @mount and seccomp")
         finally:
             box.run("rm -r /etc/systemd/system/sclm-play.service.d && systemctl daemon-reload && "
                     "systemctl restart sclm-play.service")
+
+    def restarts(self) -> int:
+        return int(self.box.run("systemctl show -P NRestarts sclm-play.service").stdout.strip())
+
+    def test_7_the_players_textfile_shows_the_slide_and_a_frozen_page_gets_it_restarted(self):
+        box = self.box
+        slide = rf'\nsclm_play_slide_info{{presentation="{PRESENTATION}",slide="[^"]+"}} 1\n'
+        prom = box.wait_for(f"grep -qx 'sclm_play_up 1' {PLAY_METRICS} && grep -q '^sclm_play_slide_info{{' {PLAY_METRICS} && "
+                            f"cat {PLAY_METRICS}", timeout=60, what="the player's textfile")
+        self.assertRegex(prom, slide)
+        self.assertRegex(prom, rf'\nsclm_play_slide_age_seconds{{presentation="{PRESENTATION}"}} [0-9.]+\n')
+        before, shown = self.restarts(), self.slide_lines()
+        # A stopped renderer answers nothing, as a page stuck in a script: sclm withholds WATCHDOG=1 and
+        # systemd (WatchdogSec=30) kills and restarts it.
+        box.run("pkill -STOP -f -- --type=renderer")
+        deadline = time.monotonic() + 120
+        while self.restarts() == before and time.monotonic() < deadline:
+            time.sleep(1)
+        journal = box.journal("sclm-play.service")
+        self.assertGreater(self.restarts(), before, journal[-3000:])
+        self.assertIn("the page does not answer; withholding WATCHDOG=1", journal)
+        self.assertTrue(self.plays(shown, 90), "the restarted kiosk plays again")
 
     def test_6_neither_journal_has_a_warning(self):
         for unit in ("sclm-sync.service", "sclm-play.service"):

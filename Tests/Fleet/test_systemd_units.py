@@ -128,6 +128,11 @@ class SystemdUnitTests(unittest.TestCase):
         self.assertNotIn("network-online.target", play["Unit"].get("Wants", "") + play["Unit"].get("Requires", ""))
         self.assertEqual(play["Service"]["Restart"], "always")
         self.assertEqual(play["Service"]["RestartPreventExitStatus"], "64", "a bad presentation id loops forever")
+        self.assertEqual(play["Service"]["Type"], "notify", "READY=1 once the first slide shows")
+        self.assertEqual(play["Service"]["NotifyAccess"], "main", "only sclm itself, not the browser, may notify")
+        self.assertEqual(play["Service"]["WatchdogSec"], "30", "a frozen page gets the player restarted")
+        self.assertIn("-/var/lib/prometheus/node-exporter", play["Service"]["ReadWritePaths"].split(),
+                      "the player writes sclm-play.prom beside the sync's textfile")
 
 
 if __name__ == "__main__":

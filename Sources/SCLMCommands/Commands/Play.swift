@@ -4,6 +4,7 @@ import SCLMBridgeModules
 import SCLMBrowser
 import SCLMCore
 import SCLMPlayer
+import SCLMSync
 
 extension SCLM {
     /// `sclm play`: runs an installed presentation, or a package zip or folder, in Chromium with the bridge
@@ -186,10 +187,17 @@ extension SCLM {
             if isFresh { try FileSystem.removeTree(kept) }
             options.keptStorage = kept
             // One services scope for the whole run: kiosk restarts reuse its curl engine.
+            let configuration = try context.configuration()
+            let metricsPath = PlayerMetrics.path(besideSyncMetrics: try configuration.value(.metricsTextfile))
+            let interval = Duration.seconds(try configuration.required(.playMetricsInterval))
+            let status = PlayerStatus()
             return try await context.withServices { services in
-                let player = makePlayer(presentationId, options: options, hosting: services, context: context)
-                if isKiosk { try await player.waitUntilInstalled() }
-                return try await keepPlaying(player, context: context)
+                let player = makePlayer(
+                    presentationId, options: options, hosting: services, context: context, status: status)
+                return try await status.reportingMetrics(to: metricsPath, every: interval, logger: context.logger) {
+                    if isKiosk { try await player.waitUntilInstalled() }
+                    return try await keepPlaying(player, context: context)
+                }
             }
         }
 
@@ -208,11 +216,13 @@ extension SCLM {
 
         /// A player of `presentationId` on `hosting`, with this command's slide, limit and narration.
         private func makePlayer(
-            _ presentationId: Int64, options: BrowserOptions, hosting: any PresentationHosting, context: CommandContext
+            _ presentationId: Int64, options: BrowserOptions, hosting: any PresentationHosting, context: CommandContext,
+            status: PlayerStatus = PlayerStatus()
         ) -> Player {
             Player(
                 presentationId: presentationId, slide: slide, options: options, limit: limit,
-                failsOnError: failsOnError, hosting: hosting, output: context.stdout, printsJSON: context.wantsJSON)
+                failsOnError: failsOnError, hosting: hosting, output: context.stdout, printsJSON: context.wantsJSON,
+                status: status)
         }
 
         /// Runs `player` once, or under `--kiosk` again after each browser crash until the run ends otherwise;
@@ -222,6 +232,7 @@ extension SCLM {
             var outcome = try await player.run()
             while isKiosk, case .crashed(let reason) = outcome, !Task.isCancelled {
                 context.logger.warning("\(reason); restarting the browser")
+                player.status.noteBrowserRestart()
                 try await Task.sleep(for: .seconds(1))
                 switch player.continuing(after: ContinuousClock.now - started) {
                 case .run(let next): outcome = try await next.run()
