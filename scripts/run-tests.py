@@ -182,7 +182,7 @@ def steps():
              after=("deps", "samples", "build", "dev-server")),
         # The package built from this build and booted under systemd (Tests/Debian): beside the Swift suite,
         # as it mostly waits on dpkg, systemd and one browser.
-        Step("debian", python_tests + ["-s", "Tests/Debian", "-t", "Tests/Debian"], 420, unittest, {}, True,
+        Step("debian", python_tests + ["-s", "Tests/Debian", "-t", "Tests/Debian"], 600, unittest, {}, True,
              after=("build", "debian-root", "dev-server")),
         # The browser suites after the others: a Chromium start takes both cores for a moment, and their
         # time limits are short. Beside them, one after the other, the suites that mostly wait on servers.
